@@ -1,0 +1,44 @@
+// What the server knows about one served resource at one group-version: the model discovery,
+// OpenAPI publishing, request routing and the registry all read. Built-in resources and every
+// served version of every CRD produce one each.
+
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  format?: string;
+  description?: string;
+  priority?: number;
+  jsonPath: string;
+}
+
+export interface ServedResource {
+  group: string; // '' for the core group
+  version: string;
+  /** Plural, lower case: the URL segment. */
+  resource: string;
+  singularName: string;
+  kind: string;
+  listKind: string;
+  namespaced: boolean;
+  verbs: string[];
+  shortNames: string[];
+  categories: string[];
+  subresources: { status?: boolean; scale?: ScaleSubresource };
+  /** The stored version's hash, as discovery publishes it. */
+  storageVersionHash: string;
+  /** The OpenAPI v3 schema of the whole object (apiextensions JSONSchemaProps form), when there is one. */
+  schema?: Record<string, unknown>;
+  printerColumns?: PrinterColumn[];
+  deprecated?: boolean;
+  deprecationWarning?: string;
+  /** Position among the group's versions, as Kubernetes version priority orders them (0 = preferred). */
+  versionPriority?: number;
+}
+
+export const gvString = (group: string, version: string): string => (group ? `${group}/${version}` : version);

@@ -1,0 +1,130 @@
+// Kubernetes Status errors as values. Every failure a handler can produce is one of these;
+// the server writes it as a meta/v1 Status with its code.
+import { type FieldError, aggregate, errorBody } from './field-error.js';
+
+export interface StatusCause {
+  reason?: string;
+  message?: string;
+  field?: string;
+}
+
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  uid?: string;
+  causes?: StatusCause[];
+  retryAfterSeconds?: number;
+}
+
+export interface Status {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: Record<string, unknown>;
+  status: 'Failure' | 'Success';
+  message?: string;
+  reason?: string;
+  details?: StatusDetails;
+  code: number;
+}
+
+/** A Status carried as a thrown/returned error. */
+export class StatusError extends Error {
+  constructor(readonly status: Status) {
+    super(status.message ?? status.reason ?? 'error');
+  }
+  get code(): number {
+    return this.status.code;
+  }
+  get reason(): string | undefined {
+    return this.status.reason;
+  }
+}
+
+export function isStatusError(e: unknown): e is StatusError {
+  return e instanceof StatusError;
+}
+
+function failure(code: number, reason: string, message: string, details?: StatusDetails): StatusError {
+  const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
+  if (details) s.details = details;
+  return new StatusError(s);
+}
+
+/** A group-qualified resource, e.g. crontabs.stable.example.com; core resources have an empty group. */
+export interface GroupResource {
+  group: string;
+  resource: string;
+}
+
+export const grString = (gr: GroupResource): string => (gr.group ? `${gr.resource}.${gr.group}` : gr.resource);
+
+export const notFound = (gr: GroupResource, name: string): StatusError =>
+  failure(404, 'NotFound', `${grString(gr)} "${name}" not found`, { name, group: gr.group || undefined, kind: gr.resource });
+
+export const alreadyExists = (gr: GroupResource, name: string): StatusError =>
+  failure(409, 'AlreadyExists', `${grString(gr)} "${name}" already exists`, { name, group: gr.group || undefined, kind: gr.resource });
+
+export const conflict = (gr: GroupResource, name: string, why: string): StatusError =>
+  failure(409, 'Conflict', `Operation cannot be fulfilled on ${grString(gr)} "${name}": ${why}`, {
+    name,
+    group: gr.group || undefined,
+    kind: gr.resource,
+  });
+
+export const OPTIMISTIC_LOCK_MESSAGE = 'the object has been modified; please apply your changes to the latest version and try again';
+
+/** 422 Invalid, kind qualified by group as in `CronTab.stable.example.com "x" is invalid: ...`. */
+export function invalid(group: string, kind: string, name: string, errs: readonly FieldError[]): StatusError {
+  const qualified = group ? `${kind}.${group}` : kind;
+  return failure(422, 'Invalid', `${qualified} "${name}" is invalid: ${aggregate(errs)}`, {
+    name,
+    group: group || undefined,
+    kind,
+    causes: errs.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field })),
+  });
+}
+
+export const badRequest = (message: string): StatusError => failure(400, 'BadRequest', message);
+
+export const forbidden = (gr: GroupResource, name: string, why: string, causes?: StatusCause[]): StatusError => {
+  const subject = name ? `${grString(gr)} "${name}"` : grString(gr);
+  return failure(403, 'Forbidden', `${subject} is forbidden: ${why}`, {
+    name: name || undefined,
+    group: gr.group || undefined,
+    kind: gr.resource,
+    causes,
+  });
+};
+
+export const unauthorized = (message = 'Unauthorized'): StatusError => failure(401, 'Unauthorized', message);
+
+export const methodNotAllowed = (): StatusError =>
+  failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+
+export const notFoundPath = (): StatusError => failure(404, 'NotFound', 'the server could not find the requested resource', {});
+
+export const unsupportedMediaType = (accepted: readonly string[]): StatusError =>
+  failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
+
+export const notAcceptable = (accepted: readonly string[]): StatusError =>
+  failure(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);
+
+export const gone = (message: string): StatusError => failure(410, 'Expired', message);
+
+export const tooManyRequests = (message: string): StatusError => failure(429, 'TooManyRequests', message);
+
+export const requestEntityTooLarge = (message: string): StatusError => failure(413, 'RequestEntityTooLarge', message);
+
+export const internal = (message: string): StatusError =>
+  failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
+
+export const timeout = (message: string): StatusError => failure(504, 'Timeout', message);
+
+export const serviceUnavailable = (message: string): StatusError => failure(503, 'ServiceUnavailable', message);
+
+export function successStatus(details?: StatusDetails): Status {
+  const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200 };
+  if (details) s.details = details;
+  return s;
+}

@@ -1,0 +1,243 @@
+// Request authentication, following kube-apiserver's chain: x509 client certificate first, then a
+// bearer token from the static token file; if neither yields a user and neither failed, the request
+// is anonymous. A failure (unverifiable client certificate, unknown bearer token) is a 401, never
+// anonymous, as kube's union authenticator "fails on error" before reaching the anonymous one.
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket, PeerCertificate } from 'node:tls';
+import { unauthorized, type StatusError } from '../api/status.js';
+
+export interface UserInfo {
+  name: string;
+  groups: string[];
+  uid?: string;
+}
+
+export const ANONYMOUS_USER = 'system:anonymous';
+export const ALL_UNAUTHENTICATED = 'system:unauthenticated';
+export const ALL_AUTHENTICATED = 'system:authenticated';
+export const MASTERS_GROUP = 'system:masters';
+
+/** Bearer token → the user it stands for (groups as listed in the file, without system:authenticated). */
+export type TokenTable = ReadonlyMap<string, UserInfo>;
+
+export interface AuthenticateOptions {
+  /** From --token-auth-file. */
+  tokens?: TokenTable;
+  /** --anonymous-auth; default true. When false, requests without credentials are 401. */
+  anonymous?: boolean;
+}
+
+/** The anonymous identity kube-apiserver gives requests that carry no credentials. */
+export const anonymousUser = (): UserInfo => ({ name: ANONYMOUS_USER, groups: [ALL_UNAUTHENTICATED] });
+
+/**
+ * Who made the request. `undefined` means the request must be rejected with 401 Unauthorized
+ * (see `unauthenticatedError`); unauthenticated-but-acceptable requests come back as system:anonymous.
+ */
+export function authenticate(req: IncomingMessage, opts: AuthenticateOptions = {}): UserInfo | undefined {
+  let failed = false;
+
+  const fromCert = certificateUser(req);
+  if (fromCert === 'error') failed = true;
+  else if (fromCert) return withAuthenticatedGroup(fromCert);
+
+  const fromToken = tokenUser(req, opts.tokens);
+  if (fromToken === 'error') failed = true;
+  else if (fromToken) return withAuthenticatedGroup(fromToken);
+
+  if (failed || opts.anonymous === false) return undefined;
+  return anonymousUser();
+}
+
+/** The Status for a request `authenticate` rejected: 401, reason Unauthorized, message "Unauthorized". */
+export const unauthenticatedError = (): StatusError => unauthorized();
+
+/** `authenticate`, throwing the 401 StatusError instead of returning undefined. */
+export function authenticateOrThrow(req: IncomingMessage, opts: AuthenticateOptions = {}): UserInfo {
+  const user = authenticate(req, opts);
+  if (!user) throw unauthenticatedError();
+  return user;
+}
+
+// As kube's AuthenticatedGroupAdder: add system:authenticated unless the user already carries
+// either of the two "all" groups.
+function withAuthenticatedGroup(user: UserInfo): UserInfo {
+  const groups = user.groups.includes(ALL_AUTHENTICATED) || user.groups.includes(ALL_UNAUTHENTICATED)
+    ? [...user.groups]
+    : [...user.groups, ALL_AUTHENTICATED];
+  return user.uid === undefined ? { name: user.name, groups } : { name: user.name, groups, uid: user.uid };
+}
+
+// ---- x509 client certificates ----
+
+type CertOutcome = UserInfo | 'error' | undefined;
+
+// A connection's certificate never changes, so its outcome is computed once per socket
+// (keep-alive connections carry many requests).
+const certCache = new WeakMap<object, CertOutcome>();
+
+/**
+ * The user named by the verified client certificate: CN → name, every O → a group.
+ * 'error' when a certificate was presented but does not verify against our CA (or is not for
+ * client auth); undefined when there is none or it has no CN.
+ */
+function certificateUser(req: IncomingMessage): CertOutcome {
+  const socket = req.socket as Partial<TLSSocket> | undefined;
+  if (!socket || typeof socket.getPeerCertificate !== 'function') return undefined;
+  if (certCache.has(socket)) return certCache.get(socket);
+  const outcome = certOutcome(socket as TLSSocket);
+  certCache.set(socket, outcome);
+  return outcome;
+}
+
+const EKU_CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
+const EKU_ANY = '2.5.29.37.0';
+
+function certOutcome(socket: TLSSocket): CertOutcome {
+  const cert = socket.getPeerCertificate(false) as PeerCertificate | Record<string, never>;
+  if (!cert || !('raw' in cert) || !cert.raw) return undefined;
+  // The server runs with rejectUnauthorized: false so that cert-less clients can still connect;
+  // the chain check against our CA therefore surfaces here.
+  if (!socket.authorized) return 'error';
+  // Go's verifier (used by kube) demands clientAuth when an EKU extension is present; OpenSSL's
+  // server-side check does not guarantee that, so enforce it.
+  const eku = cert.ext_key_usage;
+  if (eku && eku.length > 0 && !eku.includes(EKU_CLIENT_AUTH) && !eku.includes(EKU_ANY)) return 'error';
+  const name = firstValue(cert.subject?.CN);
+  if (!name) return undefined;
+  return { name, groups: allValues(cert.subject?.O) };
+}
+
+// Node gives a single-valued attribute as a string and a repeated one as an array.
+function allValues(v: string | string[] | undefined): string[] {
+  if (v === undefined) return [];
+  return Array.isArray(v) ? [...v] : [v];
+}
+
+function firstValue(v: string | string[] | undefined): string | undefined {
+  return allValues(v)[0];
+}
+
+// ---- bearer tokens ----
+
+/**
+ * The user for the request's bearer token. Headers that are not `Bearer <token>` are ignored, as
+ * kube does; a token not in the table is 'error' even when no token file is configured, because a
+ * real kube-apiserver always has token authenticators (service accounts) that would reject it.
+ */
+function tokenUser(req: IncomingMessage, tokens: TokenTable | undefined): UserInfo | 'error' | undefined {
+  const token = bearerToken(req.headers.authorization);
+  if (token === undefined) return undefined;
+  return tokens?.get(token) ?? 'error';
+}
+
+/** The token of an `Authorization: Bearer <token>` header, parsed as kube's bearertoken authenticator does. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const auth = header?.trim();
+  if (!auth) return undefined;
+  const parts = auth.split(' ');
+  if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return undefined;
+  // "Bearer  x" (two spaces) has an empty token: not a credential at all.
+  const token = parts[1]!;
+  return token === '' ? undefined : token;
+}
+
+/**
+ * Read a --token-auth-file: CSV records `token,user,uid[,"group1,group2,..."]`. As kube-apiserver:
+ * fewer than three columns is an error, records with an empty token are skipped, a later
+ * duplicate token wins.
+ */
+export function loadTokenFile(path: string): Map<string, UserInfo> {
+  return parseTokenFile(readFileSync(path, 'utf8'), path);
+}
+
+export function parseTokenFile(text: string, path = '<token file>'): Map<string, UserInfo> {
+  const tokens = new Map<string, UserInfo>();
+  for (const record of parseCsv(text)) {
+    if (record.length < 3) {
+      throw new Error(`token file '${path}' must have at least 3 columns (token, user name, user uid), found ${record.length}`);
+    }
+    const [token, name, uid, groups] = record as [string, string, string, string | undefined];
+    if (token === '') continue;
+    const user: UserInfo = { name, uid, groups: groups === undefined ? [] : groups.split(',').filter((g) => g !== '') };
+    tokens.set(token, user);
+  }
+  return tokens;
+}
+
+/** RFC 4180 CSV as Go's encoding/csv reads it (strict quotes, blank lines skipped, CRLF accepted). */
+export function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = '';
+  let i = 0;
+  let line = 1;
+  let atFieldStart = true;
+  let lineHasContent = false;
+
+  const endField = (): void => {
+    record.push(field);
+    field = '';
+    atFieldStart = true;
+  };
+  const endRecord = (): void => {
+    if (lineHasContent) {
+      endField();
+      records.push(record);
+    }
+    record = [];
+    field = '';
+    atFieldStart = true;
+    lineHasContent = false;
+  };
+
+  while (i < text.length) {
+    const c = text[i]!;
+    if (atFieldStart && c === '"') {
+      // Quoted field: runs to the closing quote; "" is a literal quote; may span lines.
+      lineHasContent = true;
+      i++;
+      for (;;) {
+        if (i >= text.length) throw new Error(`parse error on line ${line}: extraneous or missing " in quoted-field`);
+        const q = text[i]!;
+        if (q === '"') {
+          if (text[i + 1] === '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        if (q === '\n') line++;
+        field += q;
+        i++;
+      }
+      const next = text[i];
+      if (next !== undefined && next !== ',' && next !== '\n' && !(next === '\r' && text[i + 1] === '\n')) {
+        throw new Error(`parse error on line ${line}: extraneous or missing " in quoted-field`);
+      }
+      atFieldStart = false;
+      continue;
+    }
+    if (c === ',') {
+      lineHasContent = true;
+      endField();
+      i++;
+    } else if (c === '\n' || (c === '\r' && text[i + 1] === '\n')) {
+      endRecord();
+      i += c === '\r' ? 2 : 1;
+      line++;
+    } else if (c === '"') {
+      throw new Error(`parse error on line ${line}: bare " in non-quoted-field`);
+    } else {
+      lineHasContent = true;
+      atFieldStart = false;
+      field += c;
+      i++;
+    }
+  }
+  endRecord();
+  return records;
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// The crd-apiserver command line.
+import { parseArgs } from './args.js';
+import { serve } from './serve.js';
+
+const USAGE = `Usage: crd-apiserver <command> [flags]
+
+Commands:
+  serve     Serve the Kubernetes API for CustomResourceDefinitions.
+
+Flags for serve:
+  --data-dir DIR         where state, certificates and the kubeconfig live (default ./.crd-apiserver)
+  --secure-port N        HTTPS port (default 6443; 0 picks a free one)
+  --insecure-port N      also serve plain HTTP on 127.0.0.1:N (off unless given; for tests and local tools)
+  --bind-address ADDR    address of the HTTPS port (default 127.0.0.1)
+  --tls-san NAME[,NAME]  extra DNS names or IPs for the serving certificate
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, new Set(['help']));
+  if (args.flags.has('help') || args.command === 'help' || args.command === '') {
+    process.stdout.write(USAGE);
+    return args.command === '' && !args.flags.has('help') ? 2 : 0;
+  }
+  if (args.command !== 'serve') {
+    process.stderr.write(`unknown command "${args.command}"\n${USAGE}`);
+    return 2;
+  }
+  const port = (name: string, def?: number): number | undefined => {
+    const v = args.flags.get(name);
+    if (v === undefined) return def;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --${name}: ${v}`);
+    return n;
+  };
+  const started = process.hrtime.bigint();
+  const s = await serve({
+    dataDir: args.flags.get('data-dir') ?? './.crd-apiserver',
+    securePort: port('secure-port', 6443)!,
+    insecurePort: port('insecure-port'),
+    bindAddress: args.flags.get('bind-address') ?? '127.0.0.1',
+    hosts: (args.flags.get('tls-san') ?? '').split(',').filter(Boolean),
+  });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  process.stdout.write(`crd-apiserver serving on ${s.server.secureUrl}${s.server.insecureUrl ? ` and ${s.server.insecureUrl}` : ''} (ready in ${ms.toFixed(0)} ms)\n`);
+  process.stdout.write(`export KUBECONFIG=${s.kubeconfigPath}\n`);
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    void s.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return -1; // keep running
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (err: unknown) => {
+    process.stderr.write(`crd-apiserver: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

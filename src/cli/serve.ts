@@ -1,0 +1,53 @@
+// `crd-apiserver serve`: embedded storage in a data directory, TLS with generated certificates,
+// and a kubeconfig for kubectl.
+import { mkdirSync } from 'node:fs';
+import { resolve, join } from 'node:path';
+import { openSqliteStore } from '../storage/sqlite-store.js';
+import { ensureCertificates } from '../auth/certs.js';
+import { writeKubeconfig } from '../auth/kubeconfig.js';
+import { startServer, type RunningServer } from '../server/server.js';
+
+export interface ServeOptions {
+  dataDir: string;
+  securePort: number;
+  insecurePort?: number;
+  bindAddress: string;
+  /** Extra names and addresses for the serving certificate. */
+  hosts: string[];
+}
+
+export interface Served {
+  server: RunningServer;
+  kubeconfigPath: string;
+  close(): Promise<void>;
+}
+
+export async function serve(opts: ServeOptions): Promise<Served> {
+  const dataDir = resolve(opts.dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const kv = openSqliteStore(join(dataDir, 'state.db'));
+  const certs = await ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] });
+  const server = await startServer({
+    kv,
+    tls: { cert: certs.serverCert, key: certs.serverKey, ca: certs.caCert },
+    securePort: opts.securePort,
+    insecurePort: opts.insecurePort,
+    bindAddress: opts.bindAddress,
+  });
+  const kubeconfigPath = join(dataDir, 'kubeconfig');
+  const serverUrl = server.secureUrl!.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//127.0.0.1:');
+  await writeKubeconfig(kubeconfigPath, {
+    server: serverUrl,
+    caPem: certs.caCert,
+    clientCertPem: certs.adminCert,
+    clientKeyPem: certs.adminKey,
+  });
+  return {
+    server,
+    kubeconfigPath,
+    close: async () => {
+      await server.close();
+      await kv.close();
+    },
+  };
+}

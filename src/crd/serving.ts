@@ -1,0 +1,127 @@
+// Which custom resources are served, built from the CRDs as they change: one endpoint (resource type
+// plus store) per served version, compiled once per CRD generation and reused by every request.
+import type { ServedResource } from '../api/resource.js';
+import type { KVStore } from '../storage/types.js';
+import { GenericStore, type Admission } from '../registry/store.js';
+import { storageVersionHash, compareKubeVersions } from '../server/discovery.js';
+import { customResourceType, storageVersionOf } from './custom-resource.js';
+import { isConditionTrue } from './conditions.js';
+import type { CustomResourceDefinition } from './types.js';
+
+export interface CrdEndpoint {
+  crd: CustomResourceDefinition;
+  store: GenericStore;
+  deprecationWarning?: string;
+}
+
+interface CrdServingInfo {
+  crd: CustomResourceDefinition;
+  /** spec + accepted names this was built from: rebuilt when they change. */
+  fingerprint: string;
+  versions: Map<string, CrdEndpoint>;
+  storageStore: GenericStore;
+}
+
+const CR_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
+
+function servedResource(crd: CustomResourceDefinition, version: string, priority: number): ServedResource {
+  const names = crd.status?.acceptedNames ?? {};
+  const v = crd.spec.versions.find((x) => x.name === version)!;
+  const kind = names.kind || crd.spec.names.kind;
+  return {
+    group: crd.spec.group,
+    version,
+    resource: names.plural || crd.spec.names.plural,
+    singularName: names.singular || crd.spec.names.singular || kind.toLowerCase(),
+    kind,
+    listKind: names.listKind || crd.spec.names.listKind || `${kind}List`,
+    namespaced: crd.spec.scope === 'Namespaced',
+    verbs: CR_VERBS,
+    shortNames: names.shortNames ?? [],
+    categories: names.categories ?? [],
+    subresources: { status: Boolean(v.subresources?.status), scale: v.subresources?.scale },
+    storageVersionHash: storageVersionHash(crd.spec.group, storageVersionOf(crd), kind),
+    schema: v.schema?.openAPIV3Schema,
+    printerColumns: v.additionalPrinterColumns,
+    deprecated: v.deprecated,
+    deprecationWarning: v.deprecationWarning,
+    versionPriority: priority,
+  };
+}
+
+export class CrdServing {
+  private byName = new Map<string, CrdServingInfo>();
+  /** Bumped on every change, so discovery and OpenAPI documents can be cached. */
+  generation = 0;
+
+  constructor(
+    private readonly kv: KVStore,
+    private readonly admission: Admission,
+  ) {}
+
+  /** The CRD was created or changed. */
+  update(crd: CustomResourceDefinition): void {
+    const name = crd.metadata.name ?? '';
+    const fingerprint = JSON.stringify([crd.spec, crd.status?.acceptedNames, crd.metadata.uid]);
+    const existing = this.byName.get(name);
+    if (existing && existing.fingerprint === fingerprint) {
+      existing.crd = crd; // conditions may have changed: routing reads them
+      for (const ep of existing.versions.values()) ep.crd = crd;
+      this.generation++;
+      return;
+    }
+    const sorted = [...crd.spec.versions].sort((a, b) => compareKubeVersions(a.name, b.name));
+    const versions = new Map<string, CrdEndpoint>();
+    let storageStore: GenericStore | undefined;
+    sorted.forEach((v, i) => {
+      const type = customResourceType(crd, v, servedResource(crd, v.name, i));
+      const store = new GenericStore(this.kv, type, this.admission);
+      if (v.storage) storageStore = store;
+      const deprecationWarning = v.deprecated
+        ? (v.deprecationWarning ?? `${crd.spec.group}/${v.name} ${type.served.kind} is deprecated`)
+        : undefined;
+      versions.set(v.name, { crd, store, deprecationWarning });
+    });
+    storageStore ??= versions.values().next().value?.store;
+    if (!storageStore) return;
+    this.byName.set(name, { crd, fingerprint, versions, storageStore });
+    this.generation++;
+  }
+
+  remove(name: string): void {
+    if (this.byName.delete(name)) this.generation++;
+  }
+
+  /** The endpoint serving group/version/resource, as crdHandler routes: served version, names accepted or established. */
+  lookup(group: string, version: string, resource: string): CrdEndpoint | undefined {
+    const info = this.byName.get(`${resource}.${group}`);
+    if (!info) return undefined;
+    const crd = info.crd;
+    const v = crd.spec.versions.find((x) => x.name === version);
+    if (!v?.served) return undefined;
+    if (!isConditionTrue(crd, 'NamesAccepted') && !isConditionTrue(crd, 'Established')) return undefined;
+    return info.versions.get(version);
+  }
+
+  /** Established CRDs' served versions, for discovery and OpenAPI. */
+  served(): ServedResource[] {
+    const out: ServedResource[] = [];
+    for (const info of this.byName.values()) {
+      if (!isConditionTrue(info.crd, 'Established')) continue;
+      for (const [name, ep] of info.versions) {
+        const v = info.crd.spec.versions.find((x) => x.name === name);
+        if (v?.served) out.push(ep.store.type.served);
+      }
+    }
+    return out;
+  }
+
+  /** One store per CRD (at its storage version), for cleanup by namespace or CRD deletion. */
+  storageStores(filter?: (crd: CustomResourceDefinition) => boolean): GenericStore[] {
+    return [...this.byName.values()].filter((i) => !filter || filter(i.crd)).map((i) => i.storageStore);
+  }
+
+  storageStoreFor(name: string): GenericStore | undefined {
+    return this.byName.get(name)?.storageStore;
+  }
+}

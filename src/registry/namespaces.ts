@@ -1,0 +1,312 @@
+// Core v1 Namespaces: the resource, the lifecycle admission that guards content creation, and the
+// controller that empties a terminating namespace and then removes it.
+import type { FieldError } from '../api/field-error.js';
+import { invalid as invalidField } from '../api/field-error.js';
+import * as S from '../api/status.js';
+import type { JSONObject } from '../util/json.js';
+import { isObject } from '../util/json.js';
+import { rfc3339 } from '../util/time.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../schema/objectmeta.js';
+import { defaultTableConvertor } from '../server/table.js';
+import type { ResourceType, Strategy, Subresource } from './resource-type.js';
+import { GenericStore, metaOf, type Admission } from './store.js';
+import { typedOrder } from './typed-order.js';
+import { storageVersionHash } from '../server/discovery.js';
+
+export const NAMESPACE_GR: S.GroupResource = { group: '', resource: 'namespaces' };
+/** Namespaces that exist from the start and may not be deleted. */
+export const IMMORTAL_NAMESPACES = ['default', 'kube-system', 'kube-public'];
+export const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+const NAME_LABEL = 'kubernetes.io/metadata.name';
+
+const specOf = (obj: JSONObject): JSONObject => {
+  if (!isObject(obj['spec'])) obj['spec'] = {};
+  return obj['spec'] as JSONObject;
+};
+
+function setDefaults(obj: JSONObject): void {
+  const meta = metaOf(obj);
+  // SetDefaults_Namespace: the immutable name label.
+  if (meta.name) meta.labels = { ...(meta.labels ?? {}), [NAME_LABEL]: meta.name };
+}
+
+function validateNamespace(obj: JSONObject): FieldError[] {
+  const errs = validateObjectMeta(metaOf(obj), { namespaced: false, nameValidator: 'dns1123Label' }, 'metadata');
+  const fins = specOf(obj)['finalizers'];
+  if (Array.isArray(fins)) {
+    fins.forEach((f, i) => {
+      if (typeof f !== 'string' || f === '') errs.push(invalidField(`spec.finalizers[${i}]`, f, 'name is neither a standard finalizer name nor is it fully qualified'));
+    });
+  }
+  return errs;
+}
+
+const strategy: Strategy = {
+  allowCreateOnUpdate: false,
+  allowUnconditionalUpdate: true,
+  prepareForCreate(obj) {
+    obj['status'] = { phase: 'Active' };
+    const spec = specOf(obj);
+    const fins = Array.isArray(spec['finalizers']) ? (spec['finalizers'] as string[]) : [];
+    if (!fins.includes('kubernetes')) spec['finalizers'] = [...fins, 'kubernetes'];
+    setDefaults(obj);
+  },
+  validate: validateNamespace,
+  prepareForUpdate(obj, old, sub: Subresource | 'finalize') {
+    setDefaults(obj);
+    if (sub === 'status') {
+      obj['spec'] = old['spec'];
+      obj['metadata'] = { ...metaOf(old), resourceVersion: metaOf(obj).resourceVersion };
+    } else if (sub === ('finalize')) {
+      const spec = specOf(obj);
+      obj['status'] = old['status'];
+      obj['metadata'] = { ...metaOf(old), resourceVersion: metaOf(obj).resourceVersion };
+      obj['spec'] = { ...(old['spec'] as JSONObject), finalizers: spec['finalizers'] };
+    } else {
+      obj['status'] = old['status'];
+      obj['spec'] = { ...specOf(obj), finalizers: specOf(old)['finalizers'] };
+      if (specOf(obj)['finalizers'] === undefined) delete specOf(obj)['finalizers'];
+    }
+  },
+  validateUpdate(obj, old) {
+    const errs = validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata');
+    errs.push(...validateNamespace(obj));
+    const phase = (obj['status'] as JSONObject | undefined)?.['phase'];
+    if (metaOf(old).deletionTimestamp && phase !== 'Terminating') {
+      errs.push(invalidField('status.phase', phase ?? '', 'may only be \'Terminating\' if `deletionTimestamp` is not empty'));
+    }
+    return errs;
+  },
+  canonicalize: (obj) => typedOrder(obj),
+  deletableOnUpdate: (obj) => !((specOf(obj)['finalizers'] as string[] | undefined)?.length),
+  beforeDelete(obj) {
+    const meta = metaOf(obj);
+    const fins = (specOf(obj)['finalizers'] as string[] | undefined) ?? [];
+    if (!meta.deletionTimestamp) {
+      meta.deletionTimestamp = rfc3339();
+      meta.deletionGracePeriodSeconds = 0;
+      obj['status'] = { ...((obj['status'] as JSONObject) ?? {}), phase: 'Terminating' };
+      return obj;
+    }
+    // Terminating: it goes once the namespace finalizers (spec) and object finalizers are empty.
+    return fins.length > 0 || (meta.finalizers?.length ?? 0) > 0 ? 'keep' : undefined;
+  },
+};
+
+export function namespaceType(): ResourceType {
+  return {
+    served: {
+      group: '',
+      version: 'v1',
+      resource: 'namespaces',
+      singularName: 'namespace',
+      kind: 'Namespace',
+      listKind: 'NamespaceList',
+      namespaced: false,
+      verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+      shortNames: ['ns'],
+      categories: [],
+      subresources: { status: true },
+      storageVersionHash: storageVersionHash('', 'v1', 'Namespace'),
+    },
+    gr: NAMESPACE_GR,
+    keyPrefix: '/registry/namespaces/',
+    strategy,
+    table: defaultTableConvertor,
+    selectableFields: (obj) => ({
+      'metadata.name': String(metaOf(obj).name ?? ''),
+      'status.phase': String((obj['status'] as JSONObject | undefined)?.['phase'] ?? ''),
+    }),
+    fromStorage: (obj) => obj,
+    toStorage: (obj) => obj,
+  };
+}
+
+/** Ensures the initial namespaces exist (idempotent, on every start). */
+export async function ensureInitialNamespaces(store: GenericStore): Promise<void> {
+  for (const name of INITIAL_NAMESPACES) {
+    try {
+      await store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    } catch (e) {
+      if (!(e instanceof S.StatusError && e.code === 409)) throw e;
+    }
+  }
+}
+
+/** NamespaceLifecycle admission: content goes only into namespaces that exist and are not terminating. */
+export function namespaceLifecycle(namespaces: GenericStore): Admission {
+  return {
+    async admitCreate(type, namespace) {
+      if (!type.served.namespaced) return;
+      let ns: JSONObject;
+      try {
+        ns = await namespaces.get('', namespace);
+      } catch (e) {
+        if (e instanceof S.StatusError && e.code === 404) throw S.notFound(NAMESPACE_GR, namespace);
+        throw e;
+      }
+      if ((ns['status'] as JSONObject | undefined)?.['phase'] === 'Terminating' || metaOf(ns).deletionTimestamp) {
+        throw S.forbidden(type.gr, '', `unable to create new content in namespace ${namespace} because it is being terminated`, [
+          { reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' },
+        ]);
+      }
+    },
+  };
+}
+
+export function forbidImmortalDelete(name: string): void {
+  if (IMMORTAL_NAMESPACES.includes(name)) throw S.forbidden(NAMESPACE_GR, name, 'this namespace may not be deleted');
+}
+
+const CONDITIONS: Array<[string, string, string]> = [
+  ['NamespaceDeletionDiscoveryFailure', 'ResourcesDiscovered', 'All resources successfully discovered'],
+  ['NamespaceDeletionGroupVersionParsingFailure', 'ParsedGroupVersions', 'All legacy kube types successfully parsed'],
+  ['NamespaceDeletionContentFailure', 'ContentDeleted', 'All content successfully deleted, may be waiting on finalization'],
+  ['NamespaceContentRemaining', 'ContentRemoved', 'All content successfully removed'],
+  ['NamespaceFinalizersRemaining', 'ContentHasNoFinalizers', 'All content-preserving finalizers finished'],
+];
+
+/**
+ * The namespace controller: for each terminating namespace, delete its content in every namespaced
+ * resource, wait until it is gone (objects with finalizers linger), then finalize and remove the namespace.
+ */
+export class NamespaceController {
+  private running = new Set<string>();
+  private stopped = false;
+  private watcher?: { close(): void };
+  private retry = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly namespaces: GenericStore,
+    private readonly contentStores: () => GenericStore[],
+  ) {}
+
+  async start(): Promise<void> {
+    const all = await this.namespaces.list({ namespace: '' });
+    for (const ns of all.items) this.enqueue(ns);
+    this.watcher = this.namespaces.watch(
+      '',
+      Number(all.resourceVersion),
+      {},
+      (ev) => {
+        if (ev.type !== 'DELETED') this.enqueue(ev.object);
+      },
+      () => {
+        if (!this.stopped) void this.start();
+      },
+    );
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.watcher?.close();
+    for (const t of this.retry.values()) clearTimeout(t);
+  }
+
+  private enqueue(ns: JSONObject): void {
+    const name = metaOf(ns).name;
+    if (!name || !metaOf(ns).deletionTimestamp || this.running.has(name) || this.stopped) return;
+    this.running.add(name);
+    void this.finalize(name)
+      .catch((e: unknown) => {
+        if (!(e instanceof S.StatusError && e.code === 404)) console.error(`namespace controller: ${name}:`, e);
+        return true;
+      })
+      .then((done) => {
+        this.running.delete(name);
+        if (!done && !this.stopped) {
+          // Content with finalizers remains: look again shortly.
+          this.retry.set(
+            name,
+            setTimeout(() => {
+              this.retry.delete(name);
+              void this.namespaces.get('', name).then((n) => this.enqueue(n), () => undefined);
+            }, 500).unref(),
+          );
+        }
+      });
+  }
+
+  /** Returns true when the namespace is gone. */
+  private async finalize(name: string): Promise<boolean> {
+    let remaining = 0;
+    let withFinalizers = 0;
+    for (const store of this.contentStores()) {
+      const items = await store.list({ namespace: name });
+      for (const obj of items.items) {
+        remaining++;
+        if (metaOf(obj).finalizers?.length) withFinalizers++;
+        try {
+          await store.delete(name, metaOf(obj).name ?? '');
+        } catch (e) {
+          if (!(e instanceof S.StatusError && e.code === 404)) throw e;
+        }
+      }
+    }
+    const ns = await this.namespaces.get('', name);
+    const stillThere = remaining > 0 ? await this.countRemaining(name) : 0;
+    await this.setConditions(name, ns, stillThere, withFinalizers);
+    if (stillThere > 0) return false;
+    // Finalize: drop our spec finalizer, then the delete completes.
+    await this.namespaces.update(
+      '',
+      name,
+      (cur) => {
+        if (!cur) throw S.notFound(NAMESPACE_GR, name);
+        const spec = specOf(cur);
+        spec['finalizers'] = ((spec['finalizers'] as string[] | undefined) ?? []).filter((f) => f !== 'kubernetes');
+        return cur;
+      },
+      'finalize',
+    );
+    const res = await this.namespaces.delete('', name);
+    return res.deleted;
+  }
+
+  private async countRemaining(ns: string): Promise<number> {
+    let n = 0;
+    for (const store of this.contentStores()) n += (await store.list({ namespace: ns })).items.length;
+    return n;
+  }
+
+  private async setConditions(name: string, ns: JSONObject, remaining: number, withFinalizers: number): Promise<void> {
+    const now = rfc3339();
+    const conditions = CONDITIONS.map(([type, reason, message]) => {
+      let status = 'False';
+      let r = reason;
+      let m = message;
+      if (type === 'NamespaceContentRemaining' && remaining > 0) {
+        status = 'True';
+        r = 'SomeResourcesRemain';
+        m = `Some resources are remaining: ${remaining} objects remain`;
+      }
+      if (type === 'NamespaceFinalizersRemaining' && withFinalizers > 0) {
+        status = 'True';
+        r = 'SomeFinalizersRemain';
+        m = `Some content in the namespace has finalizers remaining: ${withFinalizers} resource instances`;
+      }
+      return { type, status, lastTransitionTime: now, reason: r, message: m };
+    });
+    const status = (ns['status'] as JSONObject | undefined) ?? {};
+    const old = (status['conditions'] as JSONObject[] | undefined) ?? [];
+    const same =
+      old.length === conditions.length &&
+      conditions.every((c, i) => old[i]?.['type'] === c.type && old[i]?.['status'] === c.status && old[i]?.['message'] === c.message);
+    if (same) return;
+    // Keep transition times of conditions whose status did not change.
+    for (const c of conditions) {
+      const prev = old.find((o) => o['type'] === c.type);
+      if (prev && prev['status'] === c.status && typeof prev['lastTransitionTime'] === 'string') c.lastTransitionTime = prev['lastTransitionTime'];
+    }
+    await this.namespaces.update(
+      '',
+      name,
+      (cur) => {
+        if (!cur) throw S.notFound(NAMESPACE_GR, name);
+        cur['status'] = { ...((cur['status'] as JSONObject) ?? {}), phase: 'Terminating', conditions };
+        return cur;
+      },
+      'status',
+    );
+  }
+}

@@ -1,0 +1,62 @@
+// A resource the generic store serves: built-ins (Namespace, CustomResourceDefinition) and every served
+// version of every CRD are one of these. The strategy holds what differs between them.
+import type { ServedResource } from '../api/resource.js';
+import type { FieldError } from '../api/field-error.js';
+import type { GroupResource } from '../api/status.js';
+import type { JSONObject } from '../util/json.js';
+
+export type Subresource = '' | 'status' | 'scale' | 'finalize';
+
+export interface Strategy {
+  /** Reset what a client may not set on create (status, generation, ...). Mutates obj. */
+  prepareForCreate(obj: JSONObject): void;
+  validate(obj: JSONObject): FieldError[];
+  /** Carry over what a write through this endpoint may not change, bump generation. Mutates obj. */
+  prepareForUpdate(obj: JSONObject, old: JSONObject, sub: Subresource): void;
+  validateUpdate(obj: JSONObject, old: JSONObject, sub: Subresource): FieldError[];
+  /** Whether validate reports apiVersion/kind mismatches itself (custom resources do, as field errors). */
+  validatesTypeMeta?: boolean;
+  /** Whether PUT to a missing object creates it. */
+  allowCreateOnUpdate: boolean;
+  /** Whether an update without metadata.resourceVersion is accepted (last write wins). */
+  allowUnconditionalUpdate: boolean;
+  /** Non-error warnings for a create or update (e.g. deprecated fields). */
+  warnings?(obj: JSONObject, old?: JSONObject): string[];
+  /** Output key order: sort every level (unstructured objects) or keep the typed order. */
+  canonicalize(obj: JSONObject): JSONObject;
+  /**
+   * A delete request: return an updated object to write and keep (a namespace or CRD that must clean up first),
+   * 'keep' to leave the object as it is, or undefined to let the generic finalizer rules decide.
+   */
+  beforeDelete?(obj: JSONObject): JSONObject | 'keep' | undefined;
+  /** Extra condition for an update of a deleting object without finalizers to complete the deletion. */
+  deletableOnUpdate?(obj: JSONObject): boolean;
+}
+
+export interface TableColumn {
+  name: string;
+  type: string;
+  format: string;
+  description: string;
+  priority: number;
+}
+
+export interface TableConvertor {
+  columns: TableColumn[];
+  cells(obj: JSONObject): unknown[];
+}
+
+export interface ResourceType {
+  served: ServedResource;
+  gr: GroupResource;
+  /** Storage key prefix ending in '/': /registry/<group>/<resource>/ */
+  keyPrefix: string;
+  strategy: Strategy;
+  table: TableConvertor;
+  /** Field selector values this resource supports, e.g. metadata.name, metadata.namespace. */
+  selectableFields(obj: JSONObject): Record<string, string>;
+  /** Stored form (at the storage version) to this endpoint's version. */
+  fromStorage(obj: JSONObject): JSONObject;
+  /** This endpoint's version to the stored form. */
+  toStorage(obj: JSONObject): JSONObject;
+}

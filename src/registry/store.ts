@@ -1,0 +1,442 @@
+// The generic resource store: one implementation of get/list/watch/create/update/delete over the
+// revisioned KV store, for every resource type. Strategies supply what differs between types.
+import { randomUUID } from 'node:crypto';
+import type { KVStore, KeyValue, StoreEvent, Watcher } from '../storage/types.js';
+import { StorageError } from '../storage/types.js';
+import * as S from '../api/status.js';
+import { required } from '../api/field-error.js';
+import type { JSONObject } from '../util/json.js';
+import { isObject } from '../util/json.js';
+import { rfc3339 } from '../util/time.js';
+import type { ResourceType, Subresource } from './resource-type.js';
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  [k: string]: unknown;
+}
+
+export const metaOf = (obj: JSONObject): ObjectMeta => {
+  if (!isObject(obj['metadata'])) obj['metadata'] = {};
+  return obj['metadata'] as ObjectMeta;
+};
+
+export interface ListOptions {
+  namespace: string;
+  labelMatch?: (labels: Record<string, string>) => boolean;
+  fieldMatch?: (fields: Record<string, string>) => boolean;
+  limit?: number;
+  continueToken?: string;
+  /** Exact revision to read at (from a continue token or resourceVersionMatch=Exact). */
+  revision?: number;
+  /** Read at least this fresh (NotOlderThan). */
+  minRevision?: number;
+}
+
+export interface ListResult {
+  items: JSONObject[];
+  resourceVersion: string;
+  continueToken?: string;
+  remainingItemCount?: number;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface WatchEvent {
+  type: WatchEventType;
+  object: JSONObject;
+}
+
+export interface DeleteOptions {
+  preconditions?: { uid?: string; resourceVersion?: string };
+  gracePeriodSeconds?: number;
+  propagationPolicy?: string;
+  dryRun?: boolean;
+}
+
+export interface WriteOptions {
+  dryRun?: boolean;
+}
+
+/** Hooks a server installs around writes: namespace lifecycle admission and the like. */
+export interface Admission {
+  admitCreate?(type: ResourceType, namespace: string, obj: JSONObject): Promise<void>;
+}
+
+const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+const randomSuffix = (): string => {
+  let s = '';
+  for (let i = 0; i < 5; i++) s += GENERATE_CHARS[Math.floor(Math.random() * GENERATE_CHARS.length)];
+  return s;
+};
+
+const MAX_CONFLICT_RETRIES = 5;
+
+export class GenericStore {
+  constructor(
+    readonly kv: KVStore,
+    readonly type: ResourceType,
+    private readonly admission: Admission = {},
+  ) {}
+
+  private get gr(): S.GroupResource {
+    return this.type.gr;
+  }
+
+  key(namespace: string, name: string): string {
+    return this.type.served.namespaced ? `${this.type.keyPrefix}${namespace}/${name}` : `${this.type.keyPrefix}${name}`;
+  }
+
+  private prefix(namespace: string): string {
+    return this.type.served.namespaced && namespace ? `${this.type.keyPrefix}${namespace}/` : this.type.keyPrefix;
+  }
+
+  /** Stored bytes to an object at this endpoint's version, with its resourceVersion. */
+  decode(kv: KeyValue, revision = kv.modRevision): JSONObject {
+    const obj = this.type.fromStorage(JSON.parse(kv.value) as JSONObject);
+    setResourceVersion(obj, String(revision));
+    return obj;
+  }
+
+  private encode(obj: JSONObject): string {
+    const stored = this.type.toStorage(obj);
+    const { resourceVersion: _rv, ...meta } = metaOf(stored);
+    return JSON.stringify(this.type.strategy.canonicalize({ ...stored, metadata: meta }));
+  }
+
+  async get(namespace: string, name: string): Promise<JSONObject> {
+    const kv = await this.kv.get(this.key(namespace, name));
+    if (!kv) throw S.notFound(this.gr, name);
+    return this.decode(kv);
+  }
+
+  async list(opts: ListOptions): Promise<ListResult> {
+    const prefix = this.prefix(opts.namespace);
+    let after: string | undefined;
+    let revision = opts.revision;
+    if (opts.continueToken) {
+      const tok = decodeContinue(opts.continueToken, prefix);
+      after = prefix + tok.start;
+      revision = tok.rv;
+    }
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+    const items: JSONObject[] = [];
+    let listRevision = 0;
+    let lastKey: string | undefined;
+    let more = false;
+    let remaining: number | undefined;
+    const filtered = Boolean(opts.labelMatch || opts.fieldMatch);
+    try {
+      // Selectors filter after reading, so read pages until the limit is filled or the keys run out.
+      for (;;) {
+        const want = limit ? (filtered ? Math.max(limit - items.length, 100) : limit - items.length) : 0;
+        const page = await this.kv.list(prefix, { after, revision, limit: want });
+        listRevision = page.revision;
+        revision = page.revision;
+        let stopAt = -1;
+        for (let i = 0; i < page.items.length; i++) {
+          const kv = page.items[i]!;
+          const obj = this.decode(kv);
+          lastKey = kv.key;
+          if (this.matches(obj, opts)) items.push(obj);
+          if (limit && items.length >= limit) {
+            stopAt = i;
+            break;
+          }
+        }
+        if (stopAt >= 0) {
+          const leftInPage = page.items.length - 1 - stopAt;
+          more = leftInPage > 0 || page.more;
+          if (more && !filtered) remaining = leftInPage + (page.more ? (page.remaining ?? 0) : 0);
+          break;
+        }
+        if (!page.more) break;
+        after = lastKey;
+      }
+    } catch (e) {
+      throw mapStorageError(e, Boolean(opts.continueToken));
+    }
+    if (opts.minRevision !== undefined && listRevision < opts.minRevision) {
+      throw S.timeout(`Too large resource version: ${opts.minRevision}, current: ${listRevision}`);
+    }
+    const result: ListResult = { items, resourceVersion: String(listRevision) };
+    if (more && lastKey !== undefined) {
+      result.continueToken = encodeContinue(listRevision, lastKey.slice(prefix.length));
+      if (remaining !== undefined) result.remainingItemCount = remaining;
+    }
+    return result;
+  }
+
+  private matches(obj: JSONObject, opts: { labelMatch?: ListOptions['labelMatch']; fieldMatch?: ListOptions['fieldMatch'] }): boolean {
+    if (opts.labelMatch && !opts.labelMatch(metaOf(obj).labels ?? {})) return false;
+    if (opts.fieldMatch && !opts.fieldMatch(this.type.selectableFields(obj))) return false;
+    return true;
+  }
+
+  async currentRevision(): Promise<number> {
+    return this.kv.currentRevision();
+  }
+
+  async create(namespace: string, input: JSONObject, opts: WriteOptions = {}): Promise<JSONObject> {
+    const obj = input;
+    const meta = metaOf(obj);
+    this.fillNamespace(meta, namespace);
+    if (!meta.name && meta.generateName) meta.name = meta.generateName + randomSuffix();
+    const name = meta.name ?? '';
+    // Metadata the server owns.
+    meta.uid = randomUUID();
+    meta.creationTimestamp = rfc3339();
+    delete meta.resourceVersion;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta['selfLink'];
+    this.type.strategy.prepareForCreate(obj);
+    const errs = this.type.strategy.validate(obj);
+    if (!name && !errs.some((e) => e.field === 'metadata.name')) errs.unshift(required('metadata.name', 'name or generateName is required'));
+    if (errs.length) throw S.invalid(this.type.served.group, this.type.served.kind, name, errs);
+    await this.admission.admitCreate?.(this.type, namespace, obj);
+    if (opts.dryRun) {
+      const existing = await this.kv.get(this.key(namespace, name));
+      if (existing) throw S.alreadyExists(this.gr, name);
+      return obj;
+    }
+    const res = await this.kv.create(this.key(namespace, name), this.encode(obj));
+    if (!res.ok) throw S.alreadyExists(this.gr, name);
+    return this.decode(res.kv);
+  }
+
+  private fillNamespace(meta: ObjectMeta, namespace: string): void {
+    if (!this.type.served.namespaced) {
+      delete meta.namespace;
+      return;
+    }
+    if (meta.namespace && meta.namespace !== namespace) {
+      throw S.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    meta.namespace = namespace;
+  }
+
+  /**
+   * Read-modify-write with optimistic concurrency: `mutate` gets the current object (or undefined) and
+   * returns the desired one. Retries on conflicts unless the desired object carries a resourceVersion precondition.
+   */
+  async update(
+    namespace: string,
+    name: string,
+    mutate: (current: JSONObject | undefined) => Promise<JSONObject> | JSONObject,
+    sub: Subresource,
+    opts: WriteOptions = {},
+  ): Promise<{ object: JSONObject; created: boolean }> {
+    const key = this.key(namespace, name);
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.kv.get(key);
+      const current = kv ? this.decode(kv) : undefined;
+      const desired = await mutate(current ? structuredClone(current) : undefined);
+      const meta = metaOf(desired);
+      if (meta.name !== undefined && meta.name !== name) {
+        throw S.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+      }
+      meta.name = name;
+      this.fillNamespace(meta, namespace);
+      if (!current || !kv) {
+        if (!this.type.strategy.allowCreateOnUpdate || sub !== '') throw S.notFound(this.gr, name);
+        if (meta.resourceVersion) throw S.notFound(this.gr, name);
+        return { object: await this.create(namespace, desired, opts), created: true };
+      }
+      const precondition = meta.resourceVersion;
+      if (!precondition && !this.type.strategy.allowUnconditionalUpdate) {
+        throw S.invalid(this.type.served.group, this.type.served.kind, name, [
+          required('metadata.resourceVersion', 'must be specified for an update'),
+        ]);
+      }
+      if (precondition && precondition !== String(kv.modRevision)) {
+        throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
+      }
+      const old = current;
+      carryOverServerMeta(meta, metaOf(old));
+      this.type.strategy.prepareForUpdate(desired, old, sub);
+      const errs = this.type.strategy.validateUpdate(desired, old, sub);
+      if (errs.length) throw S.invalid(this.type.served.group, this.type.served.kind, name, errs);
+      const oldMeta = metaOf(old);
+      // Finalizers emptied on an object being deleted: the update completes the deletion.
+      const deletable = this.type.strategy.deletableOnUpdate?.(desired) ?? true;
+      if (oldMeta.deletionTimestamp && !meta.finalizers?.length && deletable && !opts.dryRun) {
+        const del = await this.kv.delete(key, kv.modRevision);
+        if (!del.ok) {
+          if (attempt < MAX_CONFLICT_RETRIES) continue;
+          throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
+        }
+        const out = this.decode({ ...del.kv, value: this.encode(desired) }, del.revision);
+        return { object: out, created: false };
+      }
+      const value = this.encode(desired);
+      if (value === kv.value) return { object: this.decode(kv), created: false }; // no-op: no new revision
+      if (opts.dryRun) {
+        setResourceVersion(desired, String(kv.modRevision));
+        return { object: this.type.strategy.canonicalize(desired), created: false };
+      }
+      const res = await this.kv.update(key, value, kv.modRevision);
+      if (res.ok) return { object: this.decode(res.kv), created: false };
+      if (!res.current) throw S.notFound(this.gr, name);
+      // Someone wrote between our read and our write: read again (a stale precondition then fails above).
+      if (attempt >= MAX_CONFLICT_RETRIES) throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
+    }
+  }
+
+  /**
+   * Delete: objects with finalizers (or that their strategy keeps) get a deletionTimestamp and stay until the
+   * finalizers are gone. Returns the object and whether it is gone now.
+   */
+  async delete(namespace: string, name: string, opts: DeleteOptions = {}): Promise<{ object: JSONObject; deleted: boolean }> {
+    const key = this.key(namespace, name);
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.kv.get(key);
+      if (!kv) throw S.notFound(this.gr, name);
+      const current = this.decode(kv);
+      const meta = metaOf(current);
+      const pre = opts.preconditions;
+      if (pre?.uid !== undefined && pre.uid !== meta.uid) {
+        throw S.conflict(this.gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
+      }
+      if (pre?.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion) {
+        throw S.conflict(
+          this.gr,
+          name,
+          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
+        );
+      }
+      let keep: JSONObject | undefined;
+      const decided = this.type.strategy.beforeDelete?.(structuredClone(current));
+      if (decided === 'keep') return { object: current, deleted: false };
+      if (decided) keep = decided;
+      else if (!meta.deletionTimestamp && meta.finalizers?.length) {
+        keep = structuredClone(current);
+        const m = metaOf(keep);
+        m.deletionTimestamp = rfc3339();
+        m.deletionGracePeriodSeconds = 0;
+        if (m.generation) m.generation += 1;
+      } else if (meta.finalizers?.length) {
+        return { object: current, deleted: false }; // already being deleted; waiting on finalizers
+      }
+      if (keep) {
+        if (opts.dryRun) return { object: keep, deleted: false };
+        const res = await this.kv.update(key, this.encode(keep), kv.modRevision);
+        if (res.ok) return { object: this.decode(res.kv), deleted: false };
+        if (attempt >= MAX_CONFLICT_RETRIES) throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
+        continue;
+      }
+      if (opts.dryRun) return { object: current, deleted: true };
+      const res = await this.kv.delete(key, kv.modRevision);
+      if (res.ok) return { object: current, deleted: true };
+      if (!res.current) throw S.notFound(this.gr, name);
+      if (attempt >= MAX_CONFLICT_RETRIES) throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
+    }
+  }
+
+  /**
+   * Watch from a revision. Events are filtered as kube-apiserver filters them: an object that stops matching
+   * the selectors is sent as DELETED, one that starts matching as ADDED.
+   */
+  watch(
+    namespace: string,
+    fromRevision: number,
+    filter: { labelMatch?: ListOptions['labelMatch']; fieldMatch?: ListOptions['fieldMatch'] },
+    onEvent: (ev: WatchEvent) => void,
+    onError: (status: S.StatusError) => void,
+  ): Watcher {
+    const prefix = this.prefix(namespace);
+    return this.kv.watch(prefix, {
+      fromRevision,
+      onEvent: (ev: StoreEvent) => {
+        const out = this.toWatchEvent(ev, filter);
+        if (out) onEvent(out);
+      },
+      onError: (err) => onError(mapStorageError(err, false, fromRevision)),
+    });
+  }
+
+  private toWatchEvent(ev: StoreEvent, filter: Parameters<GenericStore['matches']>[1]): WatchEvent | undefined {
+    if (ev.type === 'delete') {
+      const obj = this.decode(ev.kv, ev.kv.modRevision);
+      return this.matches(obj, filter) ? { type: 'DELETED', object: obj } : undefined;
+    }
+    const obj = this.decode(ev.kv);
+    const now = this.matches(obj, filter);
+    if (!ev.prev) return now ? { type: 'ADDED', object: obj } : undefined;
+    const before = this.matches(this.decode(ev.prev), filter);
+    if (now && before) return { type: 'MODIFIED', object: obj };
+    if (now) return { type: 'ADDED', object: obj };
+    if (before) return { type: 'DELETED', object: obj };
+    return undefined;
+  }
+}
+
+/** Metadata fields a client cannot change on update: kept from the stored object. */
+function carryOverServerMeta(meta: ObjectMeta, old: ObjectMeta): void {
+  meta.creationTimestamp = old.creationTimestamp;
+  if (!meta.uid) meta.uid = old.uid;
+  if (old.deletionTimestamp) {
+    meta.deletionTimestamp = old.deletionTimestamp;
+    meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
+  } else {
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+  }
+  delete meta['selfLink'];
+}
+
+export function setResourceVersion(obj: JSONObject, rv: string): void {
+  const meta = metaOf(obj);
+  meta.resourceVersion = rv;
+}
+
+interface ContinueToken {
+  v: string;
+  rv: number;
+  start: string;
+}
+
+export function encodeContinue(rv: number, lastKeySuffix: string): string {
+  const tok: ContinueToken = { v: 'meta.k8s.io/v1', rv, start: lastKeySuffix + '\u0000' };
+  return Buffer.from(JSON.stringify(tok)).toString('base64url');
+}
+
+function decodeContinue(token: string, _prefix: string): { rv: number; start: string } {
+  let tok: ContinueToken;
+  try {
+    tok = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as ContinueToken;
+  } catch {
+    throw S.badRequest('continue key is not valid: illegal base64 data at input byte 0');
+  }
+  if (tok?.v !== 'meta.k8s.io/v1') throw S.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  if (typeof tok.rv !== 'number' || tok.rv <= 0) throw S.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  if (typeof tok.start !== 'string' || tok.start.length === 0 || tok.start.includes('/..') || tok.start.startsWith('/'))
+    throw S.badRequest('continue key is not valid: invalid start key');
+  // The stored start is the last key plus NUL: list strictly after the last key.
+  return { rv: tok.rv, start: tok.start.endsWith('\u0000') ? tok.start.slice(0, -1) : tok.start };
+}
+
+const CONTINUE_EXPIRED =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+export function mapStorageError(e: StorageError, continuing: boolean, requested?: number): S.StatusError;
+export function mapStorageError(e: unknown, continuing: boolean, requested?: number): unknown;
+export function mapStorageError(e: unknown, continuing: boolean, requested?: number): unknown {
+  if (!(e instanceof StorageError)) return e;
+  if (e.code === 'compacted') {
+    if (continuing) return S.gone(CONTINUE_EXPIRED);
+    return S.gone(`too old resource version: ${requested ?? ''} (${e.revision ?? ''})`);
+  }
+  if (e.code === 'future') return S.timeout(`Too large resource version: ${requested ?? ''}, current: ${e.revision ?? ''}`);
+  return S.serviceUnavailable(e.message);
+}

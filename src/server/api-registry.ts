@@ -1,0 +1,58 @@
+// Every resource endpoint the server has: the built-ins and whatever the CRDs serve right now.
+import type { ServedResource } from '../api/resource.js';
+import type { GenericStore } from '../registry/store.js';
+import type { Subresource } from '../registry/resource-type.js';
+import type { CrdServing } from '../crd/serving.js';
+
+export interface Endpoint {
+  store: GenericStore;
+  /** Subresources served besides the main resource. */
+  subresources: ReadonlySet<Subresource>;
+  /** Patch content types accepted. */
+  patchTypes: readonly string[];
+  warnings?: readonly string[];
+  /** A hook run before a delete is carried out (e.g. immortal namespaces). */
+  beforeDelete?(name: string): void;
+}
+
+// Server-side apply (application/apply-patch+yaml) is not served yet: it is refused with 415 like any unknown type.
+export const CR_PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json'];
+export const BUILTIN_PATCH_TYPES = [...CR_PATCH_TYPES, 'application/strategic-merge-patch+json'];
+
+export class ApiRegistry {
+  private builtins = new Map<string, Endpoint>();
+
+  constructor(readonly crds: CrdServing) {}
+
+  addBuiltin(ep: Endpoint): void {
+    const s = ep.store.type.served;
+    this.builtins.set(`${s.group}/${s.version}/${s.resource}`, ep);
+  }
+
+  lookup(group: string, version: string, resource: string): Endpoint | undefined {
+    const b = this.builtins.get(`${group}/${version}/${resource}`);
+    if (b) return b;
+    const ep = this.crds.lookup(group, version, resource);
+    if (!ep) return undefined;
+    const served = ep.store.type.served;
+    const subs = new Set<Subresource>();
+    if (served.subresources.status) subs.add('status');
+    if (served.subresources.scale) subs.add('scale');
+    return {
+      store: ep.store,
+      subresources: subs,
+      patchTypes: CR_PATCH_TYPES,
+      warnings: ep.deprecationWarning ? [ep.deprecationWarning] : undefined,
+    };
+  }
+
+  /** Everything discovery and OpenAPI publish. */
+  served(): ServedResource[] {
+    return [...[...this.builtins.values()].map((e) => e.store.type.served), ...this.crds.served()];
+  }
+
+  /** A cache key for documents derived from served(). */
+  generation(): number {
+    return this.crds.generation;
+  }
+}

@@ -1,0 +1,64 @@
+// Small HTTP helpers: bodies in, objects and Status errors out.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { stringify as toYaml } from 'yaml';
+import { type Status, StatusError, internal, requestEntityTooLarge } from '../api/status.js';
+import type { Negotiated } from './negotiation.js';
+
+/** kube-apiserver's default maximum request body (3 MiB). */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw requestEntityTooLarge('limit is 3145728');
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+export function serialize(obj: unknown, format: 'json' | 'yaml'): string {
+  return format === 'yaml' ? toYaml(obj, { lineWidth: 0 }) : JSON.stringify(obj) + '\n';
+}
+
+export function writeObject(res: ServerResponse, code: number, obj: unknown, neg: Pick<Negotiated, 'format' | 'contentType'>): void {
+  const body = serialize(obj, neg.format);
+  res.writeHead(code, { 'Content-Type': neg.contentType, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+export function writeRaw(res: ServerResponse, code: number, contentType: string, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(code, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+export function toStatus(err: unknown): Status {
+  if (err instanceof StatusError) return err.status;
+  const message = err instanceof Error ? err.message : String(err);
+  return internal(message).status;
+}
+
+export function writeError(res: ServerResponse, err: unknown, format: 'json' | 'yaml' = 'json'): void {
+  const status = toStatus(err);
+  if (status.code >= 500 && !(err instanceof StatusError)) console.error('internal error:', err);
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const headers: Record<string, string> = {};
+  if (status.details?.retryAfterSeconds) headers['Retry-After'] = String(status.details.retryAfterSeconds);
+  writeRaw(res, status.code, format === 'yaml' ? 'application/yaml' : 'application/json', serialize(status, format), headers);
+}
+
+/** The plain 404 of Go's http.NotFound, which kube-apiserver answers for paths nothing serves. */
+export function writeNotFoundPage(res: ServerResponse): void {
+  writeRaw(res, 404, 'text/plain; charset=utf-8', '404 page not found\n', { 'X-Content-Type-Options': 'nosniff' });
+}
+
+export function addWarning(res: ServerResponse, text: string): void {
+  const v = `299 - ${JSON.stringify(text)}`;
+  const prev = res.getHeader('Warning');
+  if (prev === undefined) res.setHeader('Warning', v);
+  else res.setHeader('Warning', Array.isArray(prev) ? [...prev, v] : [String(prev), v]);
+}

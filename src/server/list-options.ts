@@ -1,0 +1,85 @@
+// Query parameters of list and watch requests, parsed and checked as kube-apiserver does.
+import * as S from '../api/status.js';
+import { notSupported, forbidden, invalid as invalidField, type FieldError } from '../api/field-error.js';
+import { labelMatcher, fieldMatcher } from './selectors-adapter.js';
+
+export interface ListFilter {
+  labelMatch?: (labels: Record<string, string>) => boolean;
+  fieldMatch?: (fields: Record<string, string>) => boolean;
+}
+
+export interface ListQuery extends ListFilter {
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+  limit?: number;
+  continueToken?: string;
+  timeoutSeconds?: number;
+  allowWatchBookmarks: boolean;
+  sendInitialEvents?: boolean;
+  watch: boolean;
+}
+
+const isTrue = (v: string | null): boolean => v !== null && (v === '' || v === '1' || v.toLowerCase() === 'true');
+
+function intParam(q: URLSearchParams, name: string): number | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  if (!/^-?\d+$/.test(v)) throw S.badRequest(`invalid value for ${name}: ${v}`);
+  return Number(v);
+}
+
+export function parseListQuery(q: URLSearchParams, isWatch: boolean, fieldLabels: readonly string[]): ListQuery {
+  const out: ListQuery = {
+    resourceVersion: q.get('resourceVersion') ?? undefined,
+    resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
+    limit: intParam(q, 'limit'),
+    continueToken: q.get('continue') || undefined,
+    timeoutSeconds: intParam(q, 'timeoutSeconds'),
+    allowWatchBookmarks: isTrue(q.get('allowWatchBookmarks')),
+    sendInitialEvents: q.has('sendInitialEvents') ? isTrue(q.get('sendInitialEvents')) : undefined,
+    watch: isWatch,
+  };
+  const ls = q.get('labelSelector');
+  if (ls) out.labelMatch = labelMatcher(ls);
+  const fs = q.get('fieldSelector');
+  if (fs) out.fieldMatch = fieldMatcher(fs, fieldLabels);
+  const errs = validateListQuery(out);
+  if (errs.length) throw S.invalid('meta.k8s.io', 'ListOptions', '', errs);
+  return out;
+}
+
+/** metainternalversion/validation.ValidateListOptions. */
+function validateListQuery(o: ListQuery): FieldError[] {
+  const errs: FieldError[] = [];
+  const match = o.resourceVersionMatch;
+  if (match) {
+    if (o.watch) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch'));
+    if (!o.resourceVersion) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    if (o.continueToken) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    if (match !== 'Exact' && match !== 'NotOlderThan') errs.push(notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+    if (match === 'Exact' && o.resourceVersion === '0') errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+  }
+  if (o.sendInitialEvents !== undefined) {
+    if (!o.watch) errs.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+    else {
+      if (match !== 'NotOlderThan') {
+        errs.push(forbidden('resourceVersionMatch', "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+      }
+      if (!o.allowWatchBookmarks) errs.push(forbidden('allowWatchBookmarks', 'sendInitialEvents requires setting allowWatchBookmarks to true'));
+    }
+  }
+  if (o.watch && o.sendInitialEvents !== undefined && match === 'NotOlderThan' && errs.length > 0) {
+    // kube reports resourceVersionMatch forbidden for watch only when sendInitialEvents is not set.
+    return errs.filter((e) => e.detail !== 'resourceVersionMatch is forbidden for watch');
+  }
+  if (o.resourceVersion && o.resourceVersion !== '0' && !/^\d+$/.test(o.resourceVersion)) {
+    errs.push(invalidField('resourceVersion', o.resourceVersion, 'must be a non-negative integer'));
+  }
+  return errs;
+}
+
+export function parseRevision(rv: string | undefined): number | undefined {
+  if (rv === undefined || rv === '' || rv === '0') return undefined;
+  if (!/^\d+$/.test(rv)) throw S.badRequest(`invalid resource version: ${rv}`);
+  return Number(rv);
+}

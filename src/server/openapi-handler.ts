@@ -1,0 +1,37 @@
+// /openapi/v3 (index and one document per group-version) and /openapi/v2, rebuilt only when the set of
+// served resources changes.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiRegistry } from './api-registry.js';
+import { publishOpenAPIV3, serveOpenAPIV3, type PublishedOpenAPIV3 } from './openapi.js';
+import { publishOpenAPIV2, serveOpenAPIV2, type PublishedOpenAPIV2 } from './openapi-v2.js';
+import { writeNotFoundPage } from './http.js';
+
+const cache = new WeakMap<ApiRegistry, { generation: number; v3: PublishedOpenAPIV3 }>();
+let v2: PublishedOpenAPIV2 | undefined;
+
+function publishedV3(registry: ApiRegistry): PublishedOpenAPIV3 {
+  const gen = registry.generation();
+  const hit = cache.get(registry);
+  if (hit && hit.generation === gen) return hit.v3;
+  const v3 = publishOpenAPIV3(registry.served());
+  cache.set(registry, { generation: gen, v3 });
+  return v3;
+}
+
+export function serveOpenAPI(registry: ApiRegistry, req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return writeNotFoundPage(res);
+  const ifNoneMatch = req.headers['if-none-match'];
+  let r: { status: number; headers: Record<string, string>; body?: string | Uint8Array };
+  if (path === '/openapi/v2' || path === '/openapi/v2/') {
+    v2 ??= publishOpenAPIV2();
+    r = serveOpenAPIV2(v2, { accept: req.headers.accept, ifNoneMatch });
+  } else if (path === '/openapi/v3' || path.startsWith('/openapi/v3/')) {
+    r = serveOpenAPIV3(publishedV3(registry), path, { hash: query.get('hash') ?? undefined, accept: req.headers.accept, ifNoneMatch });
+  } else {
+    return writeNotFoundPage(res);
+  }
+  if (r.status === 404) return writeNotFoundPage(res);
+  const body = r.body === undefined ? undefined : typeof r.body === 'string' ? r.body : Buffer.from(r.body);
+  res.writeHead(r.status, body === undefined ? r.headers : { ...r.headers, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}

@@ -1,0 +1,329 @@
+// The REST verbs of one resource endpoint over the generic store: get, list, watch, create, update,
+// patch, delete, deletecollection, for the main resource and its status subresource.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as S from '../api/status.js';
+import { notSupported, type FieldError } from '../api/field-error.js';
+import type { GenericStore, ListResult, DeleteOptions } from '../registry/store.js';
+import { metaOf } from '../registry/store.js';
+import type { Subresource } from '../registry/resource-type.js';
+import type { JSONObject } from '../util/json.js';
+import { isObject } from '../util/json.js';
+import { decodeBody, negotiateOutput, type Negotiated } from './negotiation.js';
+import { readBody, writeObject, addWarning } from './http.js';
+import { parseListQuery, parseRevision } from './list-options.js';
+import { partialObjectMetadata, toTable, type IncludeObject, type TableOptions } from './table.js';
+import { serveWatch } from './watch.js';
+import { applyPatchRequest } from './patch-request.js';
+import { patchTypeFor } from '../registry/patch.js';
+import type { RequestInfo } from './request-info.js';
+
+export interface EndpointOptions {
+  /** Patch content types this endpoint accepts (custom resources refuse strategic merge patch). */
+  patchTypes: readonly string[];
+  /** Watch timeouts and bookmark cadence (tests shorten them). */
+  minRequestTimeoutSeconds: number;
+  bookmarkIntervalMs: number;
+  /** Warnings to add to every response (deprecated versions). */
+  warnings?: readonly string[];
+}
+
+export interface ResourceRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  info: RequestInfo;
+  query: URLSearchParams;
+}
+
+const FIELD_VALIDATION = ['Ignore', 'Warn', 'Strict'];
+
+export async function serveResource(r: ResourceRequest, store: GenericStore, sub: Subresource, opts: EndpointOptions): Promise<void> {
+  const { info } = r;
+  const ns = store.type.served.namespaced ? info.namespace : '';
+  for (const w of opts.warnings ?? []) addWarning(r.res, w);
+  switch (info.verb) {
+    case 'get':
+      return get(r, store, ns);
+    case 'list':
+      if (sub) break;
+      return list(r, store, ns);
+    case 'watch':
+      if (sub) break;
+      return watch(r, store, ns, opts);
+    case 'create':
+      if (sub) break;
+      return create(r, store, ns);
+    case 'update':
+      return update(r, store, ns, sub);
+    case 'patch':
+      return patch(r, store, ns, sub, opts);
+    case 'delete':
+      if (sub) break;
+      return del(r, store, ns);
+    case 'deletecollection':
+      if (sub) break;
+      return deleteCollection(r, store, ns);
+  }
+  throw methodNotSupported(store, info.verb);
+}
+
+const methodNotSupported = (store: GenericStore, verb: string): S.StatusError =>
+  new S.StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `${verb} is not supported on resources of kind "${S.grString(store.type.gr)}"`,
+    reason: 'MethodNotAllowed',
+    details: { group: store.type.gr.group || undefined, kind: store.type.gr.resource },
+    code: 405,
+  });
+
+function negotiate(r: ResourceRequest, isList: boolean): Negotiated {
+  const neg = negotiateOutput(r.req.headers.accept, true, isList);
+  if (neg instanceof S.StatusError) throw neg;
+  return neg;
+}
+
+function tableOptions(r: ResourceRequest, neg: Negotiated): TableOptions | undefined {
+  if (neg.transform?.as !== 'Table') return undefined;
+  const inc = r.query.get('includeObject') ?? 'Metadata';
+  if (inc !== 'None' && inc !== 'Metadata' && inc !== 'Object' && inc !== '') {
+    throw S.badRequest(`unrecognized includeObject value: "${inc}"`);
+  }
+  return { includeObject: (inc || 'Metadata') as IncludeObject, version: neg.transform.version };
+}
+
+function respondObject(r: ResourceRequest, store: GenericStore, code: number, obj: JSONObject, neg: Negotiated): void {
+  let out: unknown = obj;
+  if (neg.transform?.as === 'Table') {
+    const rv = metaOf(obj).resourceVersion;
+    out = toTable(store.type.table, [obj], { resourceVersion: rv }, tableOptions(r, neg)!);
+  } else if (neg.transform?.as === 'PartialObjectMetadata') {
+    out = partialObjectMetadata(obj, neg.transform.version);
+  }
+  writeObject(r.res, code, out, neg);
+}
+
+async function get(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
+  const neg = negotiate(r, false);
+  const obj = await store.get(ns, r.info.name);
+  respondObject(r, store, 200, obj, neg);
+}
+
+function listObject(store: GenericStore, result: ListResult): JSONObject {
+  const served = store.type.served;
+  const metadata: JSONObject = { resourceVersion: result.resourceVersion };
+  if (result.continueToken) metadata['continue'] = result.continueToken;
+  if (result.remainingItemCount !== undefined) metadata['remainingItemCount'] = result.remainingItemCount;
+  const apiVersion = served.group ? `${served.group}/${served.version}` : served.version;
+  return { apiVersion, items: result.items, kind: served.listKind, metadata };
+}
+
+async function list(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
+  const neg = negotiate(r, true);
+  const q = parseListQuery(r.query, false, fieldLabels(store));
+  const rev = parseRevision(q.resourceVersion);
+  const exact = q.resourceVersionMatch === 'Exact' || (q.limit && rev !== undefined && q.resourceVersionMatch === undefined);
+  const result = await store.list({
+    namespace: ns,
+    labelMatch: q.labelMatch,
+    fieldMatch: q.fieldMatch,
+    limit: q.limit,
+    continueToken: q.continueToken,
+    revision: exact ? rev : undefined,
+    minRevision: exact ? undefined : rev,
+  });
+  const listMeta = { resourceVersion: result.resourceVersion, continue: result.continueToken, remainingItemCount: result.remainingItemCount };
+  if (neg.transform?.as === 'Table') {
+    writeObject(r.res, 200, toTable(store.type.table, result.items, listMeta, tableOptions(r, neg)!), neg);
+  } else if (neg.transform?.as === 'PartialObjectMetadataList') {
+    const md: JSONObject = { resourceVersion: result.resourceVersion };
+    if (result.continueToken) md['continue'] = result.continueToken;
+    if (result.remainingItemCount !== undefined) md['remainingItemCount'] = result.remainingItemCount;
+    writeObject(
+      r.res,
+      200,
+      {
+        kind: 'PartialObjectMetadataList',
+        apiVersion: `meta.k8s.io/${neg.transform.version}`,
+        metadata: md,
+        items: result.items.map((o) => partialObjectMetadata(o, neg.transform!.version)),
+      },
+      neg,
+    );
+  } else {
+    writeObject(r.res, 200, listObject(store, result), neg);
+  }
+}
+
+function fieldLabels(store: GenericStore): string[] {
+  const sample: JSONObject = { metadata: { name: '', namespace: '' } };
+  return Object.keys(store.type.selectableFields(sample));
+}
+
+async function watch(r: ResourceRequest, store: GenericStore, ns: string, opts: EndpointOptions): Promise<void> {
+  const neg = negotiate(r, true);
+  const q = parseListQuery(r.query, true, fieldLabels(store));
+  if (r.info.name) {
+    // GET .../name?watch=true: a watch of one object.
+    const nameMatch = (f: Record<string, string>): boolean => f['metadata.name'] === r.info.name;
+    const prev = q.fieldMatch;
+    q.fieldMatch = prev ? (f) => nameMatch(f) && prev(f) : nameMatch;
+  }
+  const rev = parseRevision(q.resourceVersion);
+  let fromRevision: number;
+  let initial: JSONObject[] | undefined;
+  const wantInitial = q.sendInitialEvents ?? rev === undefined;
+  if (wantInitial) {
+    const all = await store.list({ namespace: ns, labelMatch: q.labelMatch, fieldMatch: q.fieldMatch, minRevision: rev });
+    initial = all.items;
+    fromRevision = Number(all.resourceVersion);
+  } else {
+    fromRevision = rev ?? (await store.currentRevision());
+  }
+  const minTimeout = opts.minRequestTimeoutSeconds;
+  const timeoutSeconds = q.timeoutSeconds ?? minTimeout * (1 + Math.random());
+  serveWatch(r.req, r.res, store, {
+    namespace: ns,
+    fromRevision,
+    initial,
+    initialEventsEnd: q.sendInitialEvents === true,
+    filter: { labelMatch: q.labelMatch, fieldMatch: q.fieldMatch },
+    bookmarks: q.allowWatchBookmarks,
+    timeoutMs: timeoutSeconds * 1000,
+    bookmarkIntervalMs: opts.bookmarkIntervalMs,
+    neg,
+    tableOptions: tableOptions(r, neg),
+  });
+}
+
+interface WriteQuery {
+  dryRun: boolean;
+  fieldValidation: string;
+}
+
+function writeQuery(r: ResourceRequest, optionsKind: string): WriteQuery {
+  const errs: FieldError[] = [];
+  const dryRun = r.query.getAll('dryRun');
+  for (const d of dryRun) if (d !== 'All') errs.push(notSupported('dryRun', dryRun, ['All']));
+  const fv = r.query.get('fieldValidation') ?? '';
+  if (fv !== '' && !FIELD_VALIDATION.includes(fv)) errs.push(notSupported('fieldValidation', fv, ['', ...FIELD_VALIDATION]));
+  const fm = r.query.get('fieldManager');
+  if (fm !== null && fm.length > 128) errs.push({ type: 'FieldValueTooLong', field: 'fieldManager', detail: 'may not be more than 128 bytes', badValue: fm });
+  if (errs.length) throw S.invalid('meta.k8s.io', optionsKind, '', errs);
+  return { dryRun: dryRun.length > 0, fieldValidation: fv || 'Warn' };
+}
+
+async function decodeObject(r: ResourceRequest, store: GenericStore): Promise<JSONObject> {
+  const body = await readBody(r.req);
+  const decoded = decodeBody(r.req.headers['content-type'], body);
+  if (decoded instanceof S.StatusError) throw decoded;
+  if (!isObject(decoded)) throw S.badRequest(`Object 'Kind' is missing in '${body.toString('utf8')}'`);
+  if (typeof decoded['kind'] !== 'string' || decoded['kind'] === '') {
+    throw S.badRequest(`Object 'Kind' is missing in '${body.toString('utf8')}'`);
+  }
+  const served = store.type.served;
+  const expected = served.group ? `${served.group}/${served.version}` : served.version;
+  const got = typeof decoded['apiVersion'] === 'string' ? decoded['apiVersion'] : '';
+  if (got !== expected) {
+    throw S.badRequest(`the API version in the data (${got}) does not match the expected API version (${expected})`);
+  }
+  // Custom resources report a wrong kind as a field error from their strategy, as apiextensions does.
+  if (!store.type.strategy.validatesTypeMeta && decoded['kind'] !== served.kind) {
+    throw S.badRequest(`no kind "${String(decoded['kind'])}" is registered for version "${expected}"`);
+  }
+  return decoded;
+}
+
+async function create(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
+  const neg = negotiate(r, false);
+  const wq = writeQuery(r, 'CreateOptions');
+  const obj = await decodeObject(r, store);
+  const out = await store.create(ns, obj, { dryRun: wq.dryRun });
+  respondObject(r, store, 201, out, neg);
+}
+
+async function update(r: ResourceRequest, store: GenericStore, ns: string, sub: Subresource): Promise<void> {
+  const neg = negotiate(r, false);
+  const wq = writeQuery(r, 'UpdateOptions');
+  const obj = await decodeObject(r, store);
+  const { object, created } = await store.update(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun });
+  respondObject(r, store, created ? 201 : 200, object, neg);
+}
+
+async function patch(r: ResourceRequest, store: GenericStore, ns: string, sub: Subresource, opts: EndpointOptions): Promise<void> {
+  const neg = negotiate(r, false);
+  const wq = writeQuery(r, 'PatchOptions');
+  const body = await readBody(r.req);
+  const patchType = patchTypeFor(r.req.headers['content-type'], { supported: opts.patchTypes });
+  if (patchType instanceof S.StatusError) throw patchType;
+  const { object } = await store.update(
+    ns,
+    r.info.name,
+    (current) => {
+      if (!current) throw S.notFound(store.type.gr, r.info.name);
+      return applyPatchRequest(store, patchType, body, current);
+    },
+    sub,
+    { dryRun: wq.dryRun },
+  );
+  respondObject(r, store, 200, object, neg);
+}
+
+async function readDeleteOptions(r: ResourceRequest): Promise<DeleteOptions> {
+  const opts: DeleteOptions = {};
+  const body = await readBody(r.req);
+  if (body.length > 0) {
+    const decoded = decodeBody(r.req.headers['content-type'], body);
+    if (decoded instanceof S.StatusError) throw decoded;
+    if (isObject(decoded)) {
+      const pre = decoded['preconditions'];
+      if (isObject(pre)) {
+        opts.preconditions = {};
+        if (typeof pre['uid'] === 'string') opts.preconditions.uid = pre['uid'];
+        if (typeof pre['resourceVersion'] === 'string') opts.preconditions.resourceVersion = pre['resourceVersion'];
+      }
+      if (typeof decoded['gracePeriodSeconds'] === 'number') opts.gracePeriodSeconds = decoded['gracePeriodSeconds'];
+      if (typeof decoded['propagationPolicy'] === 'string') opts.propagationPolicy = decoded['propagationPolicy'];
+      if (Array.isArray(decoded['dryRun']) && decoded['dryRun'].length) opts.dryRun = true;
+    }
+  }
+  const gp = r.query.get('gracePeriodSeconds');
+  if (gp !== null && gp !== '') opts.gracePeriodSeconds = Number(gp);
+  const pp = r.query.get('propagationPolicy');
+  if (pp) opts.propagationPolicy = pp;
+  if (r.query.getAll('dryRun').length) opts.dryRun = true;
+  const errs: FieldError[] = [];
+  if (opts.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(opts.propagationPolicy)) {
+    errs.push(notSupported('propagationPolicy', opts.propagationPolicy, ['Foreground', 'Background', 'Orphan', 'nil']));
+  }
+  for (const d of r.query.getAll('dryRun')) if (d !== 'All') errs.push(notSupported('dryRun', r.query.getAll('dryRun'), ['All']));
+  if (errs.length) throw S.invalid('meta.k8s.io', 'DeleteOptions', '', errs);
+  return opts;
+}
+
+async function del(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
+  const neg = negotiate(r, false);
+  const opts = await readDeleteOptions(r);
+  const { object, deleted } = await store.delete(ns, r.info.name, opts);
+  const code = !deleted && opts.propagationPolicy === 'Foreground' ? 202 : 200;
+  respondObject(r, store, code, object, neg);
+}
+
+async function deleteCollection(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
+  const neg = negotiate(r, true);
+  const opts = await readDeleteOptions(r);
+  const q = parseListQuery(r.query, false, fieldLabels(store));
+  const all = await store.list({ namespace: ns, labelMatch: q.labelMatch, fieldMatch: q.fieldMatch });
+  const items: JSONObject[] = [];
+  for (const obj of all.items) {
+    const m = metaOf(obj);
+    try {
+      const { object } = await store.delete(m.namespace ?? '', m.name ?? '', { ...opts, preconditions: undefined });
+      items.push(object);
+    } catch (e) {
+      if (!(e instanceof S.StatusError && e.code === 404)) throw e;
+    }
+  }
+  writeObject(r.res, 200, listObject(store, { items, resourceVersion: all.resourceVersion }), neg);
+}

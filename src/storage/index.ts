@@ -1,0 +1,3 @@
+export * from './types.js';
+export { openSqliteStore, SqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
+export { prefixEnd, compareKeys } from './key-range.js';

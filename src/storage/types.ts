@@ -1,0 +1,95 @@
+// The revisioned key-value store every resource lives in. Shaped after etcd v3 so that an etcd
+// backend implements it as is: one global revision counter, per-key create/mod revisions,
+// compare-and-swap writes, watch from a revision, compaction.
+
+export interface KeyValue {
+  key: string;
+  /** The stored bytes: the object's JSON without metadata.resourceVersion. */
+  value: string;
+  createRevision: number;
+  modRevision: number;
+}
+
+export type WatchEventType = 'put' | 'delete';
+
+export interface StoreEvent {
+  type: WatchEventType;
+  /** For a delete: the key with the deletion's revision as modRevision and the last value. */
+  kv: KeyValue;
+  /** The value before this event, when there was one. */
+  prev?: KeyValue;
+}
+
+export interface ListOptions {
+  /** At most this many keys; 0 or absent means all. */
+  limit?: number;
+  /** Start strictly after this key (a continue token decodes to it). */
+  after?: string;
+  /** Read as of this revision (must not be compacted); absent means the newest. */
+  revision?: number;
+}
+
+export interface ListResult {
+  items: KeyValue[];
+  /** The revision the list was read at. */
+  revision: number;
+  /** True when there are keys after the last item. */
+  more: boolean;
+  /** How many keys remain after the last item (only when more). */
+  remaining?: number;
+}
+
+/**
+ * Outcome of a conditional write. On success `revision` is the write's own revision and `kv` the new
+ * value (for create and update, kv.modRevision === revision) or, for delete, the value that was
+ * deleted (with its last modRevision). On failure `current` is the key's value now, if any.
+ */
+export type WriteResult =
+  | { ok: true; kv: KeyValue; revision: number }
+  | { ok: false; current?: KeyValue };
+
+export interface Watcher {
+  /** Stop delivering events; idempotent. */
+  close(): void;
+}
+
+export interface WatchOptions {
+  /** Deliver every event with a revision greater than this. */
+  fromRevision: number;
+  /** Called for each event, in revision order, never concurrently. */
+  onEvent(ev: StoreEvent): void;
+  /** Called once if the watch cannot continue (e.g. the revision was compacted: code 'compacted'). */
+  onError?(err: StorageError): void;
+}
+
+export class StorageError extends Error {
+  constructor(
+    readonly code: 'compacted' | 'future' | 'unavailable' | 'closed',
+    message: string,
+    readonly revision?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface KVStore {
+  /** The newest revision (0 on an empty store). */
+  currentRevision(): Promise<number>;
+  /** The newest compacted revision; reads and watches at or below it fail with 'compacted'. */
+  compactedRevision(): Promise<number>;
+  get(key: string): Promise<KeyValue | undefined>;
+  /** Keys starting with prefix, in key order. */
+  list(prefix: string, opts?: ListOptions): Promise<ListResult>;
+  count(prefix: string): Promise<number>;
+  /** Create if absent; fails (ok: false, current) when the key exists. */
+  create(key: string, value: string): Promise<WriteResult>;
+  /** Replace if the key's modRevision equals expected; fails with the current value otherwise (or absent). */
+  update(key: string, value: string, expectedModRevision: number): Promise<WriteResult>;
+  /** Delete if present and (when given) its modRevision equals expected. */
+  delete(key: string, expectedModRevision?: number): Promise<WriteResult>;
+  /** Watch keys starting with prefix. */
+  watch(prefix: string, opts: WatchOptions): Watcher;
+  /** Drop history at and below revision. */
+  compact(revision: number): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,80 @@
+// Starts a real server (TLS, generated certificates and kubeconfig, SQLite in a temporary data dir)
+// in-process, and runs kubectl against it with a private HOME so discovery caches do not leak between tests.
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve, type Served } from '../../src/cli/serve.js';
+
+export interface TestServer {
+  served: Served;
+  dataDir: string;
+  home: string;
+  kubeconfig: string;
+  url: string;
+  kubectl(args: string[], opts?: { stdin?: string; bin?: string; timeoutMs?: number }): Promise<KubectlResult>;
+  /** Writes a file into the test's temporary directory and returns its path. */
+  file(name: string, content: string): string;
+  close(): Promise<void>;
+}
+
+export interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Fails loudly when kubectl is missing: these tests never skip. */
+export function requireKubectl(bin = 'kubectl'): string {
+  try {
+    execFileSync(bin, ['version', '--client', '-o', 'json'], { stdio: 'pipe' });
+  } catch (e) {
+    throw new Error(`${bin} is required for the end-to-end tests and was not found or failed: ${(e as Error).message}`);
+  }
+  return bin;
+}
+
+export async function startTestServer(): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'crd-apiserver-test-'));
+  const home = join(dataDir, 'home');
+  const served = await serve({ dataDir, securePort: 0, bindAddress: '127.0.0.1', hosts: [] });
+  const kubeconfig = served.kubeconfigPath;
+  return {
+    served,
+    dataDir,
+    home,
+    kubeconfig,
+    url: served.server.secureUrl!,
+    kubectl: (args, opts = {}) =>
+      new Promise((resolve) => {
+        const child = execFile(
+          opts.bin ?? 'kubectl',
+          ['--kubeconfig', kubeconfig, ...args],
+          { env: { ...process.env, HOME: home, KUBECONFIG: kubeconfig }, timeout: opts.timeoutMs ?? 60_000, maxBuffer: 64 << 20 },
+          (err, stdout, stderr) => {
+            const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? Number((err as NodeJS.ErrnoException).code) : 1) : 0;
+            resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+          },
+        );
+        if (opts.stdin !== undefined) child.stdin?.end(opts.stdin);
+        else child.stdin?.end();
+      }),
+    file: (name, content) => {
+      const p = join(dataDir, name);
+      writeFileSync(p, content);
+      return p;
+    },
+    close: async () => {
+      await served.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Collapses runs of spaces so kubectl's column padding does not matter in assertions. */
+export const squeeze = (s: string): string =>
+  s
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join('\n');

@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KVStore, StorageError, StoreEvent, Watcher } from '../../src/storage/index.js';
+
+/** A fresh directory for database files, removed by the returned cleanup. */
+export function tempDir(): { dir: string; file: (name?: string) => string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'crd-storage-'));
+  return { dir, file: (name = 'store.db') => join(dir, name), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function waitFor(cond: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+export interface Recorder {
+  events: StoreEvent[];
+  errors: StorageError[];
+  watcher: Watcher;
+  /** Revisions of the events received so far. */
+  revs(): number[];
+}
+
+export function record(store: KVStore, prefix: string, fromRevision: number): Recorder {
+  const events: StoreEvent[] = [];
+  const errors: StorageError[] = [];
+  const watcher = store.watch(prefix, {
+    fromRevision,
+    onEvent: (ev) => events.push(ev),
+    onError: (err) => errors.push(err),
+  });
+  return { events, errors, watcher, revs: () => events.map((e) => e.kv.modRevision) };
+}
+
+/** Deterministic PRNG (mulberry32) so randomized tests are reproducible. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
