@@ -66,8 +66,12 @@ export function goQuote(s: string): string {
 }
 
 /** Go's %v for values: numbers and booleans bare, strings quoted, others in a Go-like form. */
+/** Values that carry their own Go rendering (timestamps, typed slices, structs) under this symbol. */
+export const GO_VALUE = Symbol.for('crd-apiserver.goValue');
+
 export function goValue(v: unknown): string {
   if (v === null || v === undefined) return 'null';
+  if (typeof v === 'object' && GO_VALUE in v) return String((v as Record<symbol, unknown>)[GO_VALUE]);
   switch (typeof v) {
     case 'string':
       return goQuote(v);

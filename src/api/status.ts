@@ -46,9 +46,22 @@ export function isStatusError(e: unknown): e is StatusError {
 }
 
 function failure(code: number, reason: string, message: string, details?: StatusDetails): StatusError {
-  const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
-  if (details) s.details = details;
+  // Field order as metav1.Status encodes: ..., reason, details, code; empty details members left out.
+  const s = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason } as Status;
+  if (details) s.details = compact(details);
+  s.code = code;
   return new StatusError(s);
+}
+
+function compact(d: StatusDetails): StatusDetails {
+  const out: StatusDetails = {};
+  if (d.name) out.name = d.name;
+  if (d.group) out.group = d.group;
+  if (d.kind) out.kind = d.kind;
+  if (d.uid) out.uid = d.uid;
+  if (d.causes?.length) out.causes = d.causes;
+  if (d.retryAfterSeconds) out.retryAfterSeconds = d.retryAfterSeconds;
+  return out;
 }
 
 /** A group-qualified resource, e.g. crontabs.stable.example.com; core resources have an empty group. */
@@ -124,7 +137,8 @@ export const timeout = (message: string): StatusError => failure(504, 'Timeout',
 export const serviceUnavailable = (message: string): StatusError => failure(503, 'ServiceUnavailable', message);
 
 export function successStatus(details?: StatusDetails): Status {
-  const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200 };
-  if (details) s.details = details;
+  const s = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' } as Status;
+  if (details) s.details = compact(details);
+  s.code = 200;
   return s;
 }

@@ -4,7 +4,7 @@ import type { ServedResource } from '../api/resource.js';
 import { invalid as invalidField, type FieldError } from '../api/field-error.js';
 import type { JSONObject } from '../util/json.js';
 import { deepEqual, sortKeysDeep } from '../util/json.js';
-import { validateObjectMeta, validateObjectMetaUpdate } from '../schema/objectmeta.js';
+import { finalizerWarnings, validateObjectMeta, validateObjectMetaUpdate } from '../schema/objectmeta.js';
 import { customResourceTableConvertor } from '../server/table.js';
 import type { ResourceType, Strategy, Subresource } from '../registry/resource-type.js';
 import { metaOf } from '../registry/store.js';
@@ -16,6 +16,22 @@ function content(obj: JSONObject, withStatus: boolean): JSONObject {
   return withStatus ? { ...rest, status } : rest;
 }
 
+/**
+ * The crd handler round-trips metadata through the typed ObjectMeta, whose omitempty maps and lists
+ * vanish when empty: a patch that removes the last label leaves no `labels: {}` behind.
+ */
+function dropEmptyMetadata(obj: JSONObject): void {
+  const meta = metaOf(obj) as Record<string, unknown>;
+  for (const k of ['labels', 'annotations']) {
+    const v = meta[k];
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) delete meta[k];
+  }
+  for (const k of ['finalizers', 'ownerReferences', 'managedFields']) {
+    const v = meta[k];
+    if (Array.isArray(v) && v.length === 0) delete meta[k];
+  }
+}
+
 function customResourceStrategy(apiVersion: string, kind: string, namespaced: boolean, hasStatus: boolean): Strategy {
   const validateTypeMeta = (obj: JSONObject): FieldError[] => {
     const errs: FieldError[] = [];
@@ -25,11 +41,13 @@ function customResourceStrategy(apiVersion: string, kind: string, namespaced: bo
   };
   return {
     allowCreateOnUpdate: false,
-    allowUnconditionalUpdate: true,
+    // customResourceStrategy: a PUT must carry metadata.resourceVersion.
+    allowUnconditionalUpdate: false,
     validatesTypeMeta: true,
     prepareForCreate(obj) {
       if (hasStatus) delete obj['status'];
       metaOf(obj).generation = 1;
+      dropEmptyMetadata(obj);
     },
     validate(obj) {
       const tm = validateTypeMeta(obj);
@@ -55,15 +73,14 @@ function customResourceStrategy(apiVersion: string, kind: string, namespaced: bo
       }
       meta.generation = oldMeta.generation ?? 1;
       if (!deepEqual(content(obj, !hasStatus), content(old, !hasStatus))) meta.generation += 1;
+      dropEmptyMetadata(obj);
     },
     validateUpdate(obj, old) {
       const tm = validateTypeMeta(obj);
       if (tm.length) return tm;
-      return [
-        ...validateObjectMeta(metaOf(obj), { namespaced, nameValidator: 'dns1123Subdomain' }, 'metadata'),
-        ...validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata'),
-      ];
+      return validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata');
     },
+    warnings: (obj, old) => finalizerWarnings(metaOf(obj).finalizers ?? [], old ? (metaOf(old).finalizers ?? []) : undefined),
     canonicalize: sortKeysDeep,
   };
 }

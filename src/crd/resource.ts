@@ -100,7 +100,8 @@ export function crdResourceType(): ResourceType {
       shortNames: ['crd', 'crds'],
       categories: ['api-extensions'],
       subresources: { status: true },
-      storageVersionHash: storageVersionHash(CRD_GROUP, 'v1', 'CustomResourceDefinition'),
+      // kube-apiserver still stores CRDs at v1beta1, and discovery publishes that hash.
+      storageVersionHash: storageVersionHash(CRD_GROUP, 'v1beta1', 'CustomResourceDefinition'),
     },
     gr: { group: CRD_GROUP, resource: 'customresourcedefinitions' },
     keyPrefix: `/registry/${CRD_GROUP}/customresourcedefinitions/`,

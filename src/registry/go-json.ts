@@ -559,7 +559,11 @@ export function parseJsonText(text: string): unknown {
 
 // ------------------------------------------------------------------ encoding (json.Marshal)
 
+// Characters json.Marshal escapes (or replaces); strings without any are written as they are.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]/;
+
 function goEscapeString(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return `"${s}"`;
   let out = '"';
   for (const ch of s) {
     const c = ch.codePointAt(0)!;

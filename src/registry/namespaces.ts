@@ -7,7 +7,7 @@ import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
 import { rfc3339 } from '../util/time.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../schema/objectmeta.js';
-import { defaultTableConvertor } from '../server/table.js';
+import { namespaceTableConvertor } from '../server/table.js';
 import type { ResourceType, Strategy, Subresource } from './resource-type.js';
 import { GenericStore, metaOf, type Admission } from './store.js';
 import { typedOrder } from './typed-order.js';
@@ -31,7 +31,11 @@ function setDefaults(obj: JSONObject): void {
 }
 
 function validateNamespace(obj: JSONObject): FieldError[] {
-  const errs = validateObjectMeta(metaOf(obj), { namespaced: false, nameValidator: 'dns1123Label' }, 'metadata');
+  return [...validateObjectMeta(metaOf(obj), { namespaced: false, nameValidator: 'dns1123Label', coreFinalizerNames: true }, 'metadata'), ...validateNamespaceSpec(obj)];
+}
+
+function validateNamespaceSpec(obj: JSONObject): FieldError[] {
+  const errs: FieldError[] = [];
   const fins = specOf(obj)['finalizers'];
   if (Array.isArray(fins)) {
     fins.forEach((f, i) => {
@@ -69,8 +73,8 @@ const strategy: Strategy = {
     }
   },
   validateUpdate(obj, old) {
-    const errs = validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata');
-    errs.push(...validateNamespace(obj));
+    const errs = validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata', { coreFinalizerNames: true });
+    errs.push(...validateNamespaceSpec(obj));
     const phase = (obj['status'] as JSONObject | undefined)?.['phase'];
     if (metaOf(old).deletionTimestamp && phase !== 'Terminating') {
       errs.push(invalidField('status.phase', phase ?? '', 'may only be \'Terminating\' if `deletionTimestamp` is not empty'));
@@ -112,7 +116,7 @@ export function namespaceType(): ResourceType {
     gr: NAMESPACE_GR,
     keyPrefix: '/registry/namespaces/',
     strategy,
-    table: defaultTableConvertor,
+    table: namespaceTableConvertor,
     selectableFields: (obj) => ({
       'metadata.name': String(metaOf(obj).name ?? ''),
       'status.phase': String((obj['status'] as JSONObject | undefined)?.['phase'] ?? ''),

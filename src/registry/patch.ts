@@ -2,7 +2,7 @@
 // content-type selection, decoding with the default fieldValidation=Warn strictness, JSON merge
 // patch as gopkg.in/evanphx/json-patch.v4 MergePatch does it, and JSON patch with the v4 Apply
 // semantics (lazy raw values, negative indices, replace-adds-missing-keys, copy size limit).
-import { parse as yamlParse } from 'yaml';
+import { YAMLParseError, parse as yamlParse } from 'yaml';
 import { type Status, StatusError, badRequest, requestEntityTooLarge, unsupportedMediaType } from '../api/status.js';
 import { type GoType, GoJsonError, RawJson, goAny, goJsonCompact, goJsonMarshal, goMap, goString, goUnmarshal, parseJsonText, rawShape } from './go-json.js';
 
@@ -198,7 +198,7 @@ function decodeApplyPatch(body: Uint8Array | string): DecodedPatch | StatusError
   try {
     value = parseYaml(text);
   } catch (e) {
-    return badRequest(`error decoding YAML: error converting YAML to JSON: yaml: ${goMessage(e)}`);
+    return badRequest(`error decoding YAML: error converting YAML to JSON: ${yamlErrorText(e)}`);
   }
   if (value === null || value === undefined) return { type: APPLY_PATCH, patch: {}, strictErrors: [] };
   if (typeof value !== 'object' || Array.isArray(value)) {
@@ -208,6 +208,13 @@ function decodeApplyPatch(body: Uint8Array | string): DecodedPatch | StatusError
     );
   }
   return { type: APPLY_PATCH, patch: value as Record<string, unknown>, strictErrors: [] };
+}
+
+/** go-yaml words its errors `yaml: line N: problem`; the yaml package's problems are phrased its own way. */
+function yamlErrorText(e: unknown): string {
+  const first = goMessage(e).split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  const line = e instanceof YAMLParseError ? e.linePos?.[0]?.line : undefined;
+  return line === undefined ? `yaml: ${first}` : `yaml: line ${line}: ${first}`;
 }
 
 function parseYaml(text: string): unknown {

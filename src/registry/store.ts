@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { KVStore, KeyValue, StoreEvent, Watcher } from '../storage/types.js';
 import { StorageError } from '../storage/types.js';
 import * as S from '../api/status.js';
-import { required } from '../api/field-error.js';
+import { invalid, required } from '../api/field-error.js';
+import { goRendered } from '../schema/objectmeta.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
 import { rfc3339 } from '../util/time.js';
@@ -66,6 +67,8 @@ export interface DeleteOptions {
 
 export interface WriteOptions {
   dryRun?: boolean;
+  /** Collects the strategy's warnings for the response. */
+  warnings?: string[];
 }
 
 /** Hooks a server installs around writes: namespace lifecycle admission and the like. */
@@ -110,7 +113,8 @@ export class GenericStore {
 
   private encode(obj: JSONObject): string {
     const stored = this.type.toStorage(obj);
-    const { resourceVersion: _rv, ...meta } = metaOf(stored);
+    // An empty resourceVersion holds its place in the canonical key order; reads fill it in.
+    const meta = { ...metaOf(stored), resourceVersion: '' };
     return JSON.stringify(this.type.strategy.canonicalize({ ...stored, metadata: meta }));
   }
 
@@ -167,7 +171,7 @@ export class GenericStore {
       throw mapStorageError(e, Boolean(opts.continueToken));
     }
     if (opts.minRevision !== undefined && listRevision < opts.minRevision) {
-      throw S.timeout(`Too large resource version: ${opts.minRevision}, current: ${listRevision}`);
+      throw tooLargeResourceVersion(opts.minRevision, listRevision);
     }
     const result: ListResult = { items, resourceVersion: String(listRevision) };
     if (more && lastKey !== undefined) {
@@ -204,6 +208,7 @@ export class GenericStore {
     const errs = this.type.strategy.validate(obj);
     if (!name && !errs.some((e) => e.field === 'metadata.name')) errs.unshift(required('metadata.name', 'name or generateName is required'));
     if (errs.length) throw S.invalid(this.type.served.group, this.type.served.kind, name, errs);
+    opts.warnings?.push(...(this.type.strategy.warnings?.(obj) ?? []));
     await this.admission.admitCreate?.(this.type, namespace, obj);
     if (opts.dryRun) {
       const existing = await this.kv.get(this.key(namespace, name));
@@ -255,8 +260,9 @@ export class GenericStore {
       }
       const precondition = meta.resourceVersion;
       if (!precondition && !this.type.strategy.allowUnconditionalUpdate) {
-        throw S.invalid(this.type.served.group, this.type.served.kind, name, [
-          required('metadata.resourceVersion', 'must be specified for an update'),
+        // genericregistry.Store names the resource as the kind here, and prints the uint64 zero with %#v.
+        throw S.invalid(this.gr.group, this.gr.resource, name, [
+          invalid('metadata.resourceVersion', goRendered({}, '0x0'), 'must be specified for an update'),
         ]);
       }
       if (precondition && precondition !== String(kv.modRevision)) {
@@ -267,6 +273,7 @@ export class GenericStore {
       this.type.strategy.prepareForUpdate(desired, old, sub);
       const errs = this.type.strategy.validateUpdate(desired, old, sub);
       if (errs.length) throw S.invalid(this.type.served.group, this.type.served.kind, name, errs);
+      if (opts.warnings) opts.warnings.push(...(this.type.strategy.warnings?.(desired, old) ?? []));
       const oldMeta = metaOf(old);
       // Finalizers emptied on an object being deleted: the update completes the deletion.
       const deletable = this.type.strategy.deletableOnUpdate?.(desired) ?? true;
@@ -437,6 +444,20 @@ export function mapStorageError(e: unknown, continuing: boolean, requested?: num
     if (continuing) return S.gone(CONTINUE_EXPIRED);
     return S.gone(`too old resource version: ${requested ?? ''} (${e.revision ?? ''})`);
   }
-  if (e.code === 'future') return S.timeout(`Too large resource version: ${requested ?? ''}, current: ${e.revision ?? ''}`);
+  if (e.code === 'future') return tooLargeResourceVersion(requested ?? 0, e.revision ?? 0);
   return S.serviceUnavailable(e.message);
+}
+
+/** storage.NewTooLargeResourceVersionError as the watch cache returns it (retry after 1 s). */
+export function tooLargeResourceVersion(requested: number, current: number): S.StatusError {
+  return new S.StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `Timeout: Too large resource version: ${requested}, current: ${current}`,
+    reason: 'Timeout',
+    details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+    code: 504,
+  });
 }

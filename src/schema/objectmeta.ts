@@ -26,14 +26,10 @@ export function goRendered<T extends object>(json: T, text: string): T {
 
 /** A time value rendered as Go's time.Time String(); JSON-serializes to its RFC 3339 form. */
 class GoTime {
-  constructor(
-    readonly rfc3339: string,
-    readonly text: string,
-  ) {
+  constructor(rfc3339: string, text: string) {
+    // Nothing enumerable: only the Go rendering and the JSON form are meant to be seen.
     Object.defineProperty(this, GO_VALUE, { value: text, enumerable: false });
-  }
-  toJSON(): string {
-    return this.rfc3339;
+    Object.defineProperty(this, 'toJSON', { value: () => rfc3339, enumerable: false });
   }
 }
 

@@ -228,8 +228,9 @@ export function apiResourceList(group: string, version: string, resources: reado
     }
   }
   if (isBuiltinGroup(group)) entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const list: APIResourceList = { kind: 'APIResourceList', groupVersion: gvString(group, version), resources: entries };
-  return group === '' ? list : { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: list.groupVersion, resources: entries };
+  const groupVersion = gvString(group, version);
+  if (group === '') return { kind: 'APIResourceList', groupVersion, resources: entries };
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources: entries };
 }
 
 // ---------------------------------------------------------------------------------------------

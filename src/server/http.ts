@@ -56,9 +56,10 @@ export function writeNotFoundPage(res: ServerResponse): void {
   writeRaw(res, 404, 'text/plain; charset=utf-8', '404 page not found\n', { 'X-Content-Type-Options': 'nosniff' });
 }
 
+/** A `Warning: 299 - "text"` header; repeated texts are sent once, as kube's warning recorder does. */
 export function addWarning(res: ServerResponse, text: string): void {
   const v = `299 - ${JSON.stringify(text)}`;
   const prev = res.getHeader('Warning');
-  if (prev === undefined) res.setHeader('Warning', v);
-  else res.setHeader('Warning', Array.isArray(prev) ? [...prev, v] : [String(prev), v]);
+  const list = prev === undefined ? [] : Array.isArray(prev) ? prev : [String(prev)];
+  if (!list.includes(v)) res.setHeader('Warning', [...list, v]);
 }

@@ -1,6 +1,6 @@
 // Query parameters of list and watch requests, parsed and checked as kube-apiserver does.
 import * as S from '../api/status.js';
-import { notSupported, forbidden, invalid as invalidField, type FieldError } from '../api/field-error.js';
+import { notSupported, forbidden, type FieldError } from '../api/field-error.js';
 import { labelMatcher, fieldMatcher } from './selectors-adapter.js';
 
 export interface ListFilter {
@@ -48,33 +48,30 @@ export function parseListQuery(q: URLSearchParams, isWatch: boolean, fieldLabels
   return out;
 }
 
-/** metainternalversion/validation.ValidateListOptions. */
+/** metainternalversion/validation.ValidateListOptions, with the WatchList feature on. */
 function validateListQuery(o: ListQuery): FieldError[] {
   const errs: FieldError[] = [];
   const match = o.resourceVersionMatch;
+  if (o.watch) {
+    if (o.sendInitialEvents !== undefined && match !== 'NotOlderThan') {
+      errs.push(forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    }
+    if (match) {
+      if (o.sendInitialEvents === undefined) {
+        errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+      }
+      if (match !== 'NotOlderThan') errs.push(notSupported('resourceVersionMatch', match, ['NotOlderThan']));
+      if (o.continueToken) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    }
+    return errs;
+  }
   if (match) {
-    if (o.watch) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch'));
     if (!o.resourceVersion) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
     if (o.continueToken) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
     if (match !== 'Exact' && match !== 'NotOlderThan') errs.push(notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
     if (match === 'Exact' && o.resourceVersion === '0') errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
   }
-  if (o.sendInitialEvents !== undefined) {
-    if (!o.watch) errs.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
-    else {
-      if (match !== 'NotOlderThan') {
-        errs.push(forbidden('resourceVersionMatch', "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
-      }
-      if (!o.allowWatchBookmarks) errs.push(forbidden('allowWatchBookmarks', 'sendInitialEvents requires setting allowWatchBookmarks to true'));
-    }
-  }
-  if (o.watch && o.sendInitialEvents !== undefined && match === 'NotOlderThan' && errs.length > 0) {
-    // kube reports resourceVersionMatch forbidden for watch only when sendInitialEvents is not set.
-    return errs.filter((e) => e.detail !== 'resourceVersionMatch is forbidden for watch');
-  }
-  if (o.resourceVersion && o.resourceVersion !== '0' && !/^\d+$/.test(o.resourceVersion)) {
-    errs.push(invalidField('resourceVersion', o.resourceVersion, 'must be a non-negative integer'));
-  }
+  if (o.sendInitialEvents !== undefined) errs.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
   return errs;
 }
 

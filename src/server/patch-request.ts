@@ -1,20 +1,35 @@
-// A PATCH request's body applied to the current object, by patch type.
+// A PATCH request's body applied to the current object, by patch type. Problems a strict decoder finds
+// in the patch (duplicate fields) become warnings under fieldValidation=Warn and a 422 under Strict.
 import { StatusError, badRequest } from '../api/status.js';
 import type { GenericStore } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
-import { APPLY_PATCH, JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, applyJsonPatch, applyMergePatch, decodePatch, type PatchType } from '../registry/patch.js';
+import {
+  APPLY_PATCH,
+  JSON_PATCH,
+  MERGE_PATCH,
+  STRATEGIC_MERGE_PATCH,
+  applyJsonPatch,
+  applyMergePatch,
+  decodePatch,
+  patchInvalid,
+  strictDecodingMessage,
+  type FieldValidation,
+  type PatchType,
+} from '../registry/patch.js';
+import { goJsonMarshal } from '../registry/go-json.js';
 import {
   applyStrategicMergePatch,
   customResourceDefinitionPatchMeta,
+  goV,
   namespacePatchMeta,
   strategicMergePatchUnsupported,
   type PatchMetaType,
 } from '../registry/strategic-merge-patch.js';
 
 const PATCH_META: Record<string, PatchMetaType> = {
-  Namespace: namespacePatchMeta,
-  CustomResourceDefinition: customResourceDefinitionPatchMeta,
+  '/Namespace': namespacePatchMeta,
+  'apiextensions.k8s.io/CustomResourceDefinition': customResourceDefinitionPatchMeta,
 };
 
 function unwrap(v: unknown): JSONObject {
@@ -23,21 +38,40 @@ function unwrap(v: unknown): JSONObject {
   return v;
 }
 
-export function applyPatchRequest(store: GenericStore, type: PatchType, body: Buffer, current: JSONObject): JSONObject {
-  const decoded = decodePatch(type, body);
+export function applyPatchRequest(
+  store: GenericStore,
+  type: PatchType,
+  body: Buffer,
+  current: JSONObject,
+  fieldValidation: FieldValidation,
+  warnings: string[],
+): JSONObject {
+  const decoded = decodePatch(type, body, fieldValidation);
   if (decoded instanceof StatusError) throw decoded;
+  const strict = (rendered: () => string): void => {
+    if (decoded.strictErrors.length === 0) return;
+    if (fieldValidation === 'Strict') throw patchInvalid(rendered(), strictDecodingMessage(decoded.strictErrors));
+    if (fieldValidation === 'Warn') warnings.push(...decoded.strictErrors);
+  };
   switch (decoded.type) {
-    case MERGE_PATCH:
-      return unwrap(applyMergePatch(current, decoded.patch));
-    case JSON_PATCH:
-      return unwrap(applyJsonPatch(current, decoded.operations));
+    case MERGE_PATCH: {
+      const out = unwrap(applyMergePatch(current, decoded.patch));
+      strict(() => goJsonMarshal(out));
+      return out;
+    }
+    case JSON_PATCH: {
+      const out = unwrap(applyJsonPatch(current, decoded.operations));
+      strict(() => goJsonMarshal(out));
+      return out;
+    }
     case STRATEGIC_MERGE_PATCH: {
-      const meta = PATCH_META[store.type.served.kind];
-      if (!meta || store.type.served.group !== '' && store.type.served.group !== 'apiextensions.k8s.io') throw strategicMergePatchUnsupported();
+      const meta = PATCH_META[`${store.type.served.group}/${store.type.served.kind}`];
+      if (!meta) throw strategicMergePatchUnsupported();
+      strict(() => goV(decoded.patch as Parameters<typeof goV>[0]));
       return unwrap(applyStrategicMergePatch(current, decoded.patch, meta));
     }
     case APPLY_PATCH:
-      // Server-side apply is not implemented: endpoints do not list its type, so this is unreachable.
+      // Server-side apply is not implemented: no endpoint lists its content type, so this is never reached.
       throw badRequest('server-side apply is not supported');
   }
 }

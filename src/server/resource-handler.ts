@@ -14,7 +14,7 @@ import { parseListQuery, parseRevision } from './list-options.js';
 import { partialObjectMetadata, toTable, type IncludeObject, type TableOptions } from './table.js';
 import { serveWatch } from './watch.js';
 import { applyPatchRequest } from './patch-request.js';
-import { patchTypeFor } from '../registry/patch.js';
+import { patchTypeFor, type FieldValidation } from '../registry/patch.js';
 import type { RequestInfo } from './request-info.js';
 
 export interface EndpointOptions {
@@ -40,6 +40,8 @@ export async function serveResource(r: ResourceRequest, store: GenericStore, sub
   const { info } = r;
   const ns = store.type.served.namespaced ? info.namespace : '';
   for (const w of opts.warnings ?? []) addWarning(r.res, w);
+  // POST to a named path, or PUT/PATCH to a collection: no such route.
+  if ((info.verb === 'create' && info.name) || ((info.verb === 'update' || info.verb === 'patch') && !info.name)) throw S.methodNotAllowed();
   switch (info.verb) {
     case 'get':
       return get(r, store, ns);
@@ -239,7 +241,9 @@ async function create(r: ResourceRequest, store: GenericStore, ns: string): Prom
   const neg = negotiate(r, false);
   const wq = writeQuery(r, 'CreateOptions');
   const obj = await decodeObject(r, store);
-  const out = await store.create(ns, obj, { dryRun: wq.dryRun });
+  const warnings: string[] = [];
+  const out = await store.create(ns, obj, { dryRun: wq.dryRun, warnings });
+  for (const w of warnings) addWarning(r.res, w);
   respondObject(r, store, 201, out, neg);
 }
 
@@ -247,7 +251,9 @@ async function update(r: ResourceRequest, store: GenericStore, ns: string, sub: 
   const neg = negotiate(r, false);
   const wq = writeQuery(r, 'UpdateOptions');
   const obj = await decodeObject(r, store);
-  const { object, created } = await store.update(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun });
+  const warnings: string[] = [];
+  const { object, created } = await store.update(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings });
+  for (const w of warnings) addWarning(r.res, w);
   respondObject(r, store, created ? 201 : 200, object, neg);
 }
 
@@ -257,16 +263,19 @@ async function patch(r: ResourceRequest, store: GenericStore, ns: string, sub: S
   const body = await readBody(r.req);
   const patchType = patchTypeFor(r.req.headers['content-type'], { supported: opts.patchTypes });
   if (patchType instanceof S.StatusError) throw patchType;
+  const warnings: string[] = [];
   const { object } = await store.update(
     ns,
     r.info.name,
     (current) => {
       if (!current) throw S.notFound(store.type.gr, r.info.name);
-      return applyPatchRequest(store, patchType, body, current);
+      warnings.length = 0; // a conflict retry applies the patch again
+      return applyPatchRequest(store, patchType, body, current, wq.fieldValidation as FieldValidation, warnings);
     },
     sub,
-    { dryRun: wq.dryRun },
+    { dryRun: wq.dryRun, warnings },
   );
+  for (const w of warnings) addWarning(r.res, w);
   respondObject(r, store, 200, object, neg);
 }
 

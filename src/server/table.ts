@@ -20,6 +20,26 @@ export const defaultTableConvertor: TableConvertor = {
   cells: (obj) => [meta(obj)['name'] ?? '', meta(obj)['creationTimestamp'] ?? ''],
 };
 
+/** The Namespace printer of kube-apiserver: NAME, STATUS, AGE. */
+export const namespaceTableConvertor: TableConvertor = {
+  columns: [
+    nameColumn,
+    { name: 'Status', type: 'string', format: '', description: 'The status of the namespace', priority: 0 },
+    { name: 'Age', type: 'string', format: '', description: CREATION_DESCRIPTION, priority: 0 },
+  ],
+  cells: (obj) => [
+    meta(obj)['name'] ?? '',
+    (obj['status'] as JSONObject | undefined)?.['phase'] ?? '',
+    ageOf(meta(obj)['creationTimestamp']),
+  ],
+};
+
+function ageOf(ts: unknown): string {
+  if (typeof ts !== 'string') return '<unknown>';
+  const t = Date.parse(ts);
+  return Number.isNaN(t) ? '<unknown>' : humanDuration(Date.now() - t);
+}
+
 /** The columns a CRD version prints; with none given, Age, as apiextensions serves them. */
 export function customResourceTableConvertor(columns: readonly PrinterColumn[] | undefined): TableConvertor {
   const cols: PrinterColumn[] = columns?.length

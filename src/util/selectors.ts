@@ -619,3 +619,18 @@ export const isEverythingFields = (s: FieldSelector): boolean => s.requirements.
 export function fieldRequiresExactMatch(s: FieldSelector, field: string): string | undefined {
   return s.requirements.find((r) => r.field === field && r.operator === '=')?.value;
 }
+
+/**
+ * Selector.Transform: rewrite each term's field and value (the apiserver's ConvertFieldLabel
+ * step); a term turned into an empty field and value drops out. `fn` throws to reject a term,
+ * and the apiserver answers that with 400 BadRequest and the error text.
+ */
+export function transformFieldSelector(s: FieldSelector, fn: (field: string, value: string) => [string, string]): FieldSelector {
+  const reqs: FieldRequirement[] = [];
+  for (const r of s.requirements) {
+    const [field, value] = fn(r.field, r.value);
+    if (field === '' && value === '') continue;
+    reqs.push({ field, operator: r.operator, value });
+  }
+  return { requirements: reqs };
+}

@@ -5,9 +5,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type Served } from '../../src/cli/serve.js';
+import { openSqliteStore } from '../../src/storage/sqlite-store.js';
+import { ensureCertificates } from '../../src/auth/certs.js';
+import { writeKubeconfig } from '../../src/auth/kubeconfig.js';
+import { startServer } from '../../src/server/server.js';
+import type { KVStore } from '../../src/storage/types.js';
 
 export interface TestServer {
   served: Served;
+  /** The server's storage, when started with options (tests compact it to provoke 410 Gone). */
+  kv?: KVStore;
   dataDir: string;
   home: string;
   kubeconfig: string;
@@ -34,13 +41,52 @@ export function requireKubectl(bin = 'kubectl'): string {
   return bin;
 }
 
-export async function startTestServer(): Promise<TestServer> {
+export interface TestServerOptions {
+  /** Watches end after this many seconds (to twice that); kube's --min-request-timeout. */
+  minRequestTimeoutSeconds?: number;
+  bookmarkIntervalMs?: number;
+}
+
+export async function startTestServer(opts?: TestServerOptions): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'crd-apiserver-test-'));
   const home = join(dataDir, 'home');
-  const served = await serve({ dataDir, securePort: 0, bindAddress: '127.0.0.1', hosts: [] });
+  let kv: KVStore | undefined;
+  let served: Served;
+  if (opts) {
+    // The same assembly as `serve`, with the server's tunables and storage within reach.
+    const store = openSqliteStore(join(dataDir, 'state.db'));
+    kv = store;
+    const certs = await ensureCertificates(dataDir, { hosts: ['127.0.0.1'] });
+    const server = await startServer({
+      kv: store,
+      tls: { cert: certs.serverCert, key: certs.serverKey, ca: certs.caCert },
+      securePort: 0,
+      bindAddress: '127.0.0.1',
+      minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
+      bookmarkIntervalMs: opts.bookmarkIntervalMs,
+    });
+    const kubeconfigPath = join(dataDir, 'kubeconfig');
+    await writeKubeconfig(kubeconfigPath, {
+      server: server.secureUrl!,
+      caPem: certs.caCert,
+      clientCertPem: certs.adminCert,
+      clientKeyPem: certs.adminKey,
+    });
+    served = {
+      server,
+      kubeconfigPath,
+      close: async () => {
+        await server.close();
+        await store.close();
+      },
+    };
+  } else {
+    served = await serve({ dataDir, securePort: 0, bindAddress: '127.0.0.1', hosts: [] });
+  }
   const kubeconfig = served.kubeconfigPath;
   return {
     served,
+    kv,
     dataDir,
     home,
     kubeconfig,

@@ -168,6 +168,10 @@ test('update: resourceVersion required, generation not decremented, identity imm
   );
 });
 
+test('update: generateName may change, it is not immutable', () => {
+  assert.deepEqual(validateObjectMetaUpdate({ ...base, generateName: 'x-' }, { ...base, generateName: 'y-' }), []);
+});
+
 test('update: timestamps and grace period are immutable, rendered as Go prints them', () => {
   const errs = validateObjectMetaUpdate(
     { ...base, creationTimestamp: '2024-01-02T04:04:05+01:00', deletionTimestamp: '2024-05-06T07:08:09.5Z', deletionGracePeriodSeconds: 30 },

@@ -17,6 +17,7 @@ import {
   parseFieldSelectorOrThrow,
   parseLabelSelector,
   parseLabelSelectorOrThrow,
+  transformFieldSelector,
   validateLabelSelector,
 } from '../../src/util/selectors.js';
 
@@ -216,4 +217,17 @@ test('field selector errors are word for word, 400 BadRequest from parseFieldSel
   assert.equal(err('a=b\\x'), 'invalid field selector: invalid escape sequence: \\x');
   assert.equal(err('a=b\\'), 'invalid field selector: invalid escape sequence: \\');
   assert.throws(() => parseFieldSelector('nope'), (e: unknown) => e instanceof StatusError && e.code === 400 && e.message === "invalid selector: 'nope'; can't understand 'nope'");
+});
+
+test('transformFieldSelector rewrites terms and drops emptied ones', () => {
+  const s = parseFieldSelector('metadata.name=a,spec.x!=b');
+  const t = transformFieldSelector(s, (f, v) => (f === 'spec.x' ? ['', ''] : [f, v.toUpperCase()]));
+  assert.deepEqual(t.requirements, [{ field: 'metadata.name', operator: '=', value: 'A' }]);
+  assert.throws(
+    () =>
+      transformFieldSelector(s, (f) => {
+        throw new Error(`field label not supported: ${f}`);
+      }),
+    { message: 'field label not supported: metadata.name' },
+  );
 });

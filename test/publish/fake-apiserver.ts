@@ -25,10 +25,22 @@ export interface FakeApiserver {
   close(): Promise<void>;
 }
 
+/** RFC 7386 JSON merge patch. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
+  const out: Record<string, unknown> = typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
+}
+
 export async function startFakeApiserver(resources: ServedResource[]): Promise<FakeApiserver> {
   const published = publishOpenAPIV3(resources);
   const publishedV2 = publishOpenAPIV2();
   const requests: RecordedRequest[] = [];
+  const objects = new Map<string, unknown>();
   let address = '';
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -79,11 +91,19 @@ export async function startFakeApiserver(resources: ServedResource[]): Promise<F
         if (!resources.some((r) => r.group === parts[1] && r.version === parts[2])) return notFound();
         return json(apiResourceList(parts[1]!, parts[2]!, resources));
       }
-      // Custom resource create: echo the object back as the server would (dry-run or not).
+      // Objects: create (kept unless dry-run), get, and JSON merge patch, enough for create and apply.
       if (req.method === 'POST') {
         const obj = JSON.parse(body) as { metadata?: Record<string, unknown> };
         obj.metadata = { ...obj.metadata, uid: '6f1e3c1a-0000-4000-8000-000000000001', resourceVersion: '1', creationTimestamp: '2025-01-01T00:00:00Z' };
+        if (!url.searchParams.has('dryRun')) objects.set(`${path}/${String(obj.metadata['name'])}`, obj);
         return json(obj, 201);
+      }
+      const existing = objects.get(path);
+      if (req.method === 'GET' && existing) return json(existing);
+      if (req.method === 'PATCH' && existing && req.headers['content-type'] === 'application/merge-patch+json') {
+        const patched = mergePatch(existing, JSON.parse(body));
+        objects.set(path, patched);
+        return json(patched);
       }
       return notFound();
     });

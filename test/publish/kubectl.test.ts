@@ -94,6 +94,20 @@ for (const kubectl of kubectls) {
       assert.equal(url.searchParams.get('fieldValidation'), 'Strict');
       assert.equal(url.searchParams.get('dryRun'), 'All');
       assert.equal((JSON.parse(post.body) as { spec: { image: string } }).spec.image, 'my-awesome-cron-image');
+
+      // apply twice: the second run finds no strategic-merge-patch support for the kind in OpenAPI v3
+      // and sends a JSON merge patch, still with fieldValidation=Strict.
+      await k('apply', '-f', manifest);
+      writeFileSync(manifest, CRONTAB_YAML.replace('my-awesome-cron-image', 'my-newer-cron-image'));
+      const apply = await k('apply', '-f', manifest);
+      assert.match(apply.stdout, /crontab\.stable\.example\.com\/my-new-cron-object configured/);
+      const patch = server.requests.find((r) => r.method === 'PATCH');
+      assert.ok(patch, 'kubectl patched the CronTab');
+      assert.equal(patch.contentType, 'application/merge-patch+json');
+      const patchURL = new URL(patch.url, server.url);
+      assert.equal(patchURL.pathname, '/apis/stable.example.com/v1/namespaces/default/crontabs/my-new-cron-object');
+      assert.equal(patchURL.searchParams.get('fieldValidation'), 'Strict');
+      assert.equal((JSON.parse(patch.body) as { spec: { image: string } }).spec.image, 'my-newer-cron-image');
     } finally {
       await server.close();
       rmSync(home, { recursive: true, force: true });

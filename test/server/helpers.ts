@@ -1,0 +1,89 @@
+// An in-process server on plain HTTP with in-memory storage, for API-level tests with fetch.
+import { startServer, type RunningServer } from '../../src/server/server.js';
+import { openSqliteStore, type SqliteStore } from '../../src/storage/sqlite-store.js';
+
+export interface Api {
+  server: RunningServer;
+  kv: SqliteStore;
+  url: string;
+  req(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; text: string; json: any }>;
+  close(): Promise<void>;
+}
+
+export async function startApi(opts: { minRequestTimeoutSeconds?: number; bookmarkIntervalMs?: number } = {}): Promise<Api> {
+  const kv = openSqliteStore(':memory:');
+  const server = await startServer({ kv, insecurePort: 0, ...opts });
+  const url = server.insecureUrl!;
+  return {
+    server,
+    kv,
+    url,
+    async req(method, path, body, headers = {}) {
+      const init: RequestInit = { method, headers: { ...headers } };
+      if (body !== undefined) {
+        init.body = typeof body === 'string' ? body : JSON.stringify(body);
+        (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
+      }
+      const res = await fetch(url + path, init);
+      const text = await res.text();
+      let json: any;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: res.status, headers: res.headers, text, json };
+    },
+    async close() {
+      await server.close();
+      await kv.close();
+    },
+  };
+}
+
+export const CRONTAB_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'crontabs.stable.example.com' },
+  spec: {
+    group: 'stable.example.com',
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: { type: 'object', properties: { cronSpec: { type: 'string' }, image: { type: 'string' }, replicas: { type: 'integer' } } },
+            },
+          },
+        },
+      },
+    ],
+    scope: 'Namespaced',
+    names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', shortNames: ['ct'] },
+  },
+};
+
+/** Creates the CronTab CRD and waits until its resources are served. */
+export async function installCronTab(api: Api, crd: any = CRONTAB_CRD): Promise<void> {
+  const r = await api.req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+  if (r.status !== 201) throw new Error(`CRD create: ${r.status} ${r.text}`);
+  const plural = crd.spec.names.plural;
+  const v = crd.spec.versions[0].name;
+  for (let i = 0; i < 200; i++) {
+    const l = await api.req('GET', `/apis/${crd.spec.group}/${v}/${plural}`);
+    if (l.status === 200) return;
+    await new Promise((res) => setTimeout(res, 10));
+  }
+  throw new Error('CRD never served');
+}
+
+export const cronTab = (name: string, extra: Record<string, unknown> = {}): any => ({
+  apiVersion: 'stable.example.com/v1',
+  kind: 'CronTab',
+  metadata: { name, ...extra },
+  spec: { cronSpec: '* * * * */5', image: 'img' },
+});

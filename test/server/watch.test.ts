@@ -1,0 +1,171 @@
+// Watch streams over HTTP: initial events, resume from a resourceVersion, selector transitions,
+// bookmarks, timeouts, initial-events-end, and 410 Gone after compaction.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApi, installCronTab, cronTab, type Api } from './helpers.js';
+
+let api: Api;
+const base = '/apis/stable.example.com/v1/namespaces/default/crontabs';
+before(async () => {
+  api = await startApi({ bookmarkIntervalMs: 100 });
+  await installCronTab(api);
+});
+after(async () => {
+  await api?.close();
+});
+
+interface Stream {
+  next(): Promise<any>;
+  close(): void;
+  ended: Promise<void>;
+}
+
+async function watch(path: string): Promise<Stream> {
+  const ctrl = new AbortController();
+  const res = await fetch(api.url + path, { signal: ctrl.signal });
+  assert.equal(res.status, 200);
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buf = '';
+  const queue: any[] = [];
+  let wake: (() => void) | undefined;
+  let done = false;
+  const ended = (async () => {
+    try {
+      for (;;) {
+        const { value, done: d } = await reader.read();
+        if (d) break;
+        buf += decoder.decode(value, { stream: true });
+        let nl;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          if (line.trim()) queue.push(JSON.parse(line));
+        }
+        wake?.();
+      }
+    } catch {
+      // aborted
+    } finally {
+      done = true;
+      wake?.();
+    }
+  })();
+  return {
+    async next() {
+      const deadline = Date.now() + 5000;
+      while (queue.length === 0) {
+        if (done) throw new Error('stream ended');
+        if (Date.now() > deadline) throw new Error('no event within 5s');
+        await new Promise<void>((r) => {
+          wake = r;
+          setTimeout(r, 50);
+        });
+      }
+      return queue.shift();
+    },
+    close: () => ctrl.abort(),
+    ended,
+  };
+}
+
+const summary = (ev: any): string => `${ev.type} ${ev.object.metadata?.name ?? ''}`;
+
+test('a watch without resourceVersion starts with the current objects, then follows changes', async () => {
+  await api.req('POST', base, cronTab('w1'));
+  const w = await watch(`${base}?watch=true&fieldSelector=metadata.name%3Dw1`);
+  try {
+    assert.equal(summary(await w.next()), 'ADDED w1');
+    await api.req('PATCH', `${base}/w1`, { spec: { replicas: 1 } }, { 'Content-Type': 'application/merge-patch+json' });
+    const mod = await w.next();
+    assert.equal(summary(mod), 'MODIFIED w1');
+    assert.equal(mod.object.spec.replicas, 1);
+    const del = await api.req('DELETE', `${base}/w1`);
+    const ev = await w.next();
+    assert.equal(summary(ev), 'DELETED w1');
+    assert.ok(Number(ev.object.metadata.resourceVersion) > Number(del.json.metadata.resourceVersion));
+  } finally {
+    w.close();
+  }
+});
+
+test('a watch from a resourceVersion replays what came after it, in order', async () => {
+  const first = await api.req('POST', base, cronTab('r1'));
+  const rv = first.json.metadata.resourceVersion;
+  await api.req('POST', base, cronTab('r2'));
+  await api.req('DELETE', `${base}/r1`);
+  const w = await watch(`${base}?watch=1&resourceVersion=${rv}`);
+  try {
+    assert.equal(summary(await w.next()), 'ADDED r2');
+    assert.equal(summary(await w.next()), 'DELETED r1');
+  } finally {
+    w.close();
+  }
+});
+
+test('objects entering and leaving a label selector are ADDED and DELETED', async () => {
+  const w = await watch(`${base}?watch=true&labelSelector=tier%3Dgold&resourceVersion=${(await api.req('GET', base)).json.metadata.resourceVersion}`);
+  try {
+    await api.req('POST', base, cronTab('sel'));
+    await api.req('PATCH', `${base}/sel`, { metadata: { labels: { tier: 'gold' } } }, { 'Content-Type': 'application/merge-patch+json' });
+    assert.equal(summary(await w.next()), 'ADDED sel');
+    await api.req('PATCH', `${base}/sel`, { metadata: { labels: { tier: 'silver' } } }, { 'Content-Type': 'application/merge-patch+json' });
+    assert.equal(summary(await w.next()), 'DELETED sel');
+  } finally {
+    w.close();
+  }
+});
+
+test('bookmarks carry the latest resourceVersion; timeoutSeconds ends the stream', async () => {
+  const w = await watch(`${base}?watch=true&allowWatchBookmarks=true&timeoutSeconds=1&resourceVersion=1`);
+  let sawBookmark = false;
+  try {
+    for (let i = 0; i < 50 && !sawBookmark; i++) {
+      const ev = await w.next();
+      if (ev.type === 'BOOKMARK') {
+        sawBookmark = true;
+        assert.equal(ev.object.kind, 'CronTab');
+        assert.equal(ev.object.apiVersion, 'stable.example.com/v1');
+        assert.match(ev.object.metadata.resourceVersion, /^\d+$/);
+      }
+    }
+    assert.ok(sawBookmark);
+    const start = Date.now();
+    await w.ended;
+    assert.ok(Date.now() - start < 3000);
+  } finally {
+    w.close();
+  }
+});
+
+test('sendInitialEvents ends the initial objects with an annotated bookmark', async () => {
+  await api.req('POST', base, cronTab('init'));
+  const w = await watch(
+    `${base}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&fieldSelector=metadata.name%3Dinit`,
+  );
+  try {
+    assert.equal(summary(await w.next()), 'ADDED init');
+    const bm = await w.next();
+    assert.equal(bm.type, 'BOOKMARK');
+    assert.deepEqual(bm.object.metadata.annotations, { 'k8s.io/initial-events-end': 'true' });
+  } finally {
+    w.close();
+  }
+  const bad = await api.req("GET", `${base}?watch=true&sendInitialEvents=true`);
+  assert.equal(bad.status, 422);
+});
+
+test('a watch from a compacted resourceVersion gets a 410 Expired ERROR event', async () => {
+  const c = await api.req('POST', base, cronTab('old'));
+  const rv = Number(c.json.metadata.resourceVersion);
+  await api.req('POST', base, cronTab('newer'));
+  await api.kv.compact(rv + 1);
+  const w = await watch(`${base}?watch=true&resourceVersion=${rv - 1}`);
+  const ev = await w.next();
+  assert.equal(ev.type, 'ERROR');
+  assert.equal(ev.object.kind, 'Status');
+  assert.equal(ev.object.code, 410);
+  assert.equal(ev.object.reason, 'Expired');
+  assert.match(ev.object.message, /^too old resource version: \d+ \(\d+\)$/);
+  await w.ended;
+});
