@@ -4,42 +4,8 @@
 /** OpenAPI v3 schema in apiextensions form. Kept loose: the schema engine owns its structure. */
 export type JSONSchemaProps = Record<string, unknown>;
 
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string | null;
-  deletionTimestamp?: string | null;
-  deletionGracePeriodSeconds?: number | null;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: OwnerReference[];
-  finalizers?: string[];
-  managedFields?: ManagedFieldsEntry[];
-  [key: string]: unknown;
-}
-
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface ManagedFieldsEntry {
-  manager?: string;
-  operation?: string;
-  apiVersion?: string;
-  time?: string;
-  fieldsType?: string;
-  fieldsV1?: unknown;
-  subresource?: string;
-}
+export type { ObjectMeta, OwnerReference, ManagedFieldsEntry } from '../api/meta.js';
+import type { ObjectMeta } from '../api/meta.js';
 
 export type ResourceScope = 'Namespaced' | 'Cluster';
 export type ConversionStrategyType = 'None' | 'Webhook';

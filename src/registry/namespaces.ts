@@ -48,6 +48,7 @@ function validateNamespaceSpec(obj: JSONObject): FieldError[] {
 const strategy: Strategy = {
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
+  returnDeletedObject: true,
   prepareForCreate(obj) {
     obj['status'] = { phase: 'Active' };
     const spec = specOf(obj);
@@ -87,13 +88,20 @@ const strategy: Strategy = {
     const meta = metaOf(obj);
     const fins = (specOf(obj)['finalizers'] as string[] | undefined) ?? [];
     if (!meta.deletionTimestamp) {
+      // The namespace REST's Delete sets only the timestamp and the phase (no grace period).
       meta.deletionTimestamp = rfc3339();
-      meta.deletionGracePeriodSeconds = 0;
       obj['status'] = { ...((obj['status'] as JSONObject) ?? {}), phase: 'Terminating' };
       return obj;
     }
-    // Terminating: it goes once the namespace finalizers (spec) and object finalizers are empty.
-    return fins.length > 0 || (meta.finalizers?.length ?? 0) > 0 ? 'keep' : undefined;
+    // Terminating: deleting again is refused while the namespace finalizers (spec) remain.
+    if (fins.length > 0) {
+      throw S.conflict(
+        NAMESPACE_GR,
+        meta.name ?? '',
+        'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.',
+      );
+    }
+    return (meta.finalizers?.length ?? 0) > 0 ? 'keep' : undefined;
   },
 };
 
@@ -140,7 +148,7 @@ export async function ensureInitialNamespaces(store: GenericStore): Promise<void
 /** NamespaceLifecycle admission: content goes only into namespaces that exist and are not terminating. */
 export function namespaceLifecycle(namespaces: GenericStore): Admission {
   return {
-    async admitCreate(type, namespace) {
+    async admitCreate(type, namespace, obj) {
       if (!type.served.namespaced) return;
       let ns: JSONObject;
       try {
@@ -150,7 +158,10 @@ export function namespaceLifecycle(namespaces: GenericStore): Admission {
         throw e;
       }
       if ((ns['status'] as JSONObject | undefined)?.['phase'] === 'Terminating' || metaOf(ns).deletionTimestamp) {
-        throw S.forbidden(type.gr, '', `unable to create new content in namespace ${namespace} because it is being terminated`, [
+        // admission.NewForbidden names the object as admission sees it: before generateName is applied.
+        const m = metaOf(obj);
+        const name = m.name || m.generateName || 'Unknown';
+        throw S.forbidden(type.gr, name, `unable to create new content in namespace ${namespace} because it is being terminated`, [
           { reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' },
         ]);
       }
@@ -169,6 +180,14 @@ const CONDITIONS: Array<[string, string, string]> = [
   ['NamespaceContentRemaining', 'ContentRemoved', 'All content successfully removed'],
   ['NamespaceFinalizersRemaining', 'ContentHasNoFinalizers', 'All content-preserving finalizers finished'],
 ];
+
+interface Remaining {
+  total: number;
+  /** "<resource>.<group>" to how many objects of it remain. */
+  byResource: Map<string, number>;
+  /** Finalizer name to how many remaining objects carry it. */
+  byFinalizer: Map<string, number>;
+}
 
 /**
  * The namespace controller: for each terminating namespace, delete its content in every namespaced
@@ -233,13 +252,11 @@ export class NamespaceController {
 
   /** Returns true when the namespace is gone. */
   private async finalize(name: string): Promise<boolean> {
-    let remaining = 0;
-    let withFinalizers = 0;
+    let deleted = 0;
     for (const store of this.contentStores()) {
       const items = await store.list({ namespace: name });
       for (const obj of items.items) {
-        remaining++;
-        if (metaOf(obj).finalizers?.length) withFinalizers++;
+        deleted++;
         try {
           await store.delete(name, metaOf(obj).name ?? '');
         } catch (e) {
@@ -248,11 +265,11 @@ export class NamespaceController {
       }
     }
     const ns = await this.namespaces.get('', name);
-    const stillThere = remaining > 0 ? await this.countRemaining(name) : 0;
-    await this.setConditions(name, ns, stillThere, withFinalizers);
-    if (stillThere > 0) return false;
+    const left = deleted > 0 ? await this.remaining(name) : { total: 0, byResource: new Map(), byFinalizer: new Map() };
+    await this.setConditions(name, ns, left);
+    if (left.total > 0) return false;
     // Finalize: drop our spec finalizer, then the delete completes.
-    await this.namespaces.update(
+    const { object: finalized } = await this.namespaces.update(
       '',
       name,
       (cur) => {
@@ -263,31 +280,47 @@ export class NamespaceController {
       },
       'finalize',
     );
+    // Other spec finalizers: their owners finalize, and the last one's finalize completes the delete.
+    if (((specOf(finalized)['finalizers'] as string[] | undefined) ?? []).length > 0) return true;
     const res = await this.namespaces.delete('', name);
     return res.deleted;
   }
 
-  private async countRemaining(ns: string): Promise<number> {
-    let n = 0;
-    for (const store of this.contentStores()) n += (await store.list({ namespace: ns })).items.length;
-    return n;
+  /** What is left in the namespace after a deletion pass, counted as the namespace deleter words it. */
+  private async remaining(ns: string): Promise<Remaining> {
+    const out: Remaining = { total: 0, byResource: new Map(), byFinalizer: new Map() };
+    for (const store of this.contentStores()) {
+      const items = (await store.list({ namespace: ns })).items;
+      if (items.length === 0) continue;
+      out.total += items.length;
+      const gr = `${store.type.gr.resource}.${store.type.gr.group}`;
+      out.byResource.set(gr, (out.byResource.get(gr) ?? 0) + items.length);
+      for (const obj of items) {
+        for (const f of metaOf(obj).finalizers ?? []) out.byFinalizer.set(f, (out.byFinalizer.get(f) ?? 0) + 1);
+      }
+    }
+    return out;
   }
 
-  private async setConditions(name: string, ns: JSONObject, remaining: number, withFinalizers: number): Promise<void> {
+  private async setConditions(name: string, ns: JSONObject, left: Remaining): Promise<void> {
     const now = rfc3339();
+    // Sorted as Go's sort.Strings sorts: by UTF-16 code units here, which agrees for these ASCII names.
+    const sorted = (xs: string[]): string[] => xs.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const conditions = CONDITIONS.map(([type, reason, message]) => {
       let status = 'False';
       let r = reason;
       let m = message;
-      if (type === 'NamespaceContentRemaining' && remaining > 0) {
+      if (type === 'NamespaceContentRemaining' && left.byResource.size > 0) {
         status = 'True';
         r = 'SomeResourcesRemain';
-        m = `Some resources are remaining: ${remaining} objects remain`;
+        const parts = sorted([...left.byResource].map(([gr, n]) => `${gr} has ${n} resource instances`));
+        m = `Some resources are remaining: ${parts.join(', ')}`;
       }
-      if (type === 'NamespaceFinalizersRemaining' && withFinalizers > 0) {
+      if (type === 'NamespaceFinalizersRemaining' && left.byFinalizer.size > 0) {
         status = 'True';
         r = 'SomeFinalizersRemain';
-        m = `Some content in the namespace has finalizers remaining: ${withFinalizers} resource instances`;
+        const parts = sorted([...left.byFinalizer].map(([f, n]) => `${f} in ${n} resource instances`));
+        m = `Some content in the namespace has finalizers remaining: ${parts.join(', ')}`;
       }
       return { type, status, lastTransitionTime: now, reason: r, message: m };
     });

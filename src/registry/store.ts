@@ -11,21 +11,8 @@ import { isObject } from '../util/json.js';
 import { rfc3339 } from '../util/time.js';
 import type { ResourceType, Subresource } from './resource-type.js';
 
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  [k: string]: unknown;
-}
+export type { ObjectMeta } from '../api/meta.js';
+import type { ObjectMeta } from '../api/meta.js';
 
 export const metaOf = (obj: JSONObject): ObjectMeta => {
   if (!isObject(obj['metadata'])) obj['metadata'] = {};
@@ -168,7 +155,10 @@ export class GenericStore {
         after = lastKey;
       }
     } catch (e) {
-      throw mapStorageError(e, Boolean(opts.continueToken));
+      if (e instanceof StorageError && e.code === 'compacted') {
+        throw S.gone(opts.continueToken ? CONTINUE_EXPIRED : 'The resourceVersion for the provided list is too old.');
+      }
+      throw mapStorageError(e, Boolean(opts.continueToken), revision);
     }
     if (opts.minRevision !== undefined && listRevision < opts.minRevision) {
       throw tooLargeResourceVersion(opts.minRevision, listRevision);
@@ -195,6 +185,8 @@ export class GenericStore {
     const obj = input;
     const meta = metaOf(obj);
     this.fillNamespace(meta, namespace);
+    // Mutating admission (NamespaceLifecycle) runs before the strategy: before name generation and validation.
+    await this.admission.admitCreate?.(this.type, namespace, obj);
     if (!meta.name && meta.generateName) meta.name = meta.generateName + randomSuffix();
     const name = meta.name ?? '';
     // Metadata the server owns.
@@ -209,7 +201,6 @@ export class GenericStore {
     if (!name && !errs.some((e) => e.field === 'metadata.name')) errs.unshift(required('metadata.name', 'name or generateName is required'));
     if (errs.length) throw S.invalid(this.type.served.group, this.type.served.kind, name, errs);
     opts.warnings?.push(...(this.type.strategy.warnings?.(obj) ?? []));
-    await this.admission.admitCreate?.(this.type, namespace, obj);
     if (opts.dryRun) {
       const existing = await this.kv.get(this.key(namespace, name));
       if (existing) throw S.alreadyExists(this.gr, name);

@@ -2,6 +2,7 @@
 // (ValidateObjectMetaAccessor / ValidateObjectMetaAccessorUpdate), reading metadata the way the
 // unstructured accessors do: fields of the wrong JSON type read as absent.
 import { type FieldError, forbidden, goQuote, invalid, required, tooLong } from '../api/field-error.js';
+import type { OwnerReference } from '../api/meta.js';
 import {
   type NameValidateFn,
   type NameValidatorKind,
@@ -54,7 +55,6 @@ export interface ObjectMetaOptions {
    */
   coreFinalizerNames?: boolean;
 }
-
 // ---- unstructured accessors ----
 
 type JsonObject = Record<string, unknown>;
@@ -84,14 +84,6 @@ function stringSlice(m: JsonObject, k: string): string[] {
   return v as string[];
 }
 
-interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
 
 function ownerReferences(m: JsonObject): OwnerReference[] {
   const v = m.ownerReferences;

@@ -1,7 +1,8 @@
 // Content negotiation: what a client sends (JSON or YAML bodies) and what it accepts back (JSON, YAML,
 // or a transformed form: Table, PartialObjectMetadata[List]) — as k8s.io/apiserver's negotiation does it.
 import { parse as parseYaml } from 'yaml';
-import { badRequest, notAcceptable, unsupportedMediaType, type StatusError } from '../api/status.js';
+import { badRequest, notAcceptable, unsupportedMediaType, StatusError } from '../api/status.js';
+import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE, type DecodeTarget } from './protobuf.js';
 
 export interface MediaRange {
   type: string; // e.g. application/json, */*
@@ -73,11 +74,15 @@ export function negotiateOutput(accept: string | undefined, allowTransform: bool
 
 const contentTypeFor = (f: OutputFormat): string => (f === 'json' ? 'application/json' : 'application/yaml');
 
-export const BODY_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/cbor'];
+export const BODY_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
-/** Decodes a request body of a JSON or YAML content type. */
-export function decodeBody(contentType: string | undefined, body: Buffer): unknown | StatusError {
+/** Decodes a request body: JSON, YAML, or Kubernetes protobuf (built-in kinds, decoded into `into`). */
+export function decodeBody(contentType: string | undefined, body: Buffer, into?: DecodeTarget): unknown | StatusError {
   const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+  if (type === PROTOBUF_CONTENT_TYPE) {
+    const r = decodeProtobufObject(body, into);
+    return r instanceof StatusError ? r : r.object;
+  }
   const text = body.toString('utf8');
   if (type === 'application/json' || type === '') {
     try {

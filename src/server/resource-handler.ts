@@ -14,6 +14,7 @@ import { parseListQuery, parseRevision } from './list-options.js';
 import { partialObjectMetadata, toTable, type IncludeObject, type TableOptions } from './table.js';
 import { serveWatch } from './watch.js';
 import { applyPatchRequest } from './patch-request.js';
+import { decodeProtobufDeleteOptions, isProtobufContentType } from './protobuf.js';
 import { patchTypeFor, type FieldValidation } from '../registry/patch.js';
 import type { RequestInfo } from './request-info.js';
 
@@ -218,14 +219,24 @@ function writeQuery(r: ResourceRequest, optionsKind: string): WriteQuery {
 
 async function decodeObject(r: ResourceRequest, store: GenericStore): Promise<JSONObject> {
   const body = await readBody(r.req);
-  const decoded = decodeBody(r.req.headers['content-type'], body);
+  const into = store.type.served;
+  const decoded = decodeBody(r.req.headers['content-type'], body, {
+    apiVersion: into.group ? `${into.group}/${into.version}` : into.version,
+    kind: into.kind,
+  });
   if (decoded instanceof S.StatusError) throw decoded;
   if (!isObject(decoded)) throw S.badRequest(`Object 'Kind' is missing in '${body.toString('utf8')}'`);
+  const served = store.type.served;
+  const expected = served.group ? `${served.group}/${served.version}` : served.version;
+  if (!store.type.strategy.validatesTypeMeta) {
+    // Built-in types decode into a typed object: the serializer defaults a missing kind and apiVersion from
+    // the endpoint (gvkWithDefaults), so clients such as client-node may leave them out.
+    if (typeof decoded['kind'] !== 'string' || decoded['kind'] === '') decoded['kind'] = served.kind;
+    if (typeof decoded['apiVersion'] !== 'string' || decoded['apiVersion'] === '') decoded['apiVersion'] = expected;
+  }
   if (typeof decoded['kind'] !== 'string' || decoded['kind'] === '') {
     throw S.badRequest(`Object 'Kind' is missing in '${body.toString('utf8')}'`);
   }
-  const served = store.type.served;
-  const expected = served.group ? `${served.group}/${served.version}` : served.version;
   const got = typeof decoded['apiVersion'] === 'string' ? decoded['apiVersion'] : '';
   if (got !== expected) {
     throw S.badRequest(`the API version in the data (${got}) does not match the expected API version (${expected})`);
@@ -279,11 +290,15 @@ async function patch(r: ResourceRequest, store: GenericStore, ns: string, sub: S
   respondObject(r, store, 200, object, neg);
 }
 
+/** DeleteOptions from the body when there is one (then the query is ignored, as kube does), else from the query. */
 async function readDeleteOptions(r: ResourceRequest): Promise<DeleteOptions> {
   const opts: DeleteOptions = {};
   const body = await readBody(r.req);
+  const errs: FieldError[] = [];
+  let dryRun: unknown[] = [];
   if (body.length > 0) {
-    const decoded = decodeBody(r.req.headers['content-type'], body);
+    const ct = r.req.headers['content-type'];
+    const decoded = isProtobufContentType(ct) ? decodeProtobufDeleteOptions(body) : decodeBody(ct, body);
     if (decoded instanceof S.StatusError) throw decoded;
     if (isObject(decoded)) {
       const pre = decoded['preconditions'];
@@ -294,19 +309,20 @@ async function readDeleteOptions(r: ResourceRequest): Promise<DeleteOptions> {
       }
       if (typeof decoded['gracePeriodSeconds'] === 'number') opts.gracePeriodSeconds = decoded['gracePeriodSeconds'];
       if (typeof decoded['propagationPolicy'] === 'string') opts.propagationPolicy = decoded['propagationPolicy'];
-      if (Array.isArray(decoded['dryRun']) && decoded['dryRun'].length) opts.dryRun = true;
+      if (Array.isArray(decoded['dryRun'])) dryRun = decoded['dryRun'];
     }
+  } else {
+    const gp = r.query.get('gracePeriodSeconds');
+    if (gp !== null && gp !== '') opts.gracePeriodSeconds = Number(gp);
+    const pp = r.query.get('propagationPolicy');
+    if (pp) opts.propagationPolicy = pp;
+    dryRun = r.query.getAll('dryRun');
   }
-  const gp = r.query.get('gracePeriodSeconds');
-  if (gp !== null && gp !== '') opts.gracePeriodSeconds = Number(gp);
-  const pp = r.query.get('propagationPolicy');
-  if (pp) opts.propagationPolicy = pp;
-  if (r.query.getAll('dryRun').length) opts.dryRun = true;
-  const errs: FieldError[] = [];
+  opts.dryRun = dryRun.length > 0;
   if (opts.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(opts.propagationPolicy)) {
     errs.push(notSupported('propagationPolicy', opts.propagationPolicy, ['Foreground', 'Background', 'Orphan', 'nil']));
   }
-  for (const d of r.query.getAll('dryRun')) if (d !== 'All') errs.push(notSupported('dryRun', r.query.getAll('dryRun'), ['All']));
+  if (dryRun.some((d) => d !== 'All')) errs.push(notSupported('dryRun', dryRun, ['All']));
   if (errs.length) throw S.invalid('meta.k8s.io', 'DeleteOptions', '', errs);
   return opts;
 }
@@ -316,6 +332,15 @@ async function del(r: ResourceRequest, store: GenericStore, ns: string): Promise
   const opts = await readDeleteOptions(r);
   const { object, deleted } = await store.delete(ns, r.info.name, opts);
   const code = !deleted && opts.propagationPolicy === 'Foreground' ? 202 : 200;
+  if (deleted && !store.type.strategy.returnDeletedObject) {
+    // genericregistry.Store.finalizeDelete: a Success Status naming what is gone (Kind holds the resource).
+    const m = metaOf(object);
+    const details: JSONObject = { name: m.name ?? '' };
+    if (store.type.gr.group) details['group'] = store.type.gr.group;
+    details['kind'] = store.type.gr.resource;
+    if (m.uid) details['uid'] = m.uid;
+    return writeObject(r.res, code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details }, neg);
+  }
   respondObject(r, store, code, object, neg);
 }
 

@@ -170,6 +170,12 @@ test('namespaces: content goes with the namespace; missing namespaces are refuse
   assert.notEqual(r.code, 0);
   assert.equal(r.stderr.trim(), 'Error from server (NotFound): error when creating "STDIN": namespaces "nope" not found');
 
+  // kubectl create namespace sends Kubernetes protobuf.
+  r = await s.kubectl(['create', 'namespace', 'team-b']);
+  assert.equal(r.stdout.trim(), 'namespace/team-b created', r.stderr);
+  r = await s.kubectl(['get', 'ns', 'team-b', '-o', 'jsonpath={.status.phase}']);
+  assert.equal(r.stdout, 'Active');
+
   r = await s.kubectl(['delete', 'namespace', 'default']);
   assert.equal(r.stderr.trim(), 'Error from server (Forbidden): namespaces "default" is forbidden: this namespace may not be deleted');
 });

@@ -80,10 +80,10 @@ test('a watch without resourceVersion starts with the current objects, then foll
     const mod = await w.next();
     assert.equal(summary(mod), 'MODIFIED w1');
     assert.equal(mod.object.spec.replicas, 1);
-    const del = await api.req('DELETE', `${base}/w1`);
+    await api.req('DELETE', `${base}/w1`);
     const ev = await w.next();
     assert.equal(summary(ev), 'DELETED w1');
-    assert.ok(Number(ev.object.metadata.resourceVersion) > Number(del.json.metadata.resourceVersion));
+    assert.ok(Number(ev.object.metadata.resourceVersion) > Number(mod.object.metadata.resourceVersion), 'a delete has its own revision');
   } finally {
     w.close();
   }
@@ -168,4 +168,15 @@ test('a watch from a compacted resourceVersion gets a 410 Expired ERROR event', 
   assert.equal(ev.object.reason, 'Expired');
   assert.match(ev.object.message, /^too old resource version: \d+ \(\d+\)$/);
   await w.ended;
+});
+
+test('a list at a compacted resourceVersion is 410 Expired', async () => {
+  const c = await api.req('POST', base, cronTab('listold'));
+  const rv = Number(c.json.metadata.resourceVersion);
+  await api.req('POST', base, cronTab('listnewer'));
+  await api.kv.compact(rv + 1);
+  const r = await api.req('GET', `${base}?resourceVersion=${rv - 1}&resourceVersionMatch=Exact`);
+  assert.equal(r.status, 410);
+  assert.equal(r.json.reason, 'Expired');
+  assert.equal(r.json.message, 'The resourceVersion for the provided list is too old.');
 });
