@@ -49,6 +49,7 @@ const strategy: Strategy = {
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
   returnDeletedObject: true,
+  storagePreconditionMessages: true,
   prepareForCreate(obj) {
     obj['status'] = { phase: 'Active' };
     const spec = specOf(obj);

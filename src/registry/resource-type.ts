@@ -29,6 +29,8 @@ export interface Strategy {
    * 'keep' to leave the object as it is, or undefined to let the generic finalizer rules decide.
    */
   beforeDelete?(obj: JSONObject): JSONObject | 'keep' | undefined;
+  /** Word delete precondition failures as storage.Preconditions.Check does (namespaces), not as rest.BeforeDelete. */
+  storagePreconditionMessages?: boolean;
   /** Whether a completed delete answers with the deleted object (namespaces) rather than a Success Status. */
   returnDeletedObject?: boolean;
   /** Extra condition for an update of a deleting object without finalizers to complete the deletion. */

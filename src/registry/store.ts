@@ -161,7 +161,8 @@ export class GenericStore {
       throw mapStorageError(e, Boolean(opts.continueToken), revision);
     }
     if (opts.minRevision !== undefined && listRevision < opts.minRevision) {
-      throw tooLargeResourceVersion(opts.minRevision, listRevision);
+      // NotOlderThan reads are the watch cache's, which asks the client to retry after a second.
+      throw tooLargeResourceVersion(opts.minRevision, listRevision, 1);
     }
     const result: ListResult = { items, resourceVersion: String(listRevision) };
     if (more && lastKey !== undefined) {
@@ -302,17 +303,8 @@ export class GenericStore {
       if (!kv) throw S.notFound(this.gr, name);
       const current = this.decode(kv);
       const meta = metaOf(current);
-      const pre = opts.preconditions;
-      if (pre?.uid !== undefined && pre.uid !== meta.uid) {
-        throw S.conflict(this.gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
-      }
-      if (pre?.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion) {
-        throw S.conflict(
-          this.gr,
-          name,
-          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
-        );
-      }
+      const failed = preconditionFailure(this.type, name, opts.preconditions, meta);
+      if (failed) throw failed;
       let keep: JSONObject | undefined;
       const decided = this.type.strategy.beforeDelete?.(structuredClone(current));
       if (decided === 'keep') return { object: current, deleted: false };
@@ -379,6 +371,37 @@ export class GenericStore {
   }
 }
 
+/**
+ * Delete preconditions. rest.BeforeDelete words a mismatch against the object's kind; the namespace REST
+ * checks them itself, worded as storage.Preconditions.Check does, against the resource.
+ */
+function preconditionFailure(type: ResourceType, name: string, pre: DeleteOptions['preconditions'], meta: ObjectMeta): S.StatusError | undefined {
+  if (!pre) return undefined;
+  const legacy = type.strategy.storagePreconditionMessages === true;
+  const gr = legacy ? type.gr : { group: type.served.group, resource: type.served.kind };
+  if (pre.uid !== undefined && pre.uid !== meta.uid) {
+    const uid = meta.uid ?? '';
+    return S.conflict(
+      gr,
+      name,
+      legacy
+        ? `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`
+        : `the UID in the precondition (${pre.uid}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
+    );
+  }
+  if (pre.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion) {
+    const rv = meta.resourceVersion ?? '';
+    return S.conflict(
+      gr,
+      name,
+      legacy
+        ? `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${rv}`
+        : `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${rv}). The object might have been modified`,
+    );
+  }
+  return undefined;
+}
+
 /** Metadata fields a client cannot change on update: kept from the stored object. */
 function carryOverServerMeta(meta: ObjectMeta, old: ObjectMeta): void {
   meta.creationTimestamp = old.creationTimestamp;
@@ -435,12 +458,15 @@ export function mapStorageError(e: unknown, continuing: boolean, requested?: num
     if (continuing) return S.gone(CONTINUE_EXPIRED);
     return S.gone(`too old resource version: ${requested ?? ''} (${e.revision ?? ''})`);
   }
-  if (e.code === 'future') return tooLargeResourceVersion(requested ?? 0, e.revision ?? 0);
+  // Exact reads go to storage, which gives no retry hint.
+  if (e.code === 'future') return tooLargeResourceVersion(requested ?? 0, e.revision ?? 0, 0);
   return S.serviceUnavailable(e.message);
 }
 
-/** storage.NewTooLargeResourceVersionError as the watch cache returns it (retry after 1 s). */
-export function tooLargeResourceVersion(requested: number, current: number): S.StatusError {
+/** storage.NewTooLargeResourceVersionError: a 504 Timeout with a ResourceVersionTooLarge cause. */
+export function tooLargeResourceVersion(requested: number, current: number, retryAfterSeconds: number): S.StatusError {
+  const details: S.StatusDetails = { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }] };
+  if (retryAfterSeconds) details.retryAfterSeconds = retryAfterSeconds;
   return new S.StatusError({
     kind: 'Status',
     apiVersion: 'v1',
@@ -448,7 +474,7 @@ export function tooLargeResourceVersion(requested: number, current: number): S.S
     status: 'Failure',
     message: `Timeout: Too large resource version: ${requested}, current: ${current}`,
     reason: 'Timeout',
-    details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+    details,
     code: 504,
   });
 }

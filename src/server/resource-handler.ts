@@ -2,7 +2,7 @@
 // patch, delete, deletecollection, for the main resource and its status subresource.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as S from '../api/status.js';
-import { notSupported, type FieldError } from '../api/field-error.js';
+import { GO_VALUE, goQuote, notSupported, type FieldError } from '../api/field-error.js';
 import type { GenericStore, ListResult, DeleteOptions } from '../registry/store.js';
 import { metaOf } from '../registry/store.js';
 import type { Subresource } from '../registry/resource-type.js';
@@ -208,7 +208,7 @@ interface WriteQuery {
 function writeQuery(r: ResourceRequest, optionsKind: string): WriteQuery {
   const errs: FieldError[] = [];
   const dryRun = r.query.getAll('dryRun');
-  for (const d of dryRun) if (d !== 'All') errs.push(notSupported('dryRun', dryRun, ['All']));
+  if (dryRun.some((d) => d !== 'All')) errs.push(notSupported('dryRun', goStringSlice(dryRun), ['All']));
   const fv = r.query.get('fieldValidation') ?? '';
   if (fv !== '' && !FIELD_VALIDATION.includes(fv)) errs.push(notSupported('fieldValidation', fv, ['', ...FIELD_VALIDATION]));
   const fm = r.query.get('fieldManager');
@@ -322,7 +322,7 @@ async function readDeleteOptions(r: ResourceRequest): Promise<DeleteOptions> {
   if (opts.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(opts.propagationPolicy)) {
     errs.push(notSupported('propagationPolicy', opts.propagationPolicy, ['Foreground', 'Background', 'Orphan', 'nil']));
   }
-  if (dryRun.some((d) => d !== 'All')) errs.push(notSupported('dryRun', dryRun, ['All']));
+  if (dryRun.some((d) => d !== 'All')) errs.push(notSupported('dryRun', goStringSlice(dryRun.map(String)), ['All']));
   if (errs.length) throw S.invalid('meta.k8s.io', 'DeleteOptions', '', errs);
   return opts;
 }
@@ -361,3 +361,6 @@ async function deleteCollection(r: ResourceRequest, store: GenericStore, ns: str
   }
   writeObject(r.res, 200, listObject(store, { items, resourceVersion: all.resourceVersion }), neg);
 }
+
+/** A []string as Go's %#v prints it in field errors. */
+const goStringSlice = (v: string[]): object => ({ [GO_VALUE]: `[]string{${v.map(goQuote).join(', ')}}` });

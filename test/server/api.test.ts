@@ -125,7 +125,7 @@ test('dry run writes nothing', async () => {
   assert.equal(r.status, 404);
   r = await api.req('POST', `${base}?dryRun=Some`, cronTab('dry'));
   assert.equal(r.status, 422);
-  assert.equal(r.json.message, 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []interface {}{"Some"}: supported values: "All"');
+  assert.equal(r.json.message, 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Some"}: supported values: "All"');
 });
 
 test('list paging with limit and continue, remainingItemCount', async () => {
@@ -191,7 +191,10 @@ test('delete: preconditions, finalizers, deletecollection', async () => {
   const uid = r.json.metadata.uid;
   r = await api.req('DELETE', `${base}/del`, { preconditions: { uid: 'wrong' } });
   assert.equal(r.status, 409);
-  assert.equal(r.json.message, `Operation cannot be fulfilled on crontabs.stable.example.com "del": Precondition failed: UID in precondition: wrong, UID in object meta: ${uid}`);
+  assert.equal(
+    r.json.message,
+    `Operation cannot be fulfilled on CronTab.stable.example.com "del": the UID in the precondition (wrong) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
+  );
   r = await api.req('DELETE', `${base}/del`, { preconditions: { uid } });
   assert.equal(r.status, 200);
   // Custom resource storage does not return the deleted object: a Success Status names it.

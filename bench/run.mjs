@@ -1,0 +1,281 @@
+// `npm run bench`: the performance figures of GOALS, each beside its baseline measured in the same
+// run, printed as one table. Servers and load generators run in separate processes; see README.md.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { crontabBody, crontabs, createNamespace, setupCrd } from './fixtures.mjs';
+import { measureWatch } from './watch.mjs';
+import { timeStart, timeStartBare } from './startup.mjs';
+import { closeAgent, expectOk, load, median, percentile, request, startChild, stopChild } from './util.mjs';
+
+const env = (name, def) => (process.env[name] !== undefined && process.env[name] !== '' ? Number(process.env[name]) : def);
+const cfg = {
+  seconds: env('BENCH_SECONDS', 5),
+  warmup: env('BENCH_WARMUP_SECONDS', 1),
+  runs: env('BENCH_RUNS', 3),
+  connections: env('BENCH_CONNECTIONS', 50),
+  objects: env('BENCH_OBJECTS', 10_000),
+  listRepeats: env('BENCH_LIST_REPEATS', 5),
+  watchWrites: env('BENCH_WATCH_WRITES', 500),
+  watchers: env('BENCH_WATCHERS', 1000),
+  watchRounds: env('BENCH_WATCH_ROUNDS', 10),
+  starts: env('BENCH_STARTS', 3),
+};
+const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup').split(',').map((s) => s.trim()));
+// Profile our server processes: BENCH_CPU_PROF=<dir> writes one .cpuprofile per server.
+const serverExecArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+
+/** Percentage of all cores busy over the next ms milliseconds (someone else's load, before we start). */
+async function cpuBusy(ms) {
+  const sample = () => os.cpus().reduce((a, c) => ({ idle: a.idle + c.times.idle, all: a.all + Object.values(c.times).reduce((x, y) => x + y, 0) }), { idle: 0, all: 0 });
+  const a = sample();
+  await new Promise((r) => setTimeout(r, ms));
+  const b = sample();
+  return (100 * (1 - (b.idle - a.idle) / Math.max(1, b.all - a.all)));
+}
+const busyAtStart = await cpuBusy(1000);
+const tmp = mkdtempSync(join(os.tmpdir(), 'crd-apiserver-bench-'));
+const rows = [];
+const notes = [];
+const log = (s) => process.stderr.write(`${s}\n`);
+
+const fmt = {
+  rate: (x) => `${Math.round(x).toLocaleString('en-US')}/s`,
+  ms: (x) => (x < 10 ? `${x.toFixed(2)} ms` : `${x.toFixed(0)} ms`),
+  ratio: (x) => `${x.toFixed(2)}×`,
+};
+
+/** A row whose goal is a ratio to its baseline (by default ours / base; throughput passes paired ratios). */
+function ratioRow(figure, ours, base, show, goal, ratio = ours / base) {
+  rows.push({ figure, ours: show(ours), base: show(base), ratio: fmt.ratio(ratio), goal: goal ? goal.text : 'info', met: goal ? (goal.ok(ratio) ? 'yes' : 'NO') : '' });
+}
+/** A row whose goal is an absolute figure. */
+function absRow(figure, ours, show, goal) {
+  rows.push({ figure, ours: show(ours), base: '—', ratio: '—', goal: goal ? goal.text : 'info', met: goal ? (goal.ok(ours) ? 'yes' : 'NO') : '' });
+}
+
+/** A row with an absolute goal on our figure, and a baseline shown for scale. */
+function startRow(figure, ours, base, goal) {
+  rows.push({ figure, ours: fmt.ms(ours), base: fmt.ms(base), ratio: fmt.ratio(ours / base), goal: goal ? goal.text : 'info', met: goal ? (goal.ok(ours) ? 'yes' : 'NO') : '' });
+}
+
+/**
+ * Throughput: cfg.runs runs each of baseline and ours, back to back; the medians, and the median of
+ * the per-run ratios (each pairs two runs made moments apart, which rides out the machine's drift).
+ */
+async function throughput(label, baseJob, oursJob) {
+  const base = [];
+  const ours = [];
+  const ratios = [];
+  for (let i = 0; i < cfg.runs; i++) {
+    const b = await load(baseJob(i));
+    const o = await load(oursJob(i));
+    for (const [who, r] of [['baseline', b], ['ours', o]]) {
+      if (r.errors > 0) throw new Error(`${label} (${who}): ${r.errors} non-2xx responses ${JSON.stringify(r.statuses)}`);
+    }
+    base.push(b.rps);
+    ours.push(o.rps);
+    ratios.push(o.rps / b.rps);
+    log(`  ${label} run ${i + 1}: baseline ${Math.round(b.rps)}/s (p99 ${b.p99ms.toFixed(1)} ms), ours ${Math.round(o.rps)}/s (p99 ${o.p99ms.toFixed(1)} ms)`);
+  }
+  notes.push(
+    `${label}: baseline runs ${base.map((x) => Math.round(x)).join(', ')}; ours ${ours.map((x) => Math.round(x)).join(', ')} per second; ` +
+      `ratios ${ratios.map((x) => x.toFixed(2)).join(', ')} (the table shows their median)`,
+  );
+  return { base: median(base), ours: median(ours), ratio: median(ratios) };
+}
+
+const timing = { connections: cfg.connections, warmupMs: cfg.warmup * 1000, durationMs: cfg.seconds * 1000 };
+
+async function startOurs(dataDir) {
+  const { proc, reply } = await startChild('./server.mjs', { dataDir }, serverExecArgv);
+  return { proc, url: reply.url, port: Number(new URL(reply.url).port) };
+}
+
+async function main() {
+  log(`crd-apiserver bench: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ${JSON.stringify(cfg)}`);
+  const listDir = join(tmp, 'list');
+  let getTarget;
+  let listServedBytes = 0;
+
+  // ---- server A: 10,000 objects; LIST and GET ----
+  if (only.has('list') || only.has('get') || only.has('startup')) {
+    const a = await startOurs(listDir);
+    await setupCrd(a.url);
+    await createNamespace(a.url, 'bench-list');
+    log(`populating ${cfg.objects} CronTabs...`);
+    const pop = await load({
+      ...timing,
+      total: cfg.objects,
+      port: a.port,
+      method: 'POST',
+      path: crontabs('bench-list'),
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: crontabBody('bench-list'),
+      nameTemplate: 'item-',
+    });
+    if (pop.errors > 0) throw new Error(`populating: ${pop.errors} failed creates ${JSON.stringify(pop.statuses)}`);
+    log(`  ${Math.round(pop.rps)} creates/s while populating`);
+    const got = await expectOk(request(`${a.url}${crontabs('bench-list')}/item-0`), 'get item-0');
+    getTarget = got.json();
+    notes.push(`objects: request body ${crontabBody('bench-list').length} B, stored object as served ${Buffer.byteLength(got.text)} B`);
+
+    if (only.has('list')) {
+      log('LIST...');
+      const listUrl = `${a.url}${crontabs('bench-list')}`;
+      // Timed lists only count the bytes they receive, so client-side decoding is not measured.
+      const lat = [];
+      for (let i = 0; i <= cfg.listRepeats; i++) {
+        const t0 = performance.now();
+        await expectOk(request(listUrl, 'GET', undefined, {}, { discard: true }), 'list');
+        if (i > 0) lat.push(performance.now() - t0); // the first is a warm-up
+      }
+      const text = (await expectOk(request(listUrl), 'list')).text;
+      const list = JSON.parse(text);
+      if (list.items.length !== cfg.objects) throw new Error(`list returned ${list.items.length} items, expected ${cfg.objects}`);
+      listServedBytes = Buffer.byteLength(text);
+      const str = [];
+      for (let i = 0; i <= cfg.listRepeats; i++) {
+        const t0 = performance.now();
+        JSON.stringify(list);
+        if (i > 0) str.push(performance.now() - t0);
+      }
+      ratioRow(`LIST ${cfg.objects.toLocaleString('en-US')} CRs, one full list (median of ${cfg.listRepeats}) vs JSON.stringify`, median(lat), median(str), fmt.ms, { text: '≤ 1.5×', ok: (r) => r <= 1.5 });
+      notes.push(`LIST: ${(listServedBytes / 1e6).toFixed(1)} MB; list latencies ${lat.map((x) => x.toFixed(0)).join(', ')} ms; stringify ${str.map((x) => x.toFixed(0)).join(', ')} ms`);
+    }
+
+    if (only.has('get')) {
+      log('GET...');
+      const { proc: baseProc, reply } = await startChild('./baseline-server.mjs', { object: getTarget });
+      const headers = { Accept: 'application/json' };
+      const r = await throughput(
+        'GET',
+        () => ({ ...timing, port: reply.port, method: 'GET', path: '/item-0', headers }),
+        () => ({ ...timing, port: a.port, method: 'GET', path: `${crontabs('bench-list')}/item-0`, headers }),
+      );
+      await stopChild(baseProc);
+      ratioRow(`GET one CR, req/s at ${cfg.connections} conns vs bare node:http 1 KB JSON`, r.ours, r.base, fmt.rate, { text: '≥ 0.6×', ok: (x) => x >= 0.6 }, r.ratio);
+    }
+    await stopChild(a.proc);
+  }
+
+  // ---- server B: creates and watch ----
+  if (only.has('create') || only.has('watch')) {
+    const b = await startOurs(join(tmp, 'writes'));
+    await setupCrd(b.url);
+    if (only.has('create')) {
+      log('create...');
+      await createNamespace(b.url, 'bench-create');
+      const { proc: baseProc, reply } = await startChild('./baseline-server.mjs', { object: {} });
+      const body = crontabBody('bench-create');
+      const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
+      const r = await throughput(
+        'create',
+        (i) => ({ ...timing, port: reply.port, method: 'POST', path: '/', headers, body, nameTemplate: `c${i}-` }),
+        (i) => ({ ...timing, port: b.port, method: 'POST', path: crontabs('bench-create'), headers, body, nameTemplate: `c${i}-` }),
+      );
+      await stopChild(baseProc);
+      ratioRow(`create CRs, creates/s at ${cfg.connections} conns vs bare node:http POST (parse+stringify)`, r.ours, r.base, fmt.rate, { text: '≥ 0.4×', ok: (x) => x >= 0.4 }, r.ratio);
+
+      log('raw better-sqlite3...');
+      const single = [];
+      const batched = [];
+      for (let i = 0; i < cfg.runs; i++) {
+        const { reply: s } = await startChild('./sqlite-baseline.mjs', { path: join(tmp, `sqlite-${i}.db`), durationMs: cfg.seconds * 1000 });
+        single.push(s.single);
+        batched.push(s.batched100);
+      }
+      ratioRow('create CRs vs raw better-sqlite3 single-row commits/s (WAL, NORMAL)', r.ours, median(single), fmt.rate, undefined);
+      notes.push(`better-sqlite3: single-row commits ${single.map((x) => Math.round(x)).join(', ')}/s; rows in transactions of 100 ${batched.map((x) => Math.round(x)).join(', ')}/s`);
+    }
+    if (only.has('watch')) {
+      log('watch...');
+      await createNamespace(b.url, 'bench-watch');
+      const w = await measureWatch(b.url, 'bench-watch', { writes: cfg.watchWrites, watchers: cfg.watchers, rounds: cfg.watchRounds });
+      const ack1 = w.single.map((x) => x.fromAck);
+      const send1 = w.single.map((x) => x.fromSend);
+      absRow('watch, 1 watcher: ack → event, p50', percentile(ack1, 0.5), fmt.ms, undefined);
+      absRow(`watch, 1 watcher: ack → event, p99 (${cfg.watchWrites} writes)`, percentile(ack1, 0.99), fmt.ms, { text: '≤ 5 ms', ok: (x) => x <= 5 });
+      const ackN = w.many.map((x) => x.fromAck);
+      const sendN = w.many.map((x) => x.fromSend);
+      absRow('watch, 1 watcher: write sent → event, p99 (includes the write itself)', percentile(send1, 0.99), fmt.ms, undefined);
+      absRow(`watch, last of ${cfg.watchers} watchers: ack → event (median of ${cfg.watchRounds})`, median(ackN), fmt.ms, { text: '≤ 50 ms', ok: (x) => x <= 50 });
+      absRow(`watch, last of ${cfg.watchers} watchers: write sent → event (median)`, median(sendN), fmt.ms, undefined);
+      const early1 = w.single.filter((x) => x.beforeAck).length;
+      const earlyN = w.many.filter((x) => x.beforeAck).length;
+      notes.push(
+        `watch, 1 watcher: write sent → event p50 ${fmt.ms(percentile(send1, 0.5))}, p99 ${fmt.ms(percentile(send1, 0.99))}; ` +
+          `the event arrived before the response in ${early1} of ${w.single.length} writes (counted as 0)`,
+      );
+      notes.push(
+        `watch, ${cfg.watchers} watchers: ack → last event ${ackN.map((x) => x.toFixed(1)).join(', ')} ms; write sent → last event ` +
+          `${sendN.map((x) => x.toFixed(1)).join(', ')} ms; last event before the response in ${earlyN} of ${w.many.length}`,
+      );
+    }
+    await stopChild(b.proc);
+  }
+
+  // ---- start-up ----
+  if (only.has('startup')) {
+    log('start-up...');
+    const empty = [];
+    const restart = [];
+    const full = [];
+    const bare = [];
+    for (let i = 0; i < cfg.starts; i++) {
+      bare.push(await timeStartBare());
+      const dir = join(tmp, `empty-${i}`);
+      empty.push(await timeStart(dir)); // first start: generates the CA and certificates
+      restart.push(await timeStart(dir)); // certificates present, store empty
+      full.push(await timeStart(listDir));
+    }
+    // The goals are absolute; a bare node:http process start is shown beside them for scale.
+    const b = median(bare);
+    startRow(`start-up to /readyz 200, empty data dir (median of ${cfg.starts}) vs bare node:http start`, median(empty), b, { text: '≤ 300 ms', ok: (x) => x <= 300 });
+    startRow('start-up, restart on an empty store (certificates already made)', median(restart), b, undefined);
+    startRow(`start-up, ${cfg.objects.toLocaleString('en-US')} objects stored`, median(full), b, { text: '≤ 2000 ms', ok: (x) => x <= 2000 });
+    notes.push(
+      `start-up runs: empty ${empty.map((x) => x.toFixed(0)).join(', ')} ms; restart ${restart.map((x) => x.toFixed(0)).join(', ')} ms; ` +
+        `${cfg.objects} objects ${full.map((x) => x.toFixed(0)).join(', ')} ms; bare node:http ${bare.map((x) => x.toFixed(0)).join(', ')} ms`,
+    );
+  }
+
+  rows.push({ figure: 'memory: heap per cached CR (100,000 objects)', ours: 'n/a', base: '—', ratio: '—', goal: '≤ 2.5 KiB', met: 'skipped' });
+  notes.push('memory: skipped, the server keeps no cache of custom resources yet (every read goes to SQLite)');
+  printTable();
+}
+
+function printTable() {
+  const cols = [
+    ['figure', 'figure'],
+    ['ours', 'ours'],
+    ['base', 'baseline'],
+    ['ratio', 'ratio'],
+    ['goal', 'goal'],
+    ['met', 'met'],
+  ];
+  const width = cols.map(([k, h]) => Math.max(h.length, ...rows.map((r) => r[k].length)));
+  const line = (cells) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(width[i]) : c.padStart(width[i]))).join(' | ')} |`;
+  const out = [
+    '',
+    `crd-apiserver bench — ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${cfg.connections} connections, ` +
+      `${cfg.seconds} s per run after ${cfg.warmup} s warm-up, medians of ${cfg.runs} runs; ` +
+      `CPU ${busyAtStart.toFixed(0)}% busy in the second before the run, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} at the end`,
+    ...(busyAtStart > 20 ? ['WARNING: other processes were using the CPU when the run started; the figures are unreliable'] : []),
+    '',
+    line(cols.map(([, h]) => h)),
+    `|${width.map((w, i) => (i === 0 ? ` ${'-'.repeat(w)} ` : ` ${'-'.repeat(w - 1)}: `)).join('|')}|`,
+    ...rows.map((r) => line(cols.map(([k]) => r[k]))),
+    '',
+    ...notes.map((n) => `- ${n}`),
+    '',
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+try {
+  await main();
+} finally {
+  closeAgent();
+  rmSync(tmp, { recursive: true, force: true });
+}

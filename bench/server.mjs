@@ -1,0 +1,18 @@
+// Our server in its own process, assembled as `crd-apiserver serve` does (SQLite in the data dir,
+// TLS port with generated certificates), plus the plain HTTP port the benchmark talks to.
+// Receives { dataDir } over IPC, replies { url }; on 'close' shuts down cleanly (so a --cpu-prof
+// profile is written) and exits.
+import { serve } from '../dist/index.js';
+
+// Never outlive the benchmark (it may have failed or been interrupted).
+process.on('disconnect', () => process.exit(1));
+
+process.once('message', async ({ dataDir }) => {
+  const s = await serve({ dataDir, securePort: 0, insecurePort: 0, bindAddress: '127.0.0.1', hosts: [] });
+  process.send({ url: s.server.insecureUrl });
+  process.on('message', async (m) => {
+    if (m !== 'close') return;
+    await s.close();
+    process.exit(0);
+  });
+});

@@ -1,0 +1,104 @@
+// Small helpers shared by the benchmark figures.
+import { fork } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const here = (name) => fileURLToPath(new URL(name, import.meta.url));
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+export const percentile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+
+/** Fork a bench child, send it msg, and resolve with it and its first reply. */
+export function startChild(script, msg, execArgv = []) {
+  const proc = fork(here(script), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    proc.once('message', (reply) => (reply?.error ? reject(new Error(reply.error)) : resolve({ proc, reply })));
+    proc.once('exit', (code) => reject(new Error(`${script} exited with ${code} before replying`)));
+    proc.send(msg);
+  });
+}
+
+/** Ask a child started with startChild to shut down, and wait for it to exit. */
+export function stopChild(proc) {
+  if (proc.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    proc.once('exit', () => resolve());
+    proc.send('close');
+  });
+}
+
+/** Run one load job in a fresh load-generator process. */
+export async function load(job) {
+  const { reply } = await startChild('./load.mjs', job);
+  return reply;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/**
+ * One request with a JSON body (or none); resolves { status, text, json(), bytes }. With discard,
+ * the body is only counted (text is empty unless the status is an error).
+ */
+export function request(url, method = 'GET', body = undefined, headers = {}, { discard = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const req = http.request(
+      url,
+      {
+        method,
+        agent,
+        headers: {
+          Accept: 'application/json',
+          ...(data !== undefined ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) } : {}),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks = [];
+        let bytes = 0;
+        const keep = !discard || res.statusCode >= 300;
+        res.on('data', (c) => {
+          bytes += c.length;
+          if (keep) chunks.push(c);
+        });
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          resolve({ status: res.statusCode, text, bytes, json: () => JSON.parse(text) });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+export async function expectOk(p, what) {
+  const r = await p;
+  if (r.status < 200 || r.status > 299) throw new Error(`${what}: HTTP ${r.status}: ${r.text.slice(0, 500)}`);
+  return r;
+}
+
+/** A port that was free a moment ago. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export function closeAgent() {
+  agent.destroy();
+}
