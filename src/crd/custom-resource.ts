@@ -111,6 +111,8 @@ export function customResourceType(crd: CustomResourceDefinition, v: CustomResou
       if (namespaced) f['metadata.namespace'] = String(m.namespace ?? '');
       return f;
     },
+    // Sorted keys: stored custom resources begin with apiVersion then kind.
+    storedBytesPrefix: `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(served.kind)},`,
     fromStorage: setVersion(apiVersion),
     toStorage: setVersion(storageApiVersion),
   };

@@ -108,6 +108,7 @@ export function crdResourceType(): ResourceType {
     strategy,
     table: defaultTableConvertor,
     selectableFields: (obj) => ({ 'metadata.name': String(metaOf(obj).name ?? '') }),
+    storedBytesPrefix: '{"kind":"CustomResourceDefinition","apiVersion":"apiextensions.k8s.io/v1",',
     fromStorage: (obj) => obj,
     toStorage: (obj) => obj,
   };

@@ -130,6 +130,7 @@ export function namespaceType(): ResourceType {
       'metadata.name': String(metaOf(obj).name ?? ''),
       'status.phase': String((obj['status'] as JSONObject | undefined)?.['phase'] ?? ''),
     }),
+    storedBytesPrefix: '{"kind":"Namespace","apiVersion":"v1",',
     fromStorage: (obj) => obj,
     toStorage: (obj) => obj,
   };

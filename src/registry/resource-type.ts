@@ -59,6 +59,11 @@ export interface ResourceType {
   table: TableConvertor;
   /** Field selector values this resource supports, e.g. metadata.name, metadata.namespace. */
   selectableFields(obj: JSONObject): Record<string, string>;
+  /**
+   * How stored objects this endpoint returns unchanged begin (their apiVersion and kind, in stored key order);
+   * reads of such objects skip parsing. Absent when every object needs conversion.
+   */
+  storedBytesPrefix?: string;
   /** Stored form (at the storage version) to this endpoint's version. */
   fromStorage(obj: JSONObject): JSONObject;
   /** This endpoint's version to the stored form. */

@@ -98,6 +98,31 @@ export class GenericStore {
     return obj;
   }
 
+  /**
+   * The object as response JSON without parsing it: the stored bytes with the resourceVersion placeholder
+   * filled in, when this endpoint serves the stored version unchanged; otherwise through decode.
+   */
+  raw(kv: KeyValue, revision = kv.modRevision): string {
+    const prefix = this.type.storedBytesPrefix;
+    if (prefix !== undefined && kv.value.startsWith(prefix)) {
+      const spliced = spliceResourceVersion(kv.value, revision);
+      if (spliced !== undefined) return spliced;
+    }
+    return JSON.stringify(this.decode(kv, revision));
+  }
+
+  /** Watch events reach every watcher of a prefix with the same key-value: decode it once for all of them. */
+  private decodeShared(kv: KeyValue): JSONObject {
+    let obj = this.shared.get(kv);
+    if (!obj) {
+      obj = this.decode(kv);
+      this.shared.set(kv, obj);
+    }
+    return obj;
+  }
+
+  private readonly shared = new WeakMap<KeyValue, JSONObject>();
+
   private encode(obj: JSONObject): string {
     const stored = this.type.toStorage(obj);
     // An empty resourceVersion holds its place in the canonical key order; reads fill it in.
@@ -106,12 +131,22 @@ export class GenericStore {
   }
 
   async get(namespace: string, name: string): Promise<JSONObject> {
+    return this.decode(await this.getKV(namespace, name));
+  }
+
+  async getKV(namespace: string, name: string): Promise<KeyValue> {
     const kv = await this.kv.get(this.key(namespace, name));
     if (!kv) throw S.notFound(this.gr, name);
-    return this.decode(kv);
+    return kv;
   }
 
   async list(opts: ListOptions): Promise<ListResult> {
+    const r = await this.listKV(opts);
+    return { ...r, items: r.items.map((kv) => this.decode(kv)) };
+  }
+
+  /** A list as stored key-values: selectors applied, paging done, nothing decoded that need not be. */
+  async listKV(opts: ListOptions): Promise<Omit<ListResult, 'items'> & { items: KeyValue[] }> {
     const prefix = this.prefix(opts.namespace);
     let after: string | undefined;
     let revision = opts.revision;
@@ -121,7 +156,7 @@ export class GenericStore {
       revision = tok.rv;
     }
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
-    const items: JSONObject[] = [];
+    const items: KeyValue[] = [];
     let listRevision = 0;
     let lastKey: string | undefined;
     let more = false;
@@ -137,9 +172,8 @@ export class GenericStore {
         let stopAt = -1;
         for (let i = 0; i < page.items.length; i++) {
           const kv = page.items[i]!;
-          const obj = this.decode(kv);
           lastKey = kv.key;
-          if (this.matches(obj, opts)) items.push(obj);
+          if (!filtered || this.matches(this.decode(kv), opts)) items.push(kv);
           if (limit && items.length >= limit) {
             stopAt = i;
             break;
@@ -164,7 +198,7 @@ export class GenericStore {
       // NotOlderThan reads are the watch cache's, which asks the client to retry after a second.
       throw tooLargeResourceVersion(opts.minRevision, listRevision, 1);
     }
-    const result: ListResult = { items, resourceVersion: String(listRevision) };
+    const result: Omit<ListResult, 'items'> & { items: KeyValue[] } = { items, resourceVersion: String(listRevision) };
     if (more && lastKey !== undefined) {
       result.continueToken = encodeContinue(listRevision, lastKey.slice(prefix.length));
       if (remaining !== undefined) result.remainingItemCount = remaining;
@@ -356,14 +390,13 @@ export class GenericStore {
   }
 
   private toWatchEvent(ev: StoreEvent, filter: Parameters<GenericStore['matches']>[1]): WatchEvent | undefined {
-    if (ev.type === 'delete') {
-      const obj = this.decode(ev.kv, ev.kv.modRevision);
-      return this.matches(obj, filter) ? { type: 'DELETED', object: obj } : undefined;
-    }
-    const obj = this.decode(ev.kv);
+    // Event objects are shared by every watcher of this resource: read-only from here on.
+    const obj = this.decodeShared(ev.kv);
+    if (ev.type === 'delete') return this.matches(obj, filter) ? { type: 'DELETED', object: obj } : undefined;
     const now = this.matches(obj, filter);
     if (!ev.prev) return now ? { type: 'ADDED', object: obj } : undefined;
-    const before = this.matches(this.decode(ev.prev), filter);
+    const filtered = Boolean(filter.labelMatch || filter.fieldMatch);
+    const before = !filtered || this.matches(this.decodeShared(ev.prev), filter);
     if (now && before) return { type: 'MODIFIED', object: obj };
     if (now) return { type: 'ADDED', object: obj };
     if (before) return { type: 'DELETED', object: obj };
@@ -414,6 +447,15 @@ function carryOverServerMeta(meta: ObjectMeta, old: ObjectMeta): void {
     delete meta.deletionGracePeriodSeconds;
   }
   delete meta['selfLink'];
+}
+
+const RV_PLACEHOLDER = '"resourceVersion":""';
+
+/** Fills the stored placeholder; undefined when it is not exactly once in the text (then decode instead). */
+export function spliceResourceVersion(value: string, revision: number): string | undefined {
+  const i = value.indexOf(RV_PLACEHOLDER);
+  if (i < 0 || value.indexOf(RV_PLACEHOLDER, i + RV_PLACEHOLDER.length) >= 0) return undefined;
+  return `${value.slice(0, i)}"resourceVersion":"${revision}"${value.slice(i + RV_PLACEHOLDER.length)}`;
 }
 
 export function setResourceVersion(obj: JSONObject, rv: string): void {

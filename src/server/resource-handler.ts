@@ -9,7 +9,7 @@ import type { Subresource } from '../registry/resource-type.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
 import { decodeBody, negotiateOutput, type Negotiated } from './negotiation.js';
-import { readBody, writeObject, addWarning } from './http.js';
+import { readBody, writeObject, writeRaw, addWarning } from './http.js';
 import { parseListQuery, parseRevision } from './list-options.js';
 import { partialObjectMetadata, toTable, type IncludeObject, type TableOptions } from './table.js';
 import { serveWatch } from './watch.js';
@@ -109,17 +109,30 @@ function respondObject(r: ResourceRequest, store: GenericStore, code: number, ob
 
 async function get(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
   const neg = negotiate(r, false);
-  const obj = await store.get(ns, r.info.name);
-  respondObject(r, store, 200, obj, neg);
+  const kv = await store.getKV(ns, r.info.name);
+  // Plain JSON: the stored bytes as they are, without a parse and stringify.
+  if (!neg.transform && neg.format === 'json') return writeRaw(r.res, 200, neg.contentType, store.raw(kv) + '\n');
+  respondObject(r, store, 200, store.decode(kv), neg);
+}
+
+function listMetadata(result: Omit<ListResult, 'items'>): JSONObject {
+  const metadata: JSONObject = { resourceVersion: result.resourceVersion };
+  if (result.continueToken) metadata['continue'] = result.continueToken;
+  if (result.remainingItemCount !== undefined) metadata['remainingItemCount'] = result.remainingItemCount;
+  return metadata;
+}
+
+/** A list response assembled from items already in JSON form (same key order as listObject). */
+function rawList(store: GenericStore, items: string[], result: Omit<ListResult, 'items'>): string {
+  const served = store.type.served;
+  const apiVersion = served.group ? `${served.group}/${served.version}` : served.version;
+  return `{"apiVersion":${JSON.stringify(apiVersion)},"items":[${items.join(',')}],"kind":${JSON.stringify(served.listKind)},"metadata":${JSON.stringify(listMetadata(result))}}\n`;
 }
 
 function listObject(store: GenericStore, result: ListResult): JSONObject {
   const served = store.type.served;
-  const metadata: JSONObject = { resourceVersion: result.resourceVersion };
-  if (result.continueToken) metadata['continue'] = result.continueToken;
-  if (result.remainingItemCount !== undefined) metadata['remainingItemCount'] = result.remainingItemCount;
   const apiVersion = served.group ? `${served.group}/${served.version}` : served.version;
-  return { apiVersion, items: result.items, kind: served.listKind, metadata };
+  return { apiVersion, items: result.items, kind: served.listKind, metadata: listMetadata(result) };
 }
 
 async function list(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
@@ -127,7 +140,7 @@ async function list(r: ResourceRequest, store: GenericStore, ns: string): Promis
   const q = parseListQuery(r.query, false, fieldLabels(store));
   const rev = parseRevision(q.resourceVersion);
   const exact = q.resourceVersionMatch === 'Exact' || (q.limit && rev !== undefined && q.resourceVersionMatch === undefined);
-  const result = await store.list({
+  const listed = await store.listKV({
     namespace: ns,
     labelMatch: q.labelMatch,
     fieldMatch: q.fieldMatch,
@@ -136,20 +149,21 @@ async function list(r: ResourceRequest, store: GenericStore, ns: string): Promis
     revision: exact ? rev : undefined,
     minRevision: exact ? undefined : rev,
   });
+  if (!neg.transform && neg.format === 'json') {
+    return writeRaw(r.res, 200, neg.contentType, rawList(store, listed.items.map((kv) => store.raw(kv)), listed));
+  }
+  const result: ListResult = { ...listed, items: listed.items.map((kv) => store.decode(kv)) };
   const listMeta = { resourceVersion: result.resourceVersion, continue: result.continueToken, remainingItemCount: result.remainingItemCount };
   if (neg.transform?.as === 'Table') {
     writeObject(r.res, 200, toTable(store.type.table, result.items, listMeta, tableOptions(r, neg)!), neg);
   } else if (neg.transform?.as === 'PartialObjectMetadataList') {
-    const md: JSONObject = { resourceVersion: result.resourceVersion };
-    if (result.continueToken) md['continue'] = result.continueToken;
-    if (result.remainingItemCount !== undefined) md['remainingItemCount'] = result.remainingItemCount;
     writeObject(
       r.res,
       200,
       {
         kind: 'PartialObjectMetadataList',
         apiVersion: `meta.k8s.io/${neg.transform.version}`,
-        metadata: md,
+        metadata: listMetadata(result),
         items: result.items.map((o) => partialObjectMetadata(o, neg.transform!.version)),
       },
       neg,

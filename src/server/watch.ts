@@ -25,6 +25,17 @@ export interface WatchRequest {
   tableOptions?: TableOptions;
 }
 
+// Event objects are shared by every watcher of a resource (see GenericStore.watch): serialize each once.
+const jsonOf = new WeakMap<JSONObject, string>();
+function objectJSON(obj: JSONObject): string {
+  let json = jsonOf.get(obj);
+  if (json === undefined) {
+    json = JSON.stringify(obj);
+    jsonOf.set(obj, json);
+  }
+  return json;
+}
+
 export function serveWatch(req: IncomingMessage, res: ServerResponse, store: GenericStore, w: WatchRequest): void {
   const served = store.type.served;
   const apiVersion = served.group ? `${served.group}/${served.version}` : served.version;
@@ -50,8 +61,9 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
     if (closed) return;
     const rv = (ev.object['metadata'] as JSONObject | undefined)?.['resourceVersion'];
     if (typeof rv === 'string' && ev.type !== 'ERROR') lastRV = rv;
-    const line = serialize({ type: ev.type, object: encodeObject(ev.object, ev.type) }, 'json');
-    res.write(w.neg.format === 'yaml' ? serialize({ type: ev.type, object: ev.object }, 'yaml') + '---\n' : line);
+    const object = encodeObject(ev.object, ev.type);
+    if (w.neg.format === 'yaml') res.write(serialize({ type: ev.type, object }, 'yaml') + '---\n');
+    else res.write(`{"type":"${ev.type}","object":${objectJSON(object)}}\n`);
   };
   const bookmark = (annotations?: Record<string, string>): JSONObject => {
     const metadata: JSONObject = { resourceVersion: lastRV, creationTimestamp: null };
