@@ -2,6 +2,8 @@
 // built-ins, Namespaces and CustomResourceDefinitions, without schemas as our registry serves them.
 import type { ServedResource } from '../../src/api/resource.js';
 import { storageVersionHash } from '../../src/server/discovery.js';
+import { namespaceType } from '../../src/registry/namespaces.js';
+import { crdResourceType } from '../../src/crd/resource.js';
 
 export const CRONTAB_SCHEMA = {
   type: 'object',
@@ -34,35 +36,8 @@ export const cronTab = (overrides: Partial<ServedResource> = {}): ServedResource
   ...overrides,
 });
 
-export const namespaces: ServedResource = {
-  group: '',
-  version: 'v1',
-  resource: 'namespaces',
-  singularName: 'namespace',
-  kind: 'Namespace',
-  listKind: 'NamespaceList',
-  namespaced: false,
-  verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
-  shortNames: ['ns'],
-  categories: [],
-  subresources: { status: true },
-  storageVersionHash: storageVersionHash('', 'v1', 'Namespace'),
-};
-
-export const customResourceDefinitions: ServedResource = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  resource: 'customresourcedefinitions',
-  singularName: 'customresourcedefinition',
-  kind: 'CustomResourceDefinition',
-  listKind: 'CustomResourceDefinitionList',
-  namespaced: false,
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-  shortNames: ['crd', 'crds'],
-  categories: ['api-extensions'],
-  subresources: { status: true },
-  // kube-apiserver stores CRDs as v1beta1 and publishes that version's hash.
-  storageVersionHash: storageVersionHash('apiextensions.k8s.io', 'v1beta1', 'CustomResourceDefinition'),
-};
+// The built-ins exactly as the server serves them.
+export const namespaces: ServedResource = namespaceType().served;
+export const customResourceDefinitions: ServedResource = crdResourceType().served;
 
 export const allResources = (): ServedResource[] => [namespaces, customResourceDefinitions, cronTab()];
