@@ -97,7 +97,8 @@ export function errorBody(e: FieldError): string {
     e.type === 'FieldValueTooLong' ||
     e.type === 'InternalError' ||
     e.badValue === OMIT_VALUE;
-  if (!omit) s += ': ' + goValue(e.badValue);
+  // A nil value is printed as the string "null", quotes included (field.Error.ErrorBody).
+  if (!omit) s += ': ' + (e.badValue === null || e.badValue === undefined ? '"null"' : goValue(e.badValue));
   if (e.detail) s += ': ' + e.detail;
   return s;
 }
