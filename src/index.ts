@@ -2,4 +2,5 @@
 export { startServer, type ServerOptions, type RunningServer, VERSION_INFO } from './server/server.js';
 export { serve, type ServeOptions, type Served } from './cli/serve.js';
 export { openSqliteStore } from './storage/sqlite-store.js';
+export { createCachedStore } from './storage/cache.js';
 export type { KVStore } from './storage/types.js';

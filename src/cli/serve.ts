@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { openSqliteStore } from '../storage/sqlite-store.js';
+import { createCachedStore } from '../storage/cache.js';
 import { ensureCertificates } from '../auth/certs.js';
 import { writeKubeconfig } from '../auth/kubeconfig.js';
 import { startServer, type RunningServer } from '../server/server.js';
@@ -25,7 +26,8 @@ export interface Served {
 export async function serve(opts: ServeOptions): Promise<Served> {
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const kv = openSqliteStore(join(dataDir, 'state.db'));
+  // Current reads are served from memory; writes, watches and older revisions go to SQLite.
+  const kv = await createCachedStore(openSqliteStore(join(dataDir, 'state.db')));
   const certs = await ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] });
   const server = await startServer({
     kv,

@@ -111,17 +111,20 @@ export class GenericStore {
     return JSON.stringify(this.decode(kv, revision));
   }
 
-  /** Watch events reach every watcher of a prefix with the same key-value: decode it once for all of them. */
-  private decodeShared(kv: KeyValue): JSONObject {
-    let obj = this.shared.get(kv);
-    if (!obj) {
-      obj = this.decode(kv);
-      this.shared.set(kv, obj);
+  /**
+   * Watch events reach every watcher of a prefix as the same event object: decode once for all of them.
+   * Keyed by the event (short-lived), not the key-value, which a cache may keep for as long as it is current.
+   */
+  private decodeShared(ev: StoreEvent, which: 'kv' | 'prev'): JSONObject {
+    let entry = this.shared.get(ev);
+    if (!entry) {
+      entry = {};
+      this.shared.set(ev, entry);
     }
-    return obj;
+    return (entry[which] ??= this.decode(which === 'kv' ? ev.kv : ev.prev!));
   }
 
-  private readonly shared = new WeakMap<KeyValue, JSONObject>();
+  private readonly shared = new WeakMap<StoreEvent, { kv?: JSONObject; prev?: JSONObject }>();
 
   private encode(obj: JSONObject): string {
     const stored = this.type.toStorage(obj);
@@ -391,12 +394,12 @@ export class GenericStore {
 
   private toWatchEvent(ev: StoreEvent, filter: Parameters<GenericStore['matches']>[1]): WatchEvent | undefined {
     // Event objects are shared by every watcher of this resource: read-only from here on.
-    const obj = this.decodeShared(ev.kv);
+    const obj = this.decodeShared(ev, 'kv');
     if (ev.type === 'delete') return this.matches(obj, filter) ? { type: 'DELETED', object: obj } : undefined;
     const now = this.matches(obj, filter);
     if (!ev.prev) return now ? { type: 'ADDED', object: obj } : undefined;
     const filtered = Boolean(filter.labelMatch || filter.fieldMatch);
-    const before = !filtered || this.matches(this.decodeShared(ev.prev), filter);
+    const before = !filtered || this.matches(this.decodeShared(ev, 'prev'), filter);
     if (now && before) return { type: 'MODIFIED', object: obj };
     if (now) return { type: 'ADDED', object: obj };
     if (before) return { type: 'DELETED', object: obj };

@@ -1,3 +1,4 @@
 export * from './types.js';
 export { openSqliteStore, SqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 export { prefixEnd, compareKeys } from './key-range.js';
+export { createCachedStore, CachedKVStore, type CachedStoreOptions } from './cache.js';

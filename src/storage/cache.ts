@@ -1,0 +1,306 @@
+// A KVStore that serves current reads from memory: kube-apiserver's watch cache, over the whole
+// keyspace. It loads every key once, then follows the inner store's watch. Writes, reads at older
+// revisions, watches and compaction go to the inner store.
+//
+// Consistency: the cache answers from memory only while it is "fresh": loaded, watching, and at or
+// past the revision of every write it has handed back. A write's promise resolves only once the
+// cache has applied that write (its event came in), so a read right after a write sees it; this
+// is kube-apiserver's "wait until fresh" for consistent reads from cache. With the SQLite store the
+// event arrives before the write resolves and nothing waits. Whenever the cache is not fresh
+// (reloading after the watch broke, or a write gave up waiting), reads go to the inner store.
+import { KeyIndex } from './cache-index.js';
+import {
+  StorageError,
+  type KVStore,
+  type KeyValue,
+  type ListOptions,
+  type ListResult,
+  type StoreEvent,
+  type WatchOptions,
+  type Watcher,
+  type WriteResult,
+} from './types.js';
+
+export interface CachedStoreOptions {
+  /** Keys read per list page while loading (default 10,000). */
+  loadPageSize?: number;
+  /** Longest a write waits for its event before resolving anyway (default 5 s); reads then go to the inner store until the cache catches up. */
+  catchUpTimeoutMs?: number;
+  /** First delay before retrying a failed reload (default 100 ms; doubles up to 5 s). */
+  reloadRetryMs?: number;
+  /** Pending inserts the key index tolerates before merging (default 1,024; tests lower it). */
+  indexMergeAt?: number;
+}
+
+type State = 'loading' | 'live' | 'failed' | 'closed';
+
+interface Waiter {
+  revision: number;
+  done(): void;
+}
+
+const MAX_RETRY_MS = 5_000;
+/** Loading restarts when the revision it pins is compacted under it; give up after this many tries. */
+const MAX_LOAD_ATTEMPTS = 5;
+
+/** Load every key of inner into memory and keep following it. Closes inner if the load fails. */
+export async function createCachedStore(inner: KVStore, opts: CachedStoreOptions = {}): Promise<CachedKVStore> {
+  const cache = new CachedKVStore(inner, opts);
+  try {
+    await cache.load();
+  } catch (err) {
+    await inner.close().catch(() => {});
+    throw err;
+  }
+  return cache;
+}
+
+/** Values returned are shared with other callers and with the cache itself: treat them as read-only. */
+export class CachedKVStore implements KVStore {
+  private index: KeyIndex;
+  /** The revision the in-memory state is at. */
+  private rev = 0;
+  private state: State = 'loading';
+  /** Bumped by every (re)load and by close; callbacks of an older generation are ignored. */
+  private generation = 0;
+  private watcher: Watcher | undefined;
+  /** The newest revision a write through this cache has returned. */
+  private written = 0;
+  /** The newest revision compacted through this cache (the inner store may have compacted further). */
+  private compacted = 0;
+  private waiters: Waiter[] = [];
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryMs: number;
+  private closePromise: Promise<void> | undefined;
+  private readonly pageSize: number;
+  private readonly catchUpMs: number;
+  private readonly mergeAt: number | undefined;
+
+  constructor(
+    readonly inner: KVStore,
+    private readonly opts: CachedStoreOptions = {},
+  ) {
+    this.pageSize = Math.max(1, opts.loadPageSize ?? 10_000);
+    this.catchUpMs = Math.max(0, opts.catchUpTimeoutMs ?? 5_000);
+    this.retryMs = this.baseRetryMs;
+    this.mergeAt = opts.indexMergeAt;
+    this.index = new KeyIndex(this.mergeAt);
+  }
+
+  /** The revision the cache holds (diagnostics). */
+  get cachedRevision(): number {
+    return this.rev;
+  }
+
+  /** Number of keys held in memory (diagnostics). */
+  get size(): number {
+    return this.index.size;
+  }
+
+  /** True while reads are answered from memory; false while reloading or behind a write. */
+  get serving(): boolean {
+    return this.state === 'live' && this.rev >= this.written;
+  }
+
+  // ---- reads ----
+
+  async currentRevision(): Promise<number> {
+    this.assertOpen();
+    return this.serving ? this.rev : this.inner.currentRevision();
+  }
+
+  async compactedRevision(): Promise<number> {
+    this.assertOpen();
+    return this.inner.compactedRevision();
+  }
+
+  async get(key: string): Promise<KeyValue | undefined> {
+    this.assertOpen();
+    return this.serving ? this.index.get(key) : this.inner.get(key);
+  }
+
+  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    this.assertOpen();
+    const at = opts.revision;
+    // An explicit revision equal to ours is the same snapshot, unless it has been compacted.
+    const newest = at === undefined || at === 0 || (at === this.rev && at > this.compacted);
+    if (!newest || !this.serving) return this.inner.list(prefix, opts);
+    const limit = opts.limit !== undefined && opts.limit > 0 ? Math.floor(opts.limit) : 0;
+    const read = this.index.range(prefix, opts.after, limit);
+    return read.more
+      ? { items: read.items, revision: this.rev, more: true, remaining: read.remaining! }
+      : { items: read.items, revision: this.rev, more: false };
+  }
+
+  async count(prefix: string): Promise<number> {
+    this.assertOpen();
+    return this.serving ? this.index.count(prefix) : this.inner.count(prefix);
+  }
+
+  // ---- writes, watch, compaction: the inner store's ----
+
+  create(key: string, value: string): Promise<WriteResult> {
+    return this.inner.create(key, value).then(this.settle);
+  }
+
+  update(key: string, value: string, expectedModRevision: number): Promise<WriteResult> {
+    return this.inner.update(key, value, expectedModRevision).then(this.settle);
+  }
+
+  delete(key: string, expectedModRevision?: number): Promise<WriteResult> {
+    return this.inner.delete(key, expectedModRevision).then(this.settle);
+  }
+
+  watch(prefix: string, opts: WatchOptions): Watcher {
+    return this.inner.watch(prefix, opts);
+  }
+
+  async compact(revision: number): Promise<void> {
+    this.assertOpen();
+    await this.inner.compact(revision);
+    if (revision > this.compacted) this.compacted = revision;
+  }
+
+  /** Stops following the inner store and closes it. */
+  close(): Promise<void> {
+    this.closePromise ??= this.shutdown();
+    return this.closePromise;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.state = 'closed';
+    this.generation++;
+    clearTimeout(this.retryTimer);
+    this.watcher?.close();
+    this.watcher = undefined;
+    this.release(Infinity);
+    this.index = new KeyIndex();
+    await this.inner.close();
+  }
+
+  /** Resolve a write's result once the cache has applied it (see the header). */
+  private readonly settle = (res: WriteResult): WriteResult | Promise<WriteResult> => {
+    if (!res.ok) return res;
+    if (res.revision > this.written) this.written = res.revision;
+    if (this.state !== 'live' || this.rev >= res.revision) return res;
+    return new Promise<WriteResult>((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(res);
+      }, this.catchUpMs);
+      const waiter: Waiter = {
+        revision: res.revision,
+        done: () => {
+          clearTimeout(timer);
+          resolve(res);
+        },
+      };
+      this.waiters.push(waiter);
+    });
+  };
+
+  /** Let go of writes waiting for a revision at or below `upTo`. */
+  private release(upTo: number): void {
+    if (this.waiters.length === 0) return;
+    const keep: Waiter[] = [];
+    for (const w of this.waiters) {
+      if (w.revision <= upTo) w.done();
+      else keep.push(w);
+    }
+    this.waiters = keep;
+  }
+
+  // ---- following the inner store ----
+
+  /**
+   * Read every key at one revision, then watch from it. Restarts if that revision is compacted
+   * meanwhile. Called by createCachedStore and on reloads; not for other callers.
+   */
+  async load(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.loadOnce();
+      } catch (err) {
+        const retry = err instanceof StorageError && err.code === 'compacted' && attempt < MAX_LOAD_ATTEMPTS;
+        if (!retry) throw err;
+      }
+    }
+  }
+
+  private async loadOnce(): Promise<void> {
+    const gen = ++this.generation;
+    this.state = 'loading';
+    // Reads go to the inner store from here on, and writes need not wait for the cache.
+    this.release(Infinity);
+    this.index = new KeyIndex(this.mergeAt);
+    const index = new KeyIndex(this.mergeAt);
+    // The first page fixes the revision; the rest are read at it.
+    let page = await this.inner.list('', { limit: this.pageSize });
+    const revision = page.revision;
+    for (;;) {
+      if (gen !== this.generation) return;
+      index.putInOrder(page.items);
+      if (!page.more || page.items.length === 0) break;
+      page = await this.inner.list('', { limit: this.pageSize, after: page.items[page.items.length - 1]!.key, revision });
+    }
+    this.index = index;
+    this.rev = revision;
+    this.state = 'live';
+    const watcher = this.inner.watch('', {
+      fromRevision: revision,
+      onEvent: (ev) => this.apply(gen, ev),
+      onError: () => this.watchFailed(gen),
+    });
+    // The watch may have failed already (an inner store that reports errors synchronously).
+    if (gen === this.generation) this.watcher = watcher;
+    else watcher.close();
+  }
+
+  private apply(gen: number, ev: StoreEvent): void {
+    if (gen !== this.generation) return;
+    const revision = ev.kv.modRevision;
+    // Events come in revision order; never let anything move the cache backwards.
+    if (revision < this.rev) return;
+    if (ev.type === 'put') this.index.put(ev.kv);
+    else this.index.remove(ev.kv.key);
+    this.rev = revision;
+    this.release(revision);
+  }
+
+  /** The usual cause is 'compacted': the watch fell further behind than history reaches. Start over. */
+  private watchFailed(gen: number): void {
+    if (gen !== this.generation || this.state === 'closed') return;
+    this.watcher = undefined;
+    this.reload();
+  }
+
+  private reload(): void {
+    if (this.state === 'closed') return;
+    this.load().then(
+      () => {
+        this.retryMs = this.baseRetryMs;
+      },
+      (err: unknown) => {
+        if (this.state === 'closed') return;
+        if (err instanceof StorageError && err.code === 'closed') {
+          // The inner store is gone: nothing to follow; reads go to it and fail there.
+          this.state = 'failed';
+          this.generation++;
+          return;
+        }
+        clearTimeout(this.retryTimer);
+        this.retryTimer = setTimeout(() => this.reload(), this.retryMs);
+        this.retryTimer.unref();
+        this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+      },
+    );
+  }
+
+  private get baseRetryMs(): number {
+    return Math.max(1, this.opts.reloadRetryMs ?? 100);
+  }
+
+  private assertOpen(): void {
+    if (this.state === 'closed') throw new StorageError('closed', 'storage is closed');
+  }
+}
