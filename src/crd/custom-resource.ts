@@ -9,6 +9,9 @@ import { customResourceTableConvertor } from '../server/table.js';
 import type { ResourceType, Strategy, Subresource } from '../registry/resource-type.js';
 import { metaOf } from '../registry/store.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from './types.js';
+import { compileSchema, SchemaCoercionError, type CompiledSchema } from '../schema/compile.js';
+import { cannotBeHandledAs, strictDecodingError, unknownFieldError } from '../schema/unknown-fields.js';
+import { badRequest } from '../api/status.js';
 
 /** The body without metadata (and status, when it has its own endpoint): what generation tracks. */
 function content(obj: JSONObject, withStatus: boolean): JSONObject {
@@ -32,7 +35,27 @@ function dropEmptyMetadata(obj: JSONObject): void {
   }
 }
 
-function customResourceStrategy(apiVersion: string, kind: string, namespaced: boolean, hasStatus: boolean): Strategy {
+/** A CRD version's schema compiled once: the whole object, and status alone for /status writes. */
+interface Schemas {
+  object: CompiledSchema;
+  status?: CompiledSchema;
+  hasDefaults: boolean;
+}
+
+function compileSchemas(schema: Record<string, unknown> | undefined, hasStatus: boolean): Schemas | undefined {
+  if (!schema) return undefined;
+  const props = schema['properties'] as Record<string, Record<string, unknown>> | undefined;
+  const statusSchema = hasStatus ? props?.['status'] : undefined;
+  return {
+    object: compileSchema(schema),
+    status: statusSchema ? compileSchema(statusSchema, { fieldPathPrefix: 'status' }) : undefined,
+    // Any default keyword (a property named "default" only costs the read fast path).
+    hasDefaults: JSON.stringify(schema).includes('"default":'),
+  };
+}
+
+function customResourceStrategy(apiVersion: string, kind: string, namespaced: boolean, hasStatus: boolean, schemas: Schemas | undefined): Strategy {
+  const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
   const validateTypeMeta = (obj: JSONObject): FieldError[] => {
     const errs: FieldError[] = [];
     if (obj['kind'] !== kind) errs.push(invalidField('kind', obj['kind'] ?? '', `must be ${kind}`));
@@ -52,7 +75,10 @@ function customResourceStrategy(apiVersion: string, kind: string, namespaced: bo
     validate(obj) {
       const tm = validateTypeMeta(obj);
       if (tm.length) return tm;
-      return validateObjectMeta(metaOf(obj), { namespaced, nameValidator: 'dns1123Subdomain' }, 'metadata');
+      return [
+        ...validateObjectMeta(metaOf(obj), { namespaced, nameValidator: 'dns1123Subdomain' }, 'metadata'),
+        ...(schemas?.object.validate(obj) ?? []),
+      ];
     },
     prepareForUpdate(obj, old, sub: Subresource) {
       const meta = metaOf(obj);
@@ -75,13 +101,36 @@ function customResourceStrategy(apiVersion: string, kind: string, namespaced: bo
       if (!deepEqual(content(obj, !hasStatus), content(old, !hasStatus))) meta.generation += 1;
       dropEmptyMetadata(obj);
     },
-    validateUpdate(obj, old) {
+    validateUpdate(obj, old, sub) {
       const tm = validateTypeMeta(obj);
       if (tm.length) return tm;
-      return validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata');
+      const errs = validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata');
+      if (sub === 'status') {
+        // Status writes are validated against the status schema alone.
+        if (obj['status'] !== undefined && schemas?.status) errs.push(...schemas.status.validateValue(obj['status']));
+        return errs;
+      }
+      errs.push(...(schemas?.object.validate(obj) ?? []));
+      return errs;
     },
     warnings: (obj, old) => finalizerWarnings(metaOf(obj).finalizers ?? [], old ? (metaOf(old).finalizers ?? []) : undefined),
     canonicalize: sortKeysDeep,
+    admitBody(obj, fieldValidation, warnings) {
+      if (!schemas) return;
+      // The custom resource decoder: defaults for the request version, then pruning of unknown fields.
+      schemas.object.default(obj);
+      let unknown: string[];
+      try {
+        unknown = schemas.object.prune(obj, { returnPruned: fieldValidation !== 'Ignore' });
+      } catch (e) {
+        if (e instanceof SchemaCoercionError) throw badRequest(cannotBeHandledAs(kind, version, kind, e.message));
+        throw e;
+      }
+      if (unknown.length === 0) return;
+      const errs = unknown.map(unknownFieldError);
+      if (fieldValidation === 'Strict') throw badRequest(cannotBeHandledAs(kind, version, kind, strictDecodingError(errs)));
+      warnings.push(...errs);
+    },
   };
 }
 
@@ -94,16 +143,15 @@ export function customResourceType(crd: CustomResourceDefinition, v: CustomResou
   const apiVersion = `${group}/${v.name}`;
   const storageApiVersion = `${group}/${storageVersionOf(crd)}`;
   const namespaced = crd.spec.scope === 'Namespaced';
-  const setVersion =
-    (to: string) =>
-    (obj: JSONObject): JSONObject =>
-      // Conversion strategy None: only apiVersion changes (webhook conversion comes with the versions work).
-      obj['apiVersion'] === to ? obj : { ...obj, apiVersion: to };
+  const hasStatus = Boolean(v.subresources?.status);
+  const schemas = compileSchemas(v.schema?.openAPIV3Schema, hasStatus);
+  // Conversion strategy None: only apiVersion changes (webhook conversion comes with the versions work).
+  const setVersion = (obj: JSONObject, to: string): JSONObject => (obj['apiVersion'] === to ? obj : { ...obj, apiVersion: to });
   return {
     served,
     gr: { group, resource: crd.spec.names.plural },
     keyPrefix: `/registry/${group}/${crd.spec.names.plural}/`,
-    strategy: customResourceStrategy(apiVersion, served.kind, namespaced, Boolean(v.subresources?.status)),
+    strategy: customResourceStrategy(apiVersion, served.kind, namespaced, hasStatus, schemas),
     table: customResourceTableConvertor(v.additionalPrinterColumns),
     selectableFields: (obj) => {
       const m = metaOf(obj);
@@ -111,9 +159,15 @@ export function customResourceType(crd: CustomResourceDefinition, v: CustomResou
       if (namespaced) f['metadata.namespace'] = String(m.namespace ?? '');
       return f;
     },
-    // Sorted keys: stored custom resources begin with apiVersion then kind.
-    storedBytesPrefix: `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(served.kind)},`,
-    fromStorage: setVersion(apiVersion),
-    toStorage: setVersion(storageApiVersion),
+    // Sorted keys: stored custom resources begin with apiVersion then kind. With defaults in the schema,
+    // reads must default what is stored, so they cannot pass the bytes through.
+    storedBytesPrefix: schemas?.hasDefaults ? undefined : `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(served.kind)},`,
+    fromStorage: (obj) => {
+      const out = setVersion(obj, apiVersion);
+      // Defaults also apply to what is read from storage (and are not written back).
+      if (schemas?.hasDefaults) schemas.object.default(out);
+      return out;
+    },
+    toStorage: (obj) => setVersion(obj, storageApiVersion),
   };
 }

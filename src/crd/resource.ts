@@ -12,6 +12,7 @@ import { specsSemanticallyEqual } from './internal.js';
 import { validateCRD, validateCRDUpdate, validateCRDStatusUpdate } from './validation.js';
 import { CRD_CLEANUP_FINALIZER, CRD_GROUP, type CustomResourceDefinition } from './types.js';
 import { setCondition } from './conditions.js';
+import { crdSchemaValidator } from './schema-checks.js';
 import { typedOrder, orderKeys } from '../registry/typed-order.js';
 
 const asCRD = (obj: JSONObject): CustomResourceDefinition => obj as unknown as CustomResourceDefinition;
@@ -40,7 +41,7 @@ const strategy: Strategy = {
     crd.metadata.generation = 1;
     addStoredVersion(crd);
   },
-  validate: (obj) => validateCRD(asCRD(obj)),
+  validate: (obj) => validateCRD(asCRD(obj), { validateSchemaStructure: crdSchemaValidator }),
   prepareForUpdate(obj, old, sub) {
     const crd = asCRD(obj);
     const prev = asCRD(old);
@@ -59,7 +60,7 @@ const strategy: Strategy = {
     if (sub === 'status') {
       return [...validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata'), ...validateCRDStatusUpdate(asCRD(obj), asCRD(old))];
     }
-    return validateCRDUpdate(asCRD(obj), asCRD(old));
+    return validateCRDUpdate(asCRD(obj), asCRD(old), { validateSchemaStructure: crdSchemaValidator });
   },
   canonicalize(obj) {
     const out = typedOrder(obj);

@@ -22,6 +22,11 @@ export interface Strategy {
   allowUnconditionalUpdate: boolean;
   /** Non-error warnings for a create or update (e.g. deprecated fields). */
   warnings?(obj: JSONObject, old?: JSONObject): string[];
+  /**
+   * Decoding a request body into this type, after patches are applied: custom resources default and prune
+   * by their schema here. Unknown fields become warnings (Warn), a 400 (Strict) or nothing (Ignore).
+   */
+  admitBody?(obj: JSONObject, fieldValidation: 'Ignore' | 'Warn' | 'Strict', warnings: string[]): void;
   /** Output key order: sort every level (unstructured objects) or keep the typed order. */
   canonicalize(obj: JSONObject): JSONObject;
   /**

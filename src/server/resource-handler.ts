@@ -216,7 +216,7 @@ async function watch(r: ResourceRequest, store: GenericStore, ns: string, opts: 
 
 interface WriteQuery {
   dryRun: boolean;
-  fieldValidation: string;
+  fieldValidation: FieldValidation;
 }
 
 function writeQuery(r: ResourceRequest, optionsKind: string): WriteQuery {
@@ -228,7 +228,7 @@ function writeQuery(r: ResourceRequest, optionsKind: string): WriteQuery {
   const fm = r.query.get('fieldManager');
   if (fm !== null && fm.length > 128) errs.push({ type: 'FieldValueTooLong', field: 'fieldManager', detail: 'may not be more than 128 bytes', badValue: fm });
   if (errs.length) throw S.invalid('meta.k8s.io', optionsKind, '', errs);
-  return { dryRun: dryRun.length > 0, fieldValidation: fv || 'Warn' };
+  return { dryRun: dryRun.length > 0, fieldValidation: (fv || 'Warn') as FieldValidation };
 }
 
 async function decodeObject(r: ResourceRequest, store: GenericStore): Promise<JSONObject> {
@@ -267,6 +267,7 @@ async function create(r: ResourceRequest, store: GenericStore, ns: string): Prom
   const wq = writeQuery(r, 'CreateOptions');
   const obj = await decodeObject(r, store);
   const warnings: string[] = [];
+  store.type.strategy.admitBody?.(obj, wq.fieldValidation, warnings);
   const out = await store.create(ns, obj, { dryRun: wq.dryRun, warnings });
   for (const w of warnings) addWarning(r.res, w);
   respondObject(r, store, 201, out, neg);
@@ -277,6 +278,7 @@ async function update(r: ResourceRequest, store: GenericStore, ns: string, sub: 
   const wq = writeQuery(r, 'UpdateOptions');
   const obj = await decodeObject(r, store);
   const warnings: string[] = [];
+  store.type.strategy.admitBody?.(obj, wq.fieldValidation, warnings);
   const { object, created } = await store.update(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings });
   for (const w of warnings) addWarning(r.res, w);
   respondObject(r, store, created ? 201 : 200, object, neg);
@@ -295,7 +297,9 @@ async function patch(r: ResourceRequest, store: GenericStore, ns: string, sub: S
     (current) => {
       if (!current) throw S.notFound(store.type.gr, r.info.name);
       warnings.length = 0; // a conflict retry applies the patch again
-      return applyPatchRequest(store, patchType, body, current, wq.fieldValidation as FieldValidation, warnings);
+      const patched = applyPatchRequest(store, patchType, body, current, wq.fieldValidation, warnings);
+      store.type.strategy.admitBody?.(patched, wq.fieldValidation, warnings);
+      return patched;
     },
     sub,
     { dryRun: wq.dryRun, warnings },

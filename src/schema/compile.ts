@@ -1,0 +1,139 @@
+// The schema engine for custom resources: one compile step per CRD version turns its
+// openAPIV3Schema into closures for defaulting, pruning and validation, reused for every request.
+//
+// Kube's order on writes is: decode (prune unknown fields, prune non-nullable nulls without
+// defaults, coerce embedded metadata), default (request version), validate. Pruning and
+// defaulting commute here (defaults are pruned at compile time, defaulting only replaces the
+// nulls that null-pruning keeps), so callers may default before or after pruning.
+//
+// Numbers: kube decodes integral JSON literals as int64 and others as float64; after JSON.parse
+// `1.0` and `1` are the same value. We read integral numbers as int64. This only shows where kube
+// itself would tell them apart: `1.0` passes `type: integer` in kube too (kube-openapi accepts
+// floats that are JSON integers), and bounds print the same; what differs is `1.0` against an
+// enum of strings and the %v rendering of huge or tiny floats written with a fraction.
+import { type FieldError, fieldErrorString } from '../api/field-error.js';
+import { type StructuralNode, toStructural } from './compile-structural.js';
+import { type DefaultFn, compileDefaulting } from './defaulting.js';
+import { compileListTypeValidation } from './list-types.js';
+import { PruneState, compilePrune } from './prune.js';
+import { coerceObjectMeta, isCanonicalObjectMeta } from './prune-objectmeta.js';
+import { compileEmbeddedValidation } from './value-embedded.js';
+import { compileValueValidator } from './value-codegen.js';
+import { type JSONSchemaProps, ValidationState, runValueValidator } from './value-validate.js';
+
+export type { JSONSchemaProps } from './value-validate.js';
+
+export interface CompileOptions {
+  /**
+   * The field path the schema's root stands for in OpenAPI validation errors: '' for a whole
+   * custom resource (root-level errors then read `<nil>`, as kube prints them), 'status' for the
+   * status subresource's schema (kube validates status updates against that subschema alone).
+   */
+  fieldPathPrefix?: string;
+}
+
+export interface PruneOptions {
+  /** Return the paths of the fields pruned as unknown (for `unknown field "..."` warnings and Strict). */
+  returnPruned?: boolean;
+  /**
+   * Drop malformed metadata fields instead of failing: what kube's storage decoder does for
+   * objects read back. Requests fail instead (SchemaCoercionError).
+   */
+  dropInvalidMetadata?: boolean;
+  /**
+   * Whether the value is a whole resource (default true): apiVersion, kind and metadata are kept
+   * at the root, and the root's metadata is round-tripped through ObjectMeta (unknown metadata
+   * fields dropped and reported as "metadata.x", timestamps normalized).
+   */
+  resourceRoot?: boolean;
+}
+
+/** A body that cannot be decoded (metadata or an embedded apiVersion/kind of the wrong type): kube's decode error, a 400. */
+export class SchemaCoercionError extends Error {
+  constructor(
+    message: string,
+    readonly fieldError?: FieldError,
+  ) {
+    super(message);
+    this.name = 'SchemaCoercionError';
+  }
+}
+
+export interface CompiledSchema {
+  /** structuraldefaulting.Default, including the nullable/null rules. Mutates obj in place. */
+  default(obj: unknown): void;
+  /**
+   * Pruning as the custom resource decoder does it (see the file comment). Mutates obj in place;
+   * returns the unknown field paths when asked (root metadata ones first, then the pruned ones and
+   * those of embedded metadata, each group sorted), else an empty list. Throws SchemaCoercionError.
+   */
+  prune(obj: unknown, opts?: PruneOptions): string[];
+  /**
+   * The schema checks of a custom resource write, in kube's order: OpenAPI value validation
+   * (ValidateCustomResource), embedded resources (objectmeta.Validate), list-type set/map
+   * invariants. The root's ObjectMeta and TypeMeta are the strategy's (validateObjectMeta).
+   */
+  validate(obj: unknown): FieldError[];
+  /** The OpenAPI value validation alone (what kube's status-update validator runs). */
+  validateValue(value: unknown): FieldError[];
+  /** The structural model the closures were built from. */
+  readonly structural: StructuralNode;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function compileSchema(openAPIV3Schema: JSONSchemaProps, opts: CompileOptions = {}): CompiledSchema {
+  const prefix = opts.fieldPathPrefix ?? '';
+  const structural = toStructural(openAPIV3Schema);
+  const check = compileValueValidator(openAPIV3Schema);
+  const vstate = new ValidationState();
+  const pruneRoot = compilePrune(structural, true);
+  let pruneValue: ReturnType<typeof compilePrune> | undefined; // compiled on first use
+  const pstate = new PruneState();
+  const defaulting: DefaultFn | null = compileDefaulting(structural);
+  const embedded = compileEmbeddedValidation(structural);
+  const lists = compileListTypeValidation(structural);
+
+  return {
+    structural,
+    default(obj) {
+      if (defaulting !== null) defaulting(obj);
+    },
+    prune(obj, popts = {}) {
+      const track = popts.returnPruned === true;
+      const drop = popts.dropInvalidMetadata === true;
+      const root = popts.resourceRoot !== false;
+      pstate.reset(track, drop);
+      let meta: ReturnType<typeof coerceObjectMeta> | undefined;
+      if (root && isObject(obj) && Object.hasOwn(obj, 'metadata') && !isCanonicalObjectMeta(obj.metadata)) {
+        meta = coerceObjectMeta(obj.metadata, { dropMalformedFields: drop, returnUnknownFieldPaths: track, pathPrefix: 'metadata' });
+        if (meta.error !== undefined) throw new SchemaCoercionError(meta.error);
+      }
+      (root ? pruneRoot : (pruneValue ??= compilePrune(structural, false)))(obj, pstate);
+      const err = pstate.error;
+      if (err !== null) {
+        pstate.error = null;
+        throw new SchemaCoercionError(fieldErrorString(err), err);
+      }
+      if (meta?.meta !== undefined && isObject(obj)) {
+        // SetObjectMeta; a zero creationTimestamp (null) is left out, as for embedded metadata.
+        if (meta.meta.creationTimestamp === null) delete meta.meta.creationTimestamp;
+        obj.metadata = meta.meta;
+      }
+      if (!track) return [];
+      const out = meta?.unknownFields ?? [];
+      out.push(...pstate.pruned!.sort(), ...pstate.coerced!.sort());
+      pstate.pruned = pstate.coerced = null;
+      return out;
+    },
+    validate(obj) {
+      const errs = runValueValidator(check, vstate, obj, prefix);
+      if (embedded !== null) errs.push(...embedded(obj));
+      if (lists !== null) errs.push(...lists(obj));
+      return errs;
+    },
+    validateValue(value) {
+      return runValueValidator(check, vstate, value, prefix);
+    },
+  };
+}

@@ -1,0 +1,459 @@
+// ObjectMeta coercion (apiextensions pkg/apiserver/schema/objectmeta/coerce.go): metadata is
+// round-tripped through the typed metav1.ObjectMeta. Fields it does not know are dropped (and
+// reported as unknown under strict decoding), fields of the wrong JSON type fail the decode (or,
+// when reading from storage, are dropped one by one), timestamps are normalized to UTC seconds,
+// and empty values vanish (omitempty) except creationTimestamp, which becomes null.
+import { goQuote } from '../api/field-error.js';
+import { deepCopyJSON, goJSON, setOwn } from './value-go.js';
+
+type JSONObject = Record<string, unknown>;
+
+const isObject = (v: unknown): v is JSONObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** encoding/json's name for the JSON kind of a value in UnmarshalTypeError. */
+function jsonKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  switch (typeof v) {
+    case 'string':
+      return 'string';
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'bool';
+    default:
+      return 'object';
+  }
+}
+
+class DecodeError extends Error {}
+
+const typeError = (v: unknown, struct: string, field: string, goType: string): DecodeError =>
+  new DecodeError(`json: cannot unmarshal ${jsonKind(v)} into Go struct field ${struct}.${field} of type ${goType}`);
+
+// ---- metav1.Time ----
+
+const RFC3339_LAYOUT = '2006-01-02T15:04:05Z07:00';
+
+/** time.Parse(time.RFC3339, s) as an RFC 3339 string in UTC with seconds precision (metav1.Time's form). */
+export function parseGoRFC3339(s: string): { utc: string } | { error: string } {
+  const fail = (valueElem: string, layoutElem: string): { error: string } => ({
+    error: `parsing time ${goQuote(s)} as ${goQuote(RFC3339_LAYOUT)}: cannot parse ${goQuote(valueElem)} as ${goQuote(layoutElem)}`,
+  });
+  const range = (what: string): { error: string } => ({ error: `parsing time ${goQuote(s)}: ${what} out of range` });
+  let rest = s;
+  const digits = (n: number, elem: string): number | { error: string } => {
+    if (rest.length < n || !/^\d+$/.test(rest.slice(0, n))) return fail(rest, elem);
+    const v = Number(rest.slice(0, n));
+    rest = rest.slice(n);
+    return v;
+  };
+  const lit = (l: string): { error: string } | undefined => {
+    if (!rest.startsWith(l)) return fail(rest, l);
+    rest = rest.slice(l.length);
+    return undefined;
+  };
+  const year = digits(4, '2006');
+  if (typeof year !== 'number') return year;
+  let e = lit('-');
+  if (e) return e;
+  const month = digits(2, '01');
+  if (typeof month !== 'number') return month;
+  if (month < 1 || month > 12) return range('month');
+  if ((e = lit('-'))) return e;
+  const day = digits(2, '02');
+  if (typeof day !== 'number') return day;
+  if ((e = lit('T'))) return e;
+  // stdHour takes one or two digits.
+  const hm = /^\d\d?/.exec(rest);
+  if (!hm) return fail(rest, '15');
+  const hour = Number(hm[0]);
+  rest = rest.slice(hm[0].length);
+  if (hour > 23) return range('hour');
+  if ((e = lit(':'))) return e;
+  const minute = digits(2, '04');
+  if (typeof minute !== 'number') return minute;
+  if (minute > 59) return range('minute');
+  if ((e = lit(':'))) return e;
+  const second = digits(2, '05');
+  if (typeof second !== 'number') return second;
+  if (second > 59) return range('second');
+  const frac = /^[.,]\d+/.exec(rest);
+  if (frac) rest = rest.slice(frac[0].length);
+  let offsetMin = 0;
+  if (rest.startsWith('Z')) {
+    rest = rest.slice(1);
+  } else {
+    const z = /^([+-])(\d\d):(\d\d)/.exec(rest);
+    if (!z) return fail(rest, 'Z07:00');
+    const oh = Number(z[2]);
+    const om = Number(z[3]);
+    if (oh > 24 || om > 60) return range('time zone offset');
+    offsetMin = (z[1] === '-' ? -1 : 1) * (oh * 60 + om);
+    rest = rest.slice(z[0].length);
+  }
+  if (rest !== '') return { error: `parsing time ${goQuote(s)}: extra text: ${goQuote(rest)}` };
+  const dim = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > dim) return range('day');
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, minute - offsetMin, second, 0);
+  const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+  return {
+    utc: `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}Z`,
+  };
+}
+
+const ZERO_TIME = '0001-01-01T00:00:00Z';
+
+/** metav1.Time: null is the zero time; the result is the normalized string, or null for zero. */
+function decodeTime(v: unknown, struct: string, field: string): string | null {
+  if (v === null) return null;
+  if (typeof v !== 'string') throw typeError(v, struct, field, 'string');
+  const r = parseGoRFC3339(v);
+  if ('error' in r) throw new DecodeError(r.error);
+  return r.utc === ZERO_TIME ? null : r.utc;
+}
+
+// ---- field decoders: (value, strict unknown-field paths sink, path prefix) → normalized value or undefined (omitted) ----
+
+type Decoder = (v: unknown, unknown: string[] | null, path: string) => unknown;
+
+const str =
+  (struct: string, field: string): Decoder =>
+  (v) => {
+    if (v === null) return undefined;
+    if (typeof v !== 'string') throw typeError(v, struct, field, 'string');
+    return v === '' ? undefined : v;
+  };
+
+/** A non-omitempty string (OwnerReference's required fields). */
+const strKept =
+  (struct: string, field: string): Decoder =>
+  (v) => {
+    if (v === null) return '';
+    if (typeof v !== 'string') throw typeError(v, struct, field, 'string');
+    return v;
+  };
+
+const int64 =
+  (struct: string, field: string, keepZero: boolean): Decoder =>
+  (v) => {
+    if (v === null) return undefined;
+    if (typeof v !== 'number') throw typeError(v, struct, field, 'int64');
+    if (!Number.isInteger(v) || Math.abs(v) >= 2 ** 63) {
+      throw new DecodeError(`json: cannot unmarshal number ${goJSON(v)} into Go struct field ${struct}.${field} of type int64`);
+    }
+    return v === 0 && !keepZero ? undefined : v;
+  };
+
+const boolPtr =
+  (struct: string, field: string): Decoder =>
+  (v) => {
+    if (v === null) return undefined;
+    if (typeof v !== 'boolean') throw typeError(v, struct, field, 'bool');
+    return v;
+  };
+
+const timePtr =
+  (struct: string, field: string): Decoder =>
+  (v) => {
+    if (v === null) return undefined;
+    // A non-nil *Time pointing at the zero time still serializes, as null.
+    return decodeTime(v, struct, field);
+  };
+
+const stringMap =
+  (struct: string, field: string): Decoder =>
+  (v) => {
+    if (v === null) return undefined;
+    if (!isObject(v)) throw typeError(v, struct, field, 'map[string]string');
+    const out: JSONObject = {};
+    let n = 0;
+    for (const k in v) {
+      const x = v[k];
+      if (x !== null && typeof x !== 'string') throw typeError(x, struct, field, 'string'); // map keys are not part of the error path
+      setOwn(out, k, x ?? '');
+      n++;
+    }
+    return n === 0 ? undefined : out;
+  };
+
+const stringSlice =
+  (struct: string, field: string): Decoder =>
+  (v) => {
+    if (v === null) return undefined;
+    if (!Array.isArray(v)) throw typeError(v, struct, field, '[]string');
+    const out = v.map((x) => {
+      if (x !== null && typeof x !== 'string') throw typeError(x, struct, field, 'string');
+      return x ?? '';
+    });
+    return out.length === 0 ? undefined : out;
+  };
+
+interface StructDecoder {
+  name: string;
+  goType: string;
+  fields: Array<[string, Decoder]>;
+}
+
+/** Decodes a struct-typed JSON object: known fields in struct order, unknown ones reported under strict decoding. */
+function decodeStruct(sd: StructDecoder, v: JSONObject, unknown: string[] | null, path: string): JSONObject {
+  const known = new Map(sd.fields);
+  const out: JSONObject = {};
+  const decoded = new Map<string, unknown>();
+  for (const k in v) {
+    const dec = known.get(k);
+    if (dec === undefined) {
+      unknown?.push(path === '' ? k : `${path}.${k}`);
+      continue;
+    }
+    decoded.set(k, dec(v[k], unknown, path === '' ? k : `${path}.${k}`));
+  }
+  for (const [k, dec] of sd.fields) {
+    if (decoded.has(k)) {
+      const x = decoded.get(k);
+      if (x !== undefined) out[k] = x;
+    } else {
+      // Absent fields take their zero value, which only non-omitempty fields show.
+      const zero = dec(null, null, '');
+      if (zero !== undefined) out[k] = zero;
+    }
+  }
+  return out;
+}
+
+const structSlice =
+  (sd: StructDecoder, field: string): Decoder =>
+  (v, unknown, path) => {
+    if (v === null) return undefined;
+    if (!Array.isArray(v)) throw typeError(v, 'ObjectMeta', field, `[]${sd.goType}`);
+    const out = v.map((x, i) => {
+      if (x === null) return decodeStruct(sd, {}, null, '');
+      if (!isObject(x)) throw typeError(x, 'ObjectMeta', field, sd.goType);
+      return decodeStruct(sd, x, unknown, `${path}[${i}]`);
+    });
+    return out.length === 0 ? undefined : out;
+  };
+
+const OWNER_REFERENCE: StructDecoder = {
+  name: 'OwnerReference',
+  goType: 'v1.OwnerReference',
+  fields: [
+    ['apiVersion', strKept('OwnerReference', 'ownerReferences.apiVersion')],
+    ['kind', strKept('OwnerReference', 'ownerReferences.kind')],
+    ['name', strKept('OwnerReference', 'ownerReferences.name')],
+    ['uid', strKept('OwnerReference', 'ownerReferences.uid')],
+    ['controller', boolPtr('OwnerReference', 'ownerReferences.controller')],
+    ['blockOwnerDeletion', boolPtr('OwnerReference', 'ownerReferences.blockOwnerDeletion')],
+  ],
+};
+
+const MANAGED_FIELDS_ENTRY: StructDecoder = {
+  name: 'ManagedFieldsEntry',
+  goType: 'v1.ManagedFieldsEntry',
+  fields: [
+    ['manager', str('ManagedFieldsEntry', 'managedFields.manager')],
+    ['operation', str('ManagedFieldsEntry', 'managedFields.operation')],
+    ['apiVersion', str('ManagedFieldsEntry', 'managedFields.apiVersion')],
+    ['time', timePtr('ManagedFieldsEntry', 'managedFields.time')],
+    ['fieldsType', str('ManagedFieldsEntry', 'managedFields.fieldsType')],
+    // FieldsV1 keeps its raw JSON; null leaves the pointer nil.
+    ['fieldsV1', (v) => (v === null ? undefined : deepCopyJSON(v))],
+    ['subresource', str('ManagedFieldsEntry', 'managedFields.subresource')],
+  ],
+};
+
+const OBJECT_META: StructDecoder = {
+  name: 'ObjectMeta',
+  goType: 'v1.ObjectMeta',
+  fields: [
+    ['name', str('ObjectMeta', 'name')],
+    ['generateName', str('ObjectMeta', 'generateName')],
+    ['namespace', str('ObjectMeta', 'namespace')],
+    ['selfLink', str('ObjectMeta', 'selfLink')],
+    ['uid', str('ObjectMeta', 'uid')],
+    ['resourceVersion', str('ObjectMeta', 'resourceVersion')],
+    ['generation', int64('ObjectMeta', 'generation', false)],
+    // A struct, not omitempty: the zero time serializes as null.
+    ['creationTimestamp', (v) => decodeTime(v, 'ObjectMeta', 'creationTimestamp')],
+    ['deletionTimestamp', timePtr('ObjectMeta', 'deletionTimestamp')],
+    ['deletionGracePeriodSeconds', int64('ObjectMeta', 'deletionGracePeriodSeconds', true)],
+    ['labels', stringMap('ObjectMeta', 'labels')],
+    ['annotations', stringMap('ObjectMeta', 'annotations')],
+    ['ownerReferences', structSlice(OWNER_REFERENCE, 'ownerReferences')],
+    ['finalizers', stringSlice('ObjectMeta', 'finalizers')],
+    ['managedFields', structSlice(MANAGED_FIELDS_ENTRY, 'managedFields')],
+  ],
+};
+
+export interface ObjectMetaCoercion {
+  /** The metadata as SetObjectMeta writes it back (absent when decoding failed). */
+  meta?: JSONObject;
+  /** Paths of fields ObjectMeta does not know (only when asked for), e.g. "metadata.foo". */
+  unknownFields: string[];
+  /** The decode error (json.Unmarshal's message), when the metadata could not be decoded. */
+  error?: string;
+}
+
+/**
+ * GetObjectMetaWithOptions followed by the ObjectMeta → unstructured conversion of SetObjectMeta.
+ * `pathPrefix` is the field path of the metadata ("metadata", "spec.template.metadata").
+ */
+export function coerceObjectMeta(
+  metadata: unknown,
+  opts: { dropMalformedFields: boolean; returnUnknownFieldPaths: boolean; pathPrefix: string },
+): ObjectMetaCoercion {
+  const unknown: string[] | null = opts.returnUnknownFieldPaths ? [] : null;
+  const relative: string[] | null = unknown ? [] : null;
+  try {
+    if (metadata === null) return { meta: decodeStruct(OBJECT_META, {}, null, ''), unknownFields: [] };
+    if (!isObject(metadata)) throw new DecodeError(`json: cannot unmarshal ${jsonKind(metadata)} into Go value of type v1.ObjectMeta`);
+    const meta = decodeStruct(OBJECT_META, metadata, relative, '');
+    return { meta, unknownFields: (relative ?? []).map((p) => `${opts.pathPrefix}.${p}`) };
+  } catch (e) {
+    if (!(e instanceof DecodeError)) throw e;
+    if (!opts.dropMalformedFields) return { unknownFields: [], error: e.message };
+    if (!isObject(metadata)) {
+      return { unknownFields: [], error: `invalid metadata: expected object, got ${goTypeName(metadata)}` };
+    }
+    // Field by field, keeping what decodes.
+    const kept: JSONObject = {};
+    const fieldUnknown: string[] = [];
+    for (const k in metadata) {
+      try {
+        const one: JSONObject = {};
+        setOwn(one, k, metadata[k]);
+        const single: string[] = [];
+        decodeStruct(OBJECT_META, one, single, '');
+        fieldUnknown.push(...single);
+        setOwn(kept, k, metadata[k]);
+      } catch (err) {
+        if (!(err instanceof DecodeError)) throw err;
+      }
+    }
+    const meta = decodeStruct(OBJECT_META, kept, null, '');
+    return { meta, unknownFields: unknown ? fieldUnknown.map((p) => `${opts.pathPrefix}.${p}`) : [] };
+  }
+}
+
+/** Go's %T of a decoded JSON value. */
+function goTypeName(v: unknown): string {
+  if (v === null) return '<nil>';
+  if (Array.isArray(v)) return '[]interface {}';
+  switch (typeof v) {
+    case 'string':
+      return 'string';
+    case 'number':
+      return Number.isInteger(v) ? 'int64' : 'float64';
+    case 'boolean':
+      return 'bool';
+    default:
+      return 'map[string]interface {}';
+  }
+}
+
+// ---- the common case: metadata already in the form SetObjectMeta would write ----
+
+const CANONICAL_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+const nonEmptyString = (v: unknown): boolean => typeof v === 'string' && v !== '';
+const isInt64 = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < 2 ** 63;
+
+function canonicalTime(v: unknown): boolean {
+  if (typeof v !== 'string' || !CANONICAL_TIME.test(v)) return false;
+  const r = parseGoRFC3339(v);
+  return 'utc' in r && r.utc === v && v !== ZERO_TIME;
+}
+
+function canonicalStringMap(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  let n = 0;
+  for (const k in v) {
+    if (typeof v[k] !== 'string') return false;
+    n++;
+  }
+  return n > 0;
+}
+
+function canonicalOwnerReference(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  let required = 0;
+  for (const k in v) {
+    const x = v[k];
+    if (k === 'apiVersion' || k === 'kind' || k === 'name' || k === 'uid') {
+      if (typeof x !== 'string') return false;
+      required++;
+    } else if (k === 'controller' || k === 'blockOwnerDeletion') {
+      if (typeof x !== 'boolean') return false;
+    } else {
+      return false;
+    }
+  }
+  return required === 4;
+}
+
+function canonicalManagedFieldsEntry(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  for (const k in v) {
+    const x = v[k];
+    if (k === 'time') {
+      if (!canonicalTime(x)) return false;
+    } else if (k === 'fieldsV1') {
+      if (x === null) return false;
+    } else if (k === 'manager' || k === 'operation' || k === 'apiVersion' || k === 'fieldsType' || k === 'subresource') {
+      if (!nonEmptyString(x)) return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether coercion would leave this metadata unchanged and report nothing: every field known,
+ * of its type and in its serialized form. Lets the common case skip the typed round trip.
+ */
+export function isCanonicalObjectMeta(m: unknown, allowZeroCreationTimestamp = false): boolean {
+  if (!isObject(m)) return false;
+  for (const k in m) {
+    const v = m[k];
+    switch (k) {
+      case 'name':
+      case 'generateName':
+      case 'namespace':
+      case 'selfLink':
+      case 'uid':
+      case 'resourceVersion':
+        if (!nonEmptyString(v)) return false;
+        break;
+      case 'generation':
+        if (!isInt64(v) || v === 0) return false;
+        break;
+      case 'deletionGracePeriodSeconds':
+        if (!isInt64(v)) return false;
+        break;
+      case 'creationTimestamp':
+        if (!(canonicalTime(v) || (allowZeroCreationTimestamp && v === null))) return false;
+        break;
+      case 'deletionTimestamp':
+        if (!canonicalTime(v)) return false;
+        break;
+      case 'labels':
+      case 'annotations':
+        if (!canonicalStringMap(v)) return false;
+        break;
+      case 'finalizers':
+        if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'string')) return false;
+        break;
+      case 'ownerReferences':
+        if (!Array.isArray(v) || v.length === 0 || !v.every(canonicalOwnerReference)) return false;
+        break;
+      case 'managedFields':
+        if (!Array.isArray(v) || v.length === 0 || !v.every(canonicalManagedFieldsEntry)) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
