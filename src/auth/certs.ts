@@ -2,12 +2,15 @@
 // client certificate (CN=kubernetes-admin, O=system:masters), laid out like kubeadm's.
 // Generated once and reused; a leaf is reissued only when it no longer fits (hosts not covered,
 // not signed by the current CA, key mismatch, or about to expire).
-import { X509Certificate, createPrivateKey, generateKeyPair, randomBytes, type KeyObject } from 'node:crypto';
+// New keys are ECDSA P-256: generating and signing with them takes about a millisecond, where
+// RSA-2048 key generation alone took most of a second on first start. Files from older
+// versions (RSA keys) are reused as they are.
+import { X509Certificate, createPrivateKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import forge from 'node-forge';
+import { domainToASCII } from 'node:url';
+import * as x509 from './x509.js';
 
 export interface Certs {
   /** Directory holding the files: <dataDir>/pki. */
@@ -49,8 +52,6 @@ const BACKDATE_MS = HOUR_MS;
 // Leaves this close to expiry are reissued on start rather than left to fail mid-run.
 const RENEW_BEFORE_MS = 7 * DAY_MS;
 
-const generateKeyPairAsync = promisify(generateKeyPair);
-
 interface KeyPair {
   certPem: string;
   keyPem: string;
@@ -75,7 +76,7 @@ export async function ensureCertificates(dataDir: string, opts: EnsureCertificat
   let ca = await readPair(paths.caCert, paths.caKey);
   let caRenewed = false;
   if (!ca || !validPair(ca, now, undefined)) {
-    ca = await issueCA(now);
+    ca = issueCA(now);
     await writePair(paths.caCert, paths.caKey, ca);
     caRenewed = true;
   }
@@ -86,18 +87,16 @@ export async function ensureCertificates(dataDir: string, opts: EnsureCertificat
   const needServer = !server || !validPair(server, now, caX509) || !coversHosts(server.certPem, hosts);
   const needAdmin = !admin || !validPair(admin, now, caX509);
 
-  // Key generation dominates the cost; run the two leaves in parallel on the libuv pool.
-  const [newServer, newAdmin] = await Promise.all([
-    needServer ? issueServing(ca, hosts, now) : undefined,
-    needAdmin ? issueAdmin(ca, now) : undefined,
-  ]);
-  if (newServer) {
-    server = newServer;
-    await writePair(paths.serverCert, paths.serverKey, server);
-  }
-  if (newAdmin) {
-    admin = newAdmin;
-    await writePair(paths.adminCert, paths.adminKey, admin);
+  if (needServer || needAdmin) {
+    const issuer = issuerOf(ca, caX509);
+    if (needServer) {
+      server = issueServing(issuer, hosts, now);
+      await writePair(paths.serverCert, paths.serverKey, server);
+    }
+    if (needAdmin) {
+      admin = issueAdmin(issuer, now);
+      await writePair(paths.adminCert, paths.adminKey, admin);
+    }
   }
 
   return {
@@ -141,17 +140,21 @@ export function coversHosts(certPem: string, hosts: readonly string[]): boolean 
 export function certSANs(certPem: string): { dns: Set<string>; ips: Set<string> } {
   const dns = new Set<string>();
   const ips = new Set<string>();
-  const cert = forge.pki.certificateFromPem(certPem);
-  const ext = cert.getExtension('subjectAltName') as { altNames?: { type: number; value?: string; ip?: string }[] } | undefined;
-  for (const alt of ext?.altNames ?? []) {
-    if (alt.type === 2 && alt.value) dns.add(alt.value.toLowerCase());
-    else if (alt.type === 7 && alt.ip) ips.add(normalizeHost(alt.ip));
+  const san = x509.parseCertificate(new X509Certificate(certPem).raw).extensions.get(x509.OID.subjectAltName);
+  if (san) {
+    const names = x509.readSubjectAltName(san.value);
+    for (const name of names.dns) dns.add(name.toLowerCase());
+    for (const ip of names.ips) {
+      const text = ipText(ip);
+      if (text) ips.add(text);
+    }
   }
   return { dns, ips };
 }
 
 // IPs in one canonical text form (IPv6 compressed, brackets and zone dropped) so that
-// "0:0:0:0:0:0:0:1" and "::1" compare equal; DNS names lower-cased.
+// "0:0:0:0:0:0:0:1" and "::1" compare equal; DNS names lower-cased, and internationalized
+// ones in their ASCII (punycode) form, the only form a dNSName SAN can hold.
 function normalizeHost(raw: string): string {
   let host = raw.trim();
   if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
@@ -163,8 +166,37 @@ function normalizeHost(raw: string): string {
     case 6:
       return new URL(`http://[${host}]/`).hostname.slice(1, -1);
     default:
-      return host.toLowerCase();
+      // domainToASCII returns '' for what is not a valid domain; keep such text as given.
+      return /^[\x00-\x7f]*$/.test(host) ? host.toLowerCase() : domainToASCII(host) || host.toLowerCase();
   }
+}
+
+// An IP's SAN bytes: 4 for IPv4, 16 for IPv6 (which may end in a dotted IPv4 part).
+function ipBytes(ip: string): Buffer {
+  if (isIP(ip) === 4) return Buffer.from(ip.split('.').map(Number));
+  let text = ip;
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const groups = (s: string | undefined): string[] => (s ? s.split(':') : []);
+  const left = groups(head);
+  const right = groups(tail);
+  const all = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const out = Buffer.alloc(16);
+  all.forEach((g, i) => out.writeUInt16BE(parseInt(g, 16), i * 2));
+  return out;
+}
+
+// SAN bytes back to canonical text; undefined for a length that is no IP address.
+function ipText(bytes: Buffer): string | undefined {
+  if (bytes.length === 4) return [...bytes].join('.');
+  if (bytes.length !== 16) return undefined;
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push(bytes.readUInt16BE(i).toString(16));
+  return normalizeHost(groups.join(':'));
 }
 
 async function readPair(certPath: string, keyPath: string): Promise<KeyPair | undefined> {
@@ -207,116 +239,111 @@ async function atomicWrite(path: string, data: string, mode: number): Promise<vo
   await rename(tmp, path);
 }
 
-async function newRsaKey(): Promise<{ publicPem: string; privatePem: string }> {
-  const { publicKey, privateKey } = await generateKeyPairAsync('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  });
-  return { publicPem: publicKey, privatePem: privateKey };
+// A fresh ECDSA P-256 key: its PKCS#8 PEM, the private KeyObject to sign with, its SPKI DER.
+function newKey(): { keyPem: string; privateKey: KeyObject; spki: Buffer } {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  return {
+    keyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+    privateKey,
+    spki: publicKey.export({ type: 'spki', format: 'der' }),
+  };
 }
 
 // A positive 127-bit serial whose DER INTEGER encoding is minimal (no leading zero byte, high bit clear).
-function randomSerialHex(): string {
+function randomSerial(): Buffer {
   const bytes = randomBytes(16);
   bytes[0] = (bytes[0]! & 0x7f) | 0x01;
-  return bytes.toString('hex');
+  return bytes;
 }
 
-interface CertSpec {
-  subject: forge.pki.CertificateField[];
-  publicPem: string;
-  notBefore: number;
-  validityMs: number;
-  extensions: object[];
-  /** Absent for the self-signed CA. */
-  issuer?: { cert: forge.pki.Certificate; keyPem: string };
-  selfKeyPem?: string;
+/** What a leaf needs from its CA: the subject bytes to name as issuer, the key id for the AKI, the signing key. */
+interface Issuer {
+  name: Buffer;
+  keyId: Buffer;
+  key: KeyObject;
 }
 
-function buildCert(spec: CertSpec): string {
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.publicKeyFromPem(spec.publicPem);
-  cert.serialNumber = randomSerialHex();
-  cert.validity.notBefore = new Date(spec.notBefore - BACKDATE_MS);
-  cert.validity.notAfter = new Date(spec.notBefore + spec.validityMs);
-  cert.setSubject(spec.subject);
-  cert.setIssuer(spec.issuer ? spec.issuer.cert.subject.attributes : spec.subject);
-  const authorityKeyId = spec.issuer
-    ? subjectKeyId(spec.issuer.cert)
-    : cert.generateSubjectKeyIdentifier().getBytes();
-  cert.setExtensions([
-    ...spec.extensions,
-    { name: 'subjectKeyIdentifier' },
-    { name: 'authorityKeyIdentifier', keyIdentifier: authorityKeyId },
-  ]);
-  const signingKeyPem = spec.issuer ? spec.issuer.keyPem : spec.selfKeyPem!;
-  cert.sign(forge.pki.privateKeyFromPem(signingKeyPem) as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
-  return forge.pki.certificateToPem(cert);
+// The CA's subject is copied byte for byte so that name matching cannot depend on string types,
+// and its own SKI is used when present so the AKI matches exactly (a CA from an older version
+// may have been written by other code).
+function issuerOf(ca: KeyPair, caX509: X509Certificate): Issuer {
+  const parsed = x509.parseCertificate(caX509.raw);
+  const ski = parsed.extensions.get(x509.OID.subjectKeyIdentifier);
+  return {
+    name: parsed.subject,
+    keyId: ski ? x509.readSubjectKeyIdentifier(ski.value) : x509.keyIdentifier(parsed.spki),
+    key: createPrivateKey(ca.keyPem),
+  };
 }
 
-// The issuer's own SKI extension when it has one, so the AKI matches byte for byte.
-function subjectKeyId(cert: forge.pki.Certificate): string {
-  const ext = cert.getExtension('subjectKeyIdentifier') as { subjectKeyIdentifier?: string } | undefined;
-  if (ext?.subjectKeyIdentifier) return forge.util.hexToBytes(ext.subjectKeyIdentifier);
-  return cert.generateSubjectKeyIdentifier().getBytes();
-}
-
-async function issueCA(now: number): Promise<KeyPair> {
-  const key = await newRsaKey();
-  const certPem = buildCert({
-    subject: [{ shortName: 'CN', value: CA_COMMON_NAME }],
-    publicPem: key.publicPem,
-    notBefore: now,
-    validityMs: CA_VALIDITY_MS,
-    extensions: [
-      { name: 'basicConstraints', cA: true, critical: true },
-      { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
-    ],
-    selfKeyPem: key.privatePem,
+function certPem(spec: Omit<x509.CertificateSpec, 'serial' | 'notBefore' | 'notAfter'>, now: number, validityMs: number): string {
+  const der = x509.signCertificate({
+    ...spec,
+    serial: randomSerial(),
+    notBefore: new Date(now - BACKDATE_MS),
+    notAfter: new Date(now + validityMs),
   });
-  return { certPem, keyPem: key.privatePem };
+  return x509.toPem('CERTIFICATE', der);
 }
 
-async function issueLeaf(
-  ca: KeyPair,
-  now: number,
-  subject: forge.pki.CertificateField[],
-  extraExtensions: object[],
-): Promise<KeyPair> {
-  const key = await newRsaKey();
-  const certPem = buildCert({
-    subject,
-    publicPem: key.publicPem,
-    notBefore: now,
-    validityMs: LEAF_VALIDITY_MS,
-    extensions: [
-      { name: 'basicConstraints', cA: false, critical: true },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-      ...extraExtensions,
-    ],
-    issuer: { cert: forge.pki.certificateFromPem(ca.certPem), keyPem: ca.keyPem },
-  });
-  return { certPem, keyPem: key.privatePem };
-}
-
-function issueServing(ca: KeyPair, hosts: readonly string[], now: number): Promise<KeyPair> {
-  const altNames = hosts.map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h }));
-  return issueLeaf(ca, now, [{ shortName: 'CN', value: SERVER_COMMON_NAME }], [
-    { name: 'extKeyUsage', serverAuth: true },
-    { name: 'subjectAltName', altNames },
-  ]);
-}
-
-function issueAdmin(ca: KeyPair, now: number): Promise<KeyPair> {
-  // Go's x509 name order: O before CN, as kubeadm's admin.conf certificate has it.
-  return issueLeaf(
-    ca,
+function issueCA(now: number): KeyPair {
+  const key = newKey();
+  const name = x509.name([[x509.OID.commonName, CA_COMMON_NAME]]);
+  const keyId = x509.keyIdentifier(key.spki);
+  const pem = certPem(
+    {
+      issuer: name,
+      subject: name,
+      spki: key.spki,
+      extensions: [
+        x509.basicConstraints(true),
+        x509.keyUsage([x509.KeyUsage.digitalSignature, x509.KeyUsage.keyCertSign, x509.KeyUsage.cRLSign]),
+        x509.subjectKeyIdentifier(keyId),
+        x509.authorityKeyIdentifier(keyId),
+      ],
+      signingKey: key.privateKey,
+    },
     now,
-    [
-      { shortName: 'O', value: ADMIN_GROUP },
-      { shortName: 'CN', value: ADMIN_USER },
-    ],
-    [{ name: 'extKeyUsage', clientAuth: true }],
+    CA_VALIDITY_MS,
   );
+  return { certPem: pem, keyPem: key.keyPem };
+}
+
+function issueLeaf(issuer: Issuer, now: number, subject: Buffer, extraExtensions: x509.Extension[]): KeyPair {
+  const key = newKey();
+  const pem = certPem(
+    {
+      issuer: issuer.name,
+      subject,
+      spki: key.spki,
+      extensions: [
+        x509.basicConstraints(false),
+        // ECDSA keys sign; they cannot encipher keys, so no keyEncipherment (as Go and kubeadm do).
+        x509.keyUsage([x509.KeyUsage.digitalSignature]),
+        ...extraExtensions,
+        x509.subjectKeyIdentifier(x509.keyIdentifier(key.spki)),
+        x509.authorityKeyIdentifier(issuer.keyId),
+      ],
+      signingKey: issuer.key,
+    },
+    now,
+    LEAF_VALIDITY_MS,
+  );
+  return { certPem: pem, keyPem: key.keyPem };
+}
+
+function issueServing(issuer: Issuer, hosts: readonly string[], now: number): KeyPair {
+  return issueLeaf(issuer, now, x509.name([[x509.OID.commonName, SERVER_COMMON_NAME]]), [
+    x509.extKeyUsage([x509.OID.serverAuth]),
+    x509.subjectAltName(hosts.map((h) => (isIP(h) ? { ip: ipBytes(h) } : { dns: h }))),
+  ]);
+}
+
+function issueAdmin(issuer: Issuer, now: number): KeyPair {
+  // Go's x509 name order: O before CN, as kubeadm's admin.conf certificate has it.
+  const subject = x509.name([
+    [x509.OID.organization, ADMIN_GROUP],
+    [x509.OID.commonName, ADMIN_USER],
+  ]);
+  return issueLeaf(issuer, now, subject, [x509.extKeyUsage([x509.OID.clientAuth])]);
 }

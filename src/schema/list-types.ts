@@ -6,10 +6,8 @@ import { type StructuralNode, anyNode } from './compile-structural.js';
 import { goBadValue, goJSON, setOwn } from './value-go.js';
 
 type JSONObject = Record<string, unknown>;
-type Walk = (x: unknown, path: string, errs: FieldError[]) => void;
 
 const isListNode = (n: StructuralNode): boolean => n.listType === 'set' || n.listType === 'map';
-const child = (path: string, k: string): string => (path === '' ? k : `${path}.${k}`);
 
 /** A marker for "key field absent" (distinct from a null key). */
 const UNSPECIFIED = Symbol('unspecifiedKeyValue');
@@ -58,40 +56,94 @@ function validateListMap(s: StructuralNode, list: unknown[], path: string, errs:
   for (const i of nonUniqueIndices(keys)) errs.push(duplicate(`${path}[${i}]`, keys[i]));
 }
 
-function compileWalk(s: StructuralNode): Walk {
-  const props = new Map<string, Walk>();
-  if (s.properties) for (const [k, p] of s.properties) if (anyNode(p, isListNode)) props.set(k, compileWalk(p));
-  const ap = s.additionalProperties && anyNode(s.additionalProperties, isListNode) ? compileWalk(s.additionalProperties) : null;
-  const items = s.items && anyNode(s.items, isListNode) ? compileWalk(s.items) : null;
-  return (x, path, errs) => {
-    if (x === null || typeof x !== 'object') return;
-    if (Array.isArray(x)) {
-      if (s.listType === 'set') {
-        for (const i of nonUniqueIndices(x)) errs.push(duplicate(`${path}[${i}]`, goBadValue(x[i])));
-      } else if (s.listType === 'map') {
-        validateListMap(s, x, path, errs);
-      }
-      if (items !== null) for (let i = 0; i < x.length; i++) items(x[i], `${path}[${i}]`, errs);
-      return;
+// ---- code generation: one function per node that leads to a set or map list ----
+
+const SEG_PROP = 0;
+const SEG_KEY = 1;
+const SEG_INDEX = 2;
+
+class ListState {
+  segs: Array<string | number> = [];
+  kinds: number[] = [];
+  depth = 0;
+  errs: FieldError[] = [];
+
+  /** field.Path rendering: properties .k, map keys [k], indices [i]. */
+  path(): string {
+    let s = '';
+    for (let i = 0; i < this.depth; i++) {
+      const k = this.kinds[i];
+      if (k === SEG_PROP) s += s === '' ? (this.segs[i] as string) : '.' + (this.segs[i] as string);
+      else s += `[${this.segs[i] as string | number}]`;
     }
-    const o = x as JSONObject;
-    if (ap !== null) for (const k in o) ap(o[k], `${path}[${k}]`, errs);
-    // Only the properties that hold lists matter; walking them beats walking the object's keys.
-    for (const [k, w] of props) {
-      const v = o[k];
-      if (v !== null && typeof v === 'object' && Object.hasOwn(o, k)) w(v, child(path, k), errs);
-    }
-  };
+    return s;
+  }
+}
+
+const listHelpers = {
+  set(list: unknown[], st: ListState): void {
+    const path = st.path();
+    for (const i of nonUniqueIndices(list)) st.errs.push(duplicate(`${path}[${i}]`, goBadValue(list[i])));
+  },
+  map(s: StructuralNode, list: unknown[], st: ListState): void {
+    validateListMap(s, list, st.path(), st.errs);
+  },
+};
+
+const lit = (x: string): string => JSON.stringify(x);
+const PROTO_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype).concat(['__proto__']));
+
+class ListGenerator {
+  readonly fns: string[] = [];
+  readonly consts: unknown[] = [];
+  private n = 0;
+  constant(v: unknown): string {
+    this.consts.push(v);
+    return `K[${this.consts.length - 1}]`;
+  }
+  name(): string {
+    return `l${this.n++}`;
+  }
+}
+
+const visit = (fn: string, kind: number, seg: string, value: string): string =>
+  `{ const w = ${value}; if (w !== null && typeof w === "object") { st.segs[d] = ${seg}; st.kinds[d] = ${kind}; st.depth = d + 1; ${fn}(w, st); st.depth = d; } }`;
+
+function genWalk(g: ListGenerator, s: StructuralNode): string {
+  const fn = g.name();
+  const arrayCode: string[] = [];
+  if (s.listType === 'set') arrayCode.push('H.set(x, st);');
+  else if (s.listType === 'map') arrayCode.push(`H.map(${g.constant(s)}, x, st);`);
+  if (s.items && anyNode(s.items, isListNode)) {
+    arrayCode.push(visit(genWalk(g, s.items), SEG_INDEX, 'j', 'x[j]').replace('{ const w', 'for (let j = 0; j < x.length; j++) { const w'));
+  }
+  const objectCode: string[] = [];
+  if (s.additionalProperties && anyNode(s.additionalProperties, isListNode)) {
+    objectCode.push(`for (const k in x) ${visit(genWalk(g, s.additionalProperties), SEG_KEY, 'k', 'x[k]')}`);
+  }
+  for (const [k, p] of s.properties ?? []) {
+    if (!anyNode(p, isListNode)) continue;
+    const read = PROTO_NAMES.has(k) ? `(Object.hasOwn(x, ${lit(k)}) ? x[${lit(k)}] : undefined)` : `x[${lit(k)}]`;
+    objectCode.push(visit(genWalk(g, p), SEG_PROP, lit(k), read));
+  }
+  g.fns.push(`function ${fn}(x, st) {\nconst d = st.depth;\nif (Array.isArray(x)) { ${arrayCode.join('\n')} return; }\n${objectCode.join('\n')}\n}`);
+  return fn;
 }
 
 /** Compiles the list-type checks; null when the schema has no set or map lists. */
 export function compileListTypeValidation(s: StructuralNode): ((obj: unknown) => FieldError[]) | null {
   if (!anyNode(s, isListNode)) return null;
-  const walk = compileWalk(s);
+  const g = new ListGenerator();
+  const top = genWalk(g, s);
+  const walk = new Function('H', 'K', `"use strict";\n${g.fns.join('\n')}\nreturn ${top};`)(listHelpers, g.consts) as (x: unknown, st: ListState) => void;
+  const st = new ListState();
   return (obj) => {
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return [];
-    const errs: FieldError[] = [];
-    walk(obj, '', errs);
+    st.depth = 0;
+    walk(obj, st);
+    const errs = st.errs;
+    if (errs.length === 0) return errs.length === 0 ? [] : errs;
+    st.errs = [];
     return errs;
   };
 }

@@ -155,7 +155,9 @@ class PruneGenerator {
 
 /** The function pruning a child value with schema s (null: everything below is unknown). */
 function child(g: PruneGenerator, s: StructuralNode | null): string {
-  return s === null ? 'H.pruneAll' : genPrune(g, s, false, false);
+  // A plain leaf prunes objects found under it entirely, just as a missing schema does.
+  const leaf = s !== null && s.properties === null && s.additionalProperties === undefined && s.items === null && !s.preserveUnknownFields && !s.embeddedResource;
+  return s === null || leaf ? 'H.pruneAll' : genPrune(g, s, false, false);
 }
 
 /** Code for one field value `v` of object `x` under key `k`, with its schema known at compile time. */

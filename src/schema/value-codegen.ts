@@ -5,7 +5,7 @@
 // Every string put into the source goes through JSON.stringify; every number is a JSON number.
 import { effectiveFormat, formatChecker } from './formats.js';
 import { goFloat, goJSON } from './value-go.js';
-import { type Check, type JSONSchemaProps, SEG_INDEX, SEG_KEY, SEG_RAW, compilePattern, helpers } from './value-validate.js';
+import { type Check, type JSONSchemaProps, SEG_INDEX, SEG_KEY, SEG_RAW, type ValidationState, compilePattern, helpers } from './value-validate.js';
 
 const isSchema = (v: unknown): v is JSONSchemaProps => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -38,7 +38,7 @@ class Generator {
  * Generates the validator of one node; returns its function name. `atRoot`: the node validates at
  * path "" (the root and its junctor branches). `counted`: MatchCount matters (inside anyOf/oneOf).
  */
-function node(g: Generator, s: JSONSchemaProps, atRoot: boolean, counted: boolean): string {
+function node(g: Generator, s: JSONSchemaProps, atRoot: boolean, counted: boolean, full = false): string {
   const fn = g.name();
   const types: string[] =
     s['x-kubernetes-int-or-string'] === true ? ['integer', 'string'] : typeof s.type === 'string' && s.type !== '' ? [s.type] : [];
@@ -79,6 +79,8 @@ function node(g: Generator, s: JSONSchemaProps, atRoot: boolean, counted: boolea
     const j = `J${fn}`;
     g.prologue.push(`const ${j} = { anyOf: ${anyOf ?? 'null'}, oneOf: ${oneOf ?? 'null'}, allOf: ${allOf ?? 'null'}, not: ${not ?? 'null'} };`);
     junctors = `H.junctors(v, st, ${j});`;
+    const fastAnyOf = !oneOf && !allOf && !not ? pureTypeAnyOf(s.anyOf, counted) : null;
+    if (fastAnyOf) junctors = `if (${fastAnyOf.test}) { ${fastAnyOf.mc} } else ${junctors}`;
   }
 
   // Enum (basicCommonValidator): strings are looked up in a set of the string entries.
@@ -101,6 +103,7 @@ function node(g: Generator, s: JSONSchemaProps, atRoot: boolean, counted: boolea
   const nullBody = [nullFails ? `H.typeFail(st, ${lit(typeName)}, "null");` : mc(1), enumNull];
 
   // strings
+  const stringBody = (): string[] => {
   const stringBody = [mc(B + 1 + (fmtCheck ? 1 : 0) + typePass(tString)), typeCheck(tString), junctors];
   {
     const chain: string[] = [];
@@ -118,8 +121,11 @@ function node(g: Generator, s: JSONSchemaProps, atRoot: boolean, counted: boolea
   }
   if (fmtCheck) stringBody.push(`if (!${g.constant(fmtCheck)}(v)) H.formatFail(st, ${lit(format)}, v);`);
   stringBody.push(enumString);
+  return stringBody;
+  };
 
   // numbers
+  const numberBody = (): string[] => {
   const numberBody = [mc(B + 2)];
   {
     const i = `const i = ${IS_INT};`;
@@ -149,18 +155,23 @@ function node(g: Generator, s: JSONSchemaProps, atRoot: boolean, counted: boolea
       const t = Math.trunc(b);
       const op = max ? (exclusive ? '>=' : '>') : exclusive ? '<=' : '<';
       numberBody.push(
-        `if (i ? v ${op} ${numLit(t)} : v ${op} ${numLit(b)}) H.boundFail(st, v, i, i ? ${numLit(t)} : ${numLit(b)}, ${max}, ${exclusive});`,
+        t === b
+          ? `if (v ${op} ${numLit(b)}) H.boundFail(st, v, i, ${numLit(b)}, ${max}, ${exclusive});`
+          : `if (i ? v ${op} ${numLit(t)} : v ${op} ${numLit(b)}) H.boundFail(st, v, i, i ? ${numLit(t)} : ${numLit(b)}, ${max}, ${exclusive});`,
       );
     };
     bound(num(s.minimum), false, s.exclusiveMinimum === true);
     bound(num(s.maximum), true, s.exclusiveMaximum === true);
     numberBody.push(enumGeneric);
   }
+  return numberBody;
+  };
 
   // booleans
-  const boolBody = [mc(B + typePass(tBool)), typeCheck(tBool), junctors, enumGeneric];
+  const boolBody = (): string[] => [mc(B + typePass(tBool)), typeCheck(tBool), junctors, enumGeneric];
 
   // arrays
+  const arrayBody = (): string[] => {
   const arrayBody = [mc(B + 2 + typePass(tArray)), typeCheck(tArray), junctors];
   if (isSchema(s.items)) {
     const items = node(g, s.items, false, counted);
@@ -176,8 +187,11 @@ function node(g: Generator, s: JSONSchemaProps, atRoot: boolean, counted: boolea
     if (s.uniqueItems === true) arrayBody.push('if (H.hasDuplicates(v)) H.uniqueItems(st);');
   }
   arrayBody.push(enumGeneric);
+  return arrayBody;
+  };
 
   // objects
+  const objectBody = (): string[] => {
   const objectBody = [mc(B + 1 + typePass(tObject)), typeCheck(tObject), junctors, enumGeneric];
   {
     const minProperties = num(s.minProperties);
@@ -218,26 +232,93 @@ function node(g: Generator, s: JSONSchemaProps, atRoot: boolean, counted: boolea
     }
   }
 
+  return objectBody;
+  };
+
   const join = (parts: string[]): string => parts.filter((p) => p !== '').join('\n');
-  g.fns.push(`function ${fn}(v, st) {
+  const expected = full || types.length === 0 ? null : new Set(types.map((t) => (t === 'integer' ? 'number' : t)));
+  if (expected === null) {
+    g.fns.push(`function ${fn}(v, st) {
 if (v === null) { ${join(nullBody)} return; }
 switch (typeof v) {
-case "string": { ${join(stringBody)} return; }
-case "number": { ${join(numberBody)} return; }
-case "boolean": { ${join(boolBody)} return; }
+case "string": { ${join(stringBody())} return; }
+case "number": { ${join(numberBody())} return; }
+case "boolean": { ${join(boolBody())} return; }
 default:
-if (Array.isArray(v)) { ${join(arrayBody)} } else { ${join(objectBody)} }
+if (Array.isArray(v)) { ${join(arrayBody())} } else { ${join(objectBody())} }
 }
+}`);
+    return fn;
+  }
+  // The declared type(s) get generated code; any other kind of value takes the slow path, a
+  // complete validator of this node generated on first use.
+  const fast: string[] = [];
+  if (expected.has('string')) fast.push(`if (typeof v === "string") { ${join(stringBody())} return; }`);
+  if (expected.has('number')) fast.push(`if (typeof v === "number") { ${join(numberBody())} return; }`);
+  if (expected.has('boolean')) fast.push(`if (typeof v === "boolean") { ${join(boolBody())} return; }`);
+  if (expected.has('object')) fast.push(`if (typeof v === "object" && v !== null && !Array.isArray(v)) { ${join(objectBody())} return; }`);
+  if (expected.has('array')) fast.push(`if (Array.isArray(v)) { ${join(arrayBody())} return; }`);
+  const slot = g.constant({ schema: s, atRoot, counted, fn: null });
+  g.fns.push(`function ${fn}(v, st) {
+${fast.join('\n')}
+if (v === null) { ${join(nullBody)} return; }
+H.slow(${slot}, v, st);
 }`);
   return fn;
 }
 
+/**
+ * anyOf whose branches only name a type (int-or-string's `anyOf: [{type: integer}, {type: string}]`):
+ * a value of one of those types passes without running the branches. A passing branch {type: T}
+ * has the same MatchCount for every T matching the value, so the count is known too.
+ */
+function pureTypeAnyOf(branches: unknown, counted: boolean): { test: string; mc: string } | null {
+  if (!Array.isArray(branches) || branches.length === 0) return null;
+  const types = new Set<string>();
+  for (const b of branches) {
+    if (!isSchema(b) || Object.keys(b).length !== 1 || typeof b.type !== 'string' || b.type === '') return null;
+    types.add(b.type);
+  }
+  // MatchCount of a passing {type: T}: 5 for type and schemaProps/common/final, plus the kind's validators.
+  const tests: Array<[string, number]> = [];
+  if (types.has('string')) tests.push(['typeof v === "string"', 7]);
+  if (types.has('integer') && types.has('number')) tests.push(['typeof v === "number"', 8]);
+  else if (types.has('integer')) tests.push([`typeof v === "number" && ${IS_INT}`, 8]);
+  else if (types.has('number')) tests.push(['typeof v === "number"', 8]);
+  if (types.has('boolean')) tests.push(['typeof v === "boolean"', 6]);
+  if (tests.length === 0) return null;
+  if (!counted) return { test: tests.map(([t]) => `(${t})`).join(' || '), mc: '' };
+  // Counted: pick the count of the kind that matched.
+  return {
+    test: tests.map(([t]) => `(${t})`).join(' || '),
+    mc: tests.map(([t, n]) => `if (${t}) st.mc += ${n};`).join(' else '),
+  };
+}
+
+interface SlowSlot {
+  schema: JSONSchemaProps;
+  atRoot: boolean;
+  counted: boolean;
+  fn: Check | null;
+}
+
+/** Values of an undeclared kind: validated by the node's complete validator, compiled once. */
+function slow(slot: SlowSlot, v: unknown, st: ValidationState): void {
+  slot.fn ??= generate((g) => node(g, slot.schema, slot.atRoot, slot.counted, true));
+  slot.fn(v, st);
+}
+
+const codegenHelpers = { ...helpers, slow };
+
+function generate(top: (g: Generator) => string): Check & { source: string } {
+  const g = new Generator();
+  const root = top(g);
+  const source = `"use strict";\n${g.fns.join('\n')}\n${g.prologue.join('\n')}\nreturn ${root};`;
+  const check = new Function('H', 'K', source)(codegenHelpers, g.consts) as Check;
+  return Object.assign(check, { source });
+}
+
 /** Compiles a schema's value validator. The generated source is kept for inspection in `source`. */
 export function compileValueValidator(schema: JSONSchemaProps): Check & { source: string } {
-  const g = new Generator();
-  const root = node(g, schema, true, false);
-  const source = `"use strict";\n${g.fns.join('\n')}\n${g.prologue.join('\n')}\nreturn ${root};`;
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from the schema, strings JSON-quoted
-  const check = new Function('H', 'K', source)(helpers, g.consts) as Check;
-  return Object.assign(check, { source });
+  return generate((g) => node(g, schema, true, false));
 }

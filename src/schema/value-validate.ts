@@ -35,6 +35,10 @@ export class ValidationState {
   kinds: number[] = [];
   depth = 0;
   errs: ReportedError[] | null = null;
+  /** Errors reported so far (counted even while probing). */
+  nerr = 0;
+  /** Probing a junctor branch: errors are only counted, their messages never built. */
+  probe = false;
   /** kube-openapi's Result.MatchCount, summed over the run (kept only where anyOf/oneOf need it). */
   mc = 0;
   /** The field path the schema's root stands for ('' for a whole object: root errors then show as <nil>). */
@@ -43,6 +47,8 @@ export class ValidationState {
   reset(prefix: string): void {
     this.depth = 0;
     this.errs = null;
+    this.nerr = 0;
+    this.probe = false;
     this.mc = 0;
     this.prefix = prefix;
   }
@@ -69,18 +75,48 @@ function fieldOf(st: ValidationState, name: string): string {
 }
 
 function report(st: ValidationState, msg: string, fe: FieldError): void {
+  st.nerr++;
   (st.errs ??= []).push({ msg, fe });
 }
 
-const errCount = (st: ValidationState): number => (st.errs === null ? 0 : st.errs.length);
+/** While probing, an error is only counted: true means the caller has nothing more to do. */
+function probing(st: ValidationState): boolean {
+  if (!st.probe) return false;
+  st.nerr++;
+  return true;
+}
 
 function reportInvalid(st: ValidationState, name: string, value: unknown, msg: string): void {
   report(st, msg, invalid(fieldOf(st, name), value, msg));
 }
 
 /** Errors kube-openapi reports as plain errors (anyOf/oneOf/allOf/not): field.Invalid(fldPath, "", msg). */
-function reportComposite(st: ValidationState, msg: string): void {
-  report(st, msg, invalid(st.prefix || '<nil>', '', msg));
+function reportComposite(st: ValidationState, msg: () => string): void {
+  if (probing(st)) return;
+  const m = msg();
+  report(st, m, invalid(st.prefix || '<nil>', '', m));
+}
+
+/** Runs a branch while probing: whether it failed, and its MatchCount; nothing is kept. */
+function probe(branch: Check, v: unknown, st: ValidationState): [failed: boolean, mc: number] {
+  const mc0 = st.mc;
+  const e0 = st.nerr;
+  const p0 = st.probe;
+  st.probe = true;
+  branch(v, st);
+  st.probe = p0;
+  const r: [boolean, number] = [st.nerr !== e0, st.mc - mc0];
+  st.nerr = e0;
+  st.mc = mc0;
+  return r;
+}
+
+/** Reports the errors of the branch kube-openapi keeps (it runs again, this time for real). */
+function rerun(branch: Check, mc: number, v: unknown, st: ValidationState): void {
+  const mc0 = st.mc;
+  if (st.probe) st.nerr++;
+  else branch(v, st);
+  st.mc = mc0 + mc;
 }
 
 // ---- patterns: RE2 semantics, compiled once per distinct pattern ----
@@ -152,70 +188,53 @@ export interface Junctors {
   not: Check | null;
 }
 
-/** schemaPropsValidator.Validate. */
+/** schemaPropsValidator.Validate. Failing anyOf/oneOf/not branches are probed, not reported. */
 function junctors(v: unknown, st: ValidationState, j: Junctors): void {
   if (j.anyOf !== null) {
-    let bestErrs: ReportedError[] | null = null;
+    let best = -1;
     let bestMc = 0;
     let successMc = -1;
-    for (const branch of j.anyOf) {
-      const mc0 = st.mc;
-      const e0 = errCount(st);
-      branch(v, st);
-      const mc = st.mc - mc0;
-      st.mc = mc0;
-      if (errCount(st) === e0) {
+    for (let i = 0; i < j.anyOf.length; i++) {
+      const [failed, mc] = probe(j.anyOf[i]!, v, st);
+      if (!failed) {
         successMc = mc;
-        bestErrs = null;
         break;
       }
       // MatchCount picks the errors of the branch that got furthest (the first of equals).
-      const errs = st.errs!.splice(e0);
-      if (bestErrs === null || mc > bestMc) {
-        bestErrs = errs;
+      if (best < 0 || mc > bestMc) {
+        best = i;
         bestMc = mc;
       }
     }
     if (successMc < 0) {
-      reportComposite(st, `${goQuote(pathName(st))} must validate at least one schema (anyOf)`);
-      if (bestErrs !== null) {
-        st.errs!.push(...bestErrs);
-        st.mc += bestMc;
-      }
+      reportComposite(st, () => `${goQuote(pathName(st))} must validate at least one schema (anyOf)`);
+      if (best >= 0) rerun(j.anyOf[best]!, bestMc, v, st);
     } else {
       st.mc += successMc;
     }
   }
   if (j.oneOf !== null) {
-    let bestErrs: ReportedError[] | null = null;
+    let best = -1;
     let bestMc = 0;
     let firstSuccessMc = -1;
     let validated = 0;
-    for (const branch of j.oneOf) {
-      const mc0 = st.mc;
-      const e0 = errCount(st);
-      branch(v, st);
-      const mc = st.mc - mc0;
-      st.mc = mc0;
-      if (errCount(st) === e0) {
+    for (let i = 0; i < j.oneOf.length; i++) {
+      const [failed, mc] = probe(j.oneOf[i]!, v, st);
+      if (!failed) {
         validated++;
-        bestErrs = null;
+        best = -1;
         if (firstSuccessMc < 0) firstSuccessMc = mc;
         continue;
       }
-      const errs = st.errs!.splice(e0);
-      if (validated === 0 && (bestErrs === null || mc > bestMc)) {
-        bestErrs = errs;
+      if (validated === 0 && (best < 0 || mc > bestMc)) {
+        best = i;
         bestMc = mc;
       }
     }
     if (validated !== 1) {
       const found = validated === 0 ? 'Found none valid' : `Found ${validated} valid alternatives`;
-      reportComposite(st, `${goQuote(pathName(st))} must validate one and only one schema (oneOf). ${found}`);
-      if (bestErrs !== null) {
-        st.errs!.push(...bestErrs);
-        st.mc += bestMc;
-      }
+      reportComposite(st, () => `${goQuote(pathName(st))} must validate one and only one schema (oneOf). ${found}`);
+      if (best >= 0) rerun(j.oneOf[best]!, bestMc, v, st);
     } else {
       st.mc += firstSuccessMc;
     }
@@ -223,21 +242,17 @@ function junctors(v: unknown, st: ValidationState, j: Junctors): void {
   if (j.allOf !== null) {
     let validated = 0;
     for (const branch of j.allOf) {
-      const e0 = errCount(st);
+      const e0 = st.nerr;
       branch(v, st);
-      if (errCount(st) === e0) validated++;
+      if (st.nerr === e0) validated++;
     }
     if (validated !== j.allOf.length) {
-      reportComposite(st, `${goQuote(pathName(st))} must validate all the schemas (allOf)${validated === 0 ? '. None validated' : ''}`);
+      reportComposite(st, () => `${goQuote(pathName(st))} must validate all the schemas (allOf)${validated === 0 ? '. None validated' : ''}`);
     }
   }
   if (j.not !== null) {
-    const mc0 = st.mc;
-    const e0 = errCount(st);
-    j.not(v, st);
-    st.mc = mc0;
-    if (errCount(st) === e0) reportComposite(st, `${goQuote(pathName(st))} must not validate the schema (not)`);
-    else st.errs!.length = e0;
+    const [failed] = probe(j.not, v, st);
+    if (!failed) reportComposite(st, () => `${goQuote(pathName(st))} must not validate the schema (not)`);
   }
 }
 
@@ -257,77 +272,94 @@ export const helpers = {
   },
   /** typeValidator's InvalidType: the value reported is the type (or format) name found. */
   typeFail(st: ValidationState, typeName: string, found: string): void {
+    if (probing(st)) return;
     const name = pathName(st);
     const msg = `${name} in body must be of type ${typeName}: ${goQuote(found)}`;
     report(st, msg, typeInvalid(fieldOf(st, name), found, msg));
   },
   enumFail(st: ValidationState, v: unknown, values: readonly unknown[], valueStrings: readonly string[]): void {
+    if (probing(st)) return;
     const name = pathName(st);
     const msg = `${name} in body should be one of ${goV(values)}`;
     report(st, msg, notSupported(fieldOf(st, name), goBadValue(v), valueStrings));
   },
   tooLong(st: ValidationState, max: number): void {
+    if (probing(st)) return;
     const name = pathName(st);
     report(st, `${name} in body should be at most ${max} chars long`, tooLong(fieldOf(st, name), '', max));
   },
   tooShort(st: ValidationState, min: number, v: string): void {
+    if (probing(st)) return;
     const name = pathName(st);
     reportInvalid(st, name, v, `${name} in body should be at least ${min} chars long`);
   },
   patternFail(st: ValidationState, v: string, pattern: string): void {
+    if (probing(st)) return;
     const name = pathName(st);
     reportInvalid(st, name, v, `${name} in body should match '${pattern}'`);
   },
   patternInvalid(st: ValidationState, v: string, pattern: string, err: Error): void {
+    if (probing(st)) return;
     const name = pathName(st);
     reportInvalid(st, name, v, `${name} in body should match '${pattern}, but pattern is invalid: ${err.message}'`);
   },
   formatFail(st: ValidationState, format: string, v: string): void {
+    if (probing(st)) return;
     const name = pathName(st);
     const msg = `${name} in body must be of type ${format}: ${goQuote(v)}`;
     report(st, msg, typeInvalid(fieldOf(st, name), v, msg));
   },
   /** `factor` is the multipleOf as the check used it: int64(multipleOf) for integers, else the float. */
   multipleOfNotPositive(st: ValidationState, factor: number, isInt: boolean): void {
+    if (probing(st)) return;
     const name = pathName(st);
     reportInvalid(st, name, goBadValue(factor), `factor MultipleOf declared for ${name} must be positive: ${isInt ? String(factor) : goFloat(factor)}`);
   },
   notMultipleOf(st: ValidationState, v: number, factor: string): void {
+    if (probing(st)) return;
     const name = pathName(st);
     reportInvalid(st, name, goBadValue(v), `${name} in body should be a multiple of ${factor}`);
   },
   /** A minimum/maximum failure; `bound` is printed as kube does for the value's Go type. */
   boundFail(st: ValidationState, v: number, isInt: boolean, bound: number, max: boolean, exclusive: boolean): void {
+    if (probing(st)) return;
     const name = pathName(st);
     const b = isInt ? String(bound) : goFloat(bound);
     const rel = max ? (exclusive ? 'less than' : 'less than or equal to') : exclusive ? 'greater than' : 'greater than or equal to';
     reportInvalid(st, name, goBadValue(v), `${name} in body should be ${rel} ${b}`);
   },
   minItems(st: ValidationState, n: number, min: number): void {
+    if (probing(st)) return;
     const name = pathName(st);
     reportInvalid(st, name, n, `${name} in body should have at least ${min} items`);
   },
   maxItems(st: ValidationState, n: number, max: number): void {
+    if (probing(st)) return;
     const name = pathName(st);
     report(st, `${name} in body should have at most ${max} items`, tooMany(fieldOf(st, name), n, max));
   },
   uniqueItems(st: ValidationState): void {
+    if (probing(st)) return;
     const name = pathName(st);
     reportInvalid(st, name, '', `${name} in body shouldn't contain duplicates`);
   },
   minProperties(st: ValidationState, n: number, min: number): void {
+    if (probing(st)) return;
     const name = pathName(st);
     reportInvalid(st, name, n, `${name} in body should have at least ${min} properties`);
   },
   maxProperties(st: ValidationState, n: number, max: number): void {
+    if (probing(st)) return;
     const name = pathName(st);
     report(st, `${name} in body should have at most ${max} properties`, tooMany(fieldOf(st, name), n, max));
   },
   forbiddenProperty(st: ValidationState, k: string): void {
+    if (probing(st)) return;
     const name = pathName(st);
     reportInvalid(st, name, k, `${name}.${k} in body is a forbidden property`);
   },
   required(st: ValidationState, k: string): void {
+    if (probing(st)) return;
     const name = `${pathName(st)}.${k}`;
     report(st, `${name} in body is required`, requiredError(fieldOf(st, name), ''));
   },

@@ -1,19 +1,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type TLSSocket } from 'node:tls';
-import forge from 'node-forge';
+import { fileURLToPath } from 'node:url';
 import { ensureCertificates, certSANs, coversHosts, servingHosts, type Certs } from '../../src/auth/certs.js';
 import { authenticate, type UserInfo } from '../../src/auth/authenticate.js';
+import * as x509 from '../../src/auth/x509.js';
 
 const EKU_SERVER = '1.3.6.1.5.5.7.3.1';
 const EKU_CLIENT = '1.3.6.1.5.5.7.3.2';
 const DAY = 24 * 3600_000;
+// A data dir written by the previous, node-forge based version: RSA-2048 keys, PrintableString
+// names, CRLF PEM. Its leaves were minted with the CA's 10-year lifetime (valid until 2036-11) so
+// that the reuse test does not depend on today's date.
+const LEGACY_PKI = fileURLToPath(new URL('./fixtures/legacy-rsa-pki/', import.meta.url));
 
 async function tempDir(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'auth-certs-'));
@@ -21,16 +26,22 @@ async function tempDir(t: { after: (fn: () => Promise<void>) => void }): Promise
   return dir;
 }
 
-function subjectKeyId(pem: string): string {
-  const e = forge.pki.certificateFromPem(pem).getExtension('subjectKeyIdentifier') as { subjectKeyIdentifier: string };
-  return e.subjectKeyIdentifier;
+function parsed(pem: string): x509.ParsedCertificate {
+  return x509.parseCertificate(new X509Certificate(pem).raw);
 }
 
-// forge does not decode the AKI; its value is SEQUENCE { [0] keyIdentifier }.
+function extension(pem: string, oid: string): { critical: boolean; value: Buffer } {
+  const ext = parsed(pem).extensions.get(oid);
+  assert.ok(ext, `extension ${oid} present`);
+  return ext;
+}
+
+function subjectKeyId(pem: string): string {
+  return x509.readSubjectKeyIdentifier(extension(pem, x509.OID.subjectKeyIdentifier).value).toString('hex');
+}
+
 function authorityKeyId(pem: string): string {
-  const e = forge.pki.certificateFromPem(pem).getExtension('authorityKeyIdentifier') as { value: string };
-  const seq = forge.asn1.fromDer(e.value).value as forge.asn1.Asn1[];
-  return forge.util.bytesToHex(seq[0]!.value as string);
+  return x509.readAuthorityKeyIdentifier(extension(pem, x509.OID.authorityKeyIdentifier).value)!.toString('hex');
 }
 
 interface Seen {
@@ -118,7 +129,51 @@ test('generates a CA, a serving cert and an admin cert with the expected extensi
   for (const pem of [certs.caCert, certs.serverCert, certs.adminCert]) assert.equal(authorityKeyId(pem), caSki);
   assert.notEqual(subjectKeyId(certs.serverCert), caSki);
   assert.notEqual(ca.serialNumber, server.serialNumber);
-  assert.match(certs.caKey, /^-----BEGIN PRIVATE KEY-----/);
+
+  // ECDSA P-256 keys in PKCS#8, certificates signed ecdsa-with-SHA256.
+  for (const [pem, keyPem] of [
+    [certs.caCert, certs.caKey],
+    [certs.serverCert, certs.serverKey],
+    [certs.adminCert, certs.adminKey],
+  ] as const) {
+    assert.match(keyPem, /^-----BEGIN PRIVATE KEY-----\n/);
+    const key = createPrivateKey(keyPem);
+    assert.equal(key.asymmetricKeyType, 'ec');
+    assert.equal(key.asymmetricKeyDetails?.namedCurve, 'prime256v1');
+    assert.equal(parsed(pem).signatureAlgorithm, x509.OID.ecdsaWithSHA256);
+  }
+
+  // basicConstraints and keyUsage are critical; an ECDSA leaf only signs (no keyEncipherment).
+  const bc = (pem: string): string => extension(pem, x509.OID.basicConstraints).value.toString('hex');
+  const ku = (pem: string): string => extension(pem, x509.OID.keyUsage).value.toString('hex');
+  assert.equal(bc(certs.caCert), '30030101ff');
+  assert.equal(bc(certs.serverCert), '3000');
+  assert.equal(ku(certs.caCert), '03020186'); // digitalSignature, keyCertSign, cRLSign
+  assert.equal(ku(certs.serverCert), '03020780'); // digitalSignature
+  assert.equal(ku(certs.adminCert), '03020780');
+  for (const pem of [certs.caCert, certs.serverCert, certs.adminCert]) {
+    assert.equal(extension(pem, x509.OID.basicConstraints).critical, true);
+    assert.equal(extension(pem, x509.OID.keyUsage).critical, true);
+    assert.equal(extension(pem, x509.OID.subjectKeyIdentifier).critical, false);
+  }
+  assert.equal(extension(certs.serverCert, x509.OID.extKeyUsage).critical, false);
+  assert.equal(extension(certs.serverCert, x509.OID.subjectAltName).critical, false);
+
+  // Node's own host checks read our SANs.
+  assert.equal(server.checkHost('localhost'), 'localhost');
+  assert.equal(server.checkHost('other.test'), undefined);
+  assert.equal(server.checkIP('127.0.0.1'), '127.0.0.1');
+  assert.equal(server.checkIP('::1'), '::1');
+  assert.equal(server.checkIP('10.0.0.1'), undefined);
+});
+
+test('a fresh PKI is generated quickly', async (t) => {
+  const dir = await tempDir(t);
+  const started = performance.now();
+  await ensureCertificates(dir, { hosts: ['api.example.test', '10.0.0.5'] });
+  const elapsed = performance.now() - started;
+  // RSA-2048 took 0.7-1.7 s here; P-256 keys and native signing take a few milliseconds.
+  assert.ok(elapsed < 250, `generation took ${elapsed.toFixed(0)}ms`);
 });
 
 test('TLS works end to end: server cert verifies for every SAN, admin client cert is authorized', async (t) => {
@@ -199,7 +254,11 @@ test('an uncovered host reissues only the serving certificate', async (t) => {
   assert.deepEqual([...sans.dns].sort(), ['localhost', 'my.host.test']);
   assert.deepEqual([...sans.ips].sort(), ['127.0.0.1', '192.168.7.7', '::1', 'fd00::7']);
   assert.ok(coversHosts(second.serverCert, ['MY.host.test', 'fd00:0::7']));
-  assert.ok(new X509Certificate(second.serverCert).verify(new X509Certificate(first.caCert).publicKey));
+  const serving = new X509Certificate(second.serverCert);
+  assert.ok(serving.verify(new X509Certificate(first.caCert).publicKey));
+  assert.equal(serving.checkIP('fd00::7'), 'fd00::7');
+  assert.equal(serving.checkIP('192.168.7.7'), '192.168.7.7');
+  assert.equal(serving.checkHost('my.host.test'), 'my.host.test');
 
   // And it is stable from then on.
   assert.deepEqual(await ensureCertificates(dir, { hosts: ['my.host.test'] }), second);
@@ -222,6 +281,59 @@ test('missing or broken files are regenerated; a new CA reissues both leaves', a
   const ca = new X509Certificate(third.caCert);
   assert.ok(new X509Certificate(third.serverCert).verify(ca.publicKey));
   assert.ok(new X509Certificate(third.adminCert).verify(ca.publicKey));
+});
+
+test('a data dir from the RSA (node-forge) version is reused as it is, and new leaves chain to its CA', async (t) => {
+  const dir = await tempDir(t);
+  await cp(LEGACY_PKI, join(dir, 'pki'), { recursive: true });
+  const files = Object.fromEntries(
+    await Promise.all((await readdir(LEGACY_PKI)).map(async (f) => [f, await readFile(join(LEGACY_PKI, f), 'utf8')] as const)),
+  );
+
+  const reused = await ensureCertificates(dir, { hosts: [] });
+  assert.equal(reused.caCert, files['ca.crt']);
+  assert.equal(reused.caKey, files['ca.key']);
+  assert.equal(reused.serverCert, files['apiserver.crt']);
+  assert.equal(reused.serverKey, files['apiserver.key']);
+  assert.equal(reused.adminCert, files['admin.crt']);
+  assert.equal(reused.adminKey, files['admin.key']);
+  assert.equal(createPrivateKey(reused.caKey).asymmetricKeyType, 'rsa');
+  assert.deepEqual([...certSANs(reused.serverCert).ips].sort(), ['127.0.0.1', '::1']);
+
+  // A new host: only the serving certificate is reissued, with an ECDSA key, signed by the RSA CA.
+  const grown = await ensureCertificates(dir, { hosts: ['api.example.test'] });
+  assert.equal(grown.caCert, files['ca.crt']);
+  assert.equal(grown.adminCert, files['admin.crt']);
+  assert.notEqual(grown.serverCert, files['apiserver.crt']);
+  assert.equal(createPrivateKey(grown.serverKey).asymmetricKeyType, 'ec');
+  const ca = new X509Certificate(grown.caCert);
+  const serving = new X509Certificate(grown.serverCert);
+  assert.ok(serving.checkIssued(ca) && serving.verify(ca.publicKey));
+  assert.equal(parsed(grown.serverCert).signatureAlgorithm, x509.OID.sha256WithRSAEncryption);
+  // Issuer name and AKI are taken from the CA as written, so they match its subject and SKI exactly.
+  assert.equal(serving.issuer, ca.subject);
+  assert.equal(authorityKeyId(grown.serverCert), subjectKeyId(grown.caCert));
+
+  // Mixed chain over TLS: ECDSA server cert under the RSA CA, the RSA admin cert as client.
+  const { server, port, seen } = await startServer(grown);
+  t.after(() => new Promise<void>((r) => server.close(() => r())));
+  for (const servername of ['localhost', 'api.example.test']) {
+    const res = await get(port, { ca: grown.caCert, cert: grown.adminCert, key: grown.adminKey, servername });
+    assert.equal(res.status, 'HTTP/1.1 200 OK');
+  }
+  assert.deepEqual(seen.at(-1)!.user, { name: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] });
+});
+
+test('IPv4-mapped IPv6 and internationalized names round-trip through the SANs', async (t) => {
+  const dir = await tempDir(t);
+  const hosts = ['::ffff:10.1.2.3', 'Bücher.example', '2001:db8::1:0:0:1'];
+  const first = await ensureCertificates(dir, { hosts });
+  const sans = certSANs(first.serverCert);
+  assert.deepEqual([...sans.dns].sort(), ['localhost', 'xn--bcher-kva.example']);
+  assert.deepEqual([...sans.ips].sort(), ['127.0.0.1', '2001:db8::1:0:0:1', '::1', '::ffff:a01:203']);
+  assert.ok(coversHosts(first.serverCert, hosts));
+  assert.equal(new X509Certificate(first.serverCert).checkHost('xn--bcher-kva.example'), 'xn--bcher-kva.example');
+  assert.deepEqual(await ensureCertificates(dir, { hosts }), first);
 });
 
 test('servingHosts puts the loopback names first, de-duplicates and drops wildcard addresses', () => {
