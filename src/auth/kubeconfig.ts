@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { stringify } from 'yaml';
+import { stringifyYaml as stringify } from '../util/yaml.js';
 
 export interface KubeconfigOptions {
   /** e.g. https://127.0.0.1:6443, or http://127.0.0.1:8080 for the insecure variant. */

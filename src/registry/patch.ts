@@ -2,7 +2,7 @@
 // content-type selection, decoding with the default fieldValidation=Warn strictness, JSON merge
 // patch as gopkg.in/evanphx/json-patch.v4 MergePatch does it, and JSON patch with the v4 Apply
 // semantics (lazy raw values, negative indices, replace-adds-missing-keys, copy size limit).
-import { YAMLParseError, parse as yamlParse } from 'yaml';
+import { isYamlParseError, parseYaml as yamlParse } from '../util/yaml.js';
 import { type Status, StatusError, badRequest, requestEntityTooLarge, unsupportedMediaType } from '../api/status.js';
 import { type GoType, GoJsonError, RawJson, goAny, goJsonCompact, goJsonMarshal, goMap, goString, goUnmarshal, parseJsonText, rawShape } from './go-json.js';
 
@@ -213,7 +213,7 @@ function decodeApplyPatch(body: Uint8Array | string): DecodedPatch | StatusError
 /** go-yaml words its errors `yaml: line N: problem`; the yaml package's problems are phrased its own way. */
 function yamlErrorText(e: unknown): string {
   const first = goMessage(e).split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-  const line = e instanceof YAMLParseError ? e.linePos?.[0]?.line : undefined;
+  const line = isYamlParseError(e) ? e.linePos?.[0]?.line : undefined;
   return line === undefined ? `yaml: ${first}` : `yaml: line ${line}: ${first}`;
 }
 

@@ -1,5 +1,6 @@
 // The schema engine for custom resources: one compile step per CRD version turns its
-// openAPIV3Schema into closures for defaulting, pruning and validation, reused for every request.
+// openAPIV3Schema into generated functions for defaulting, pruning and validation (as ajv does),
+// reused for every request. Not reentrant: each compiled schema keeps one scratch state per step.
 //
 // Kube's order on writes is: decode (prune unknown fields, prune non-nullable nulls without
 // defaults, coerce embedded metadata), default (request version), validate. Pruning and
@@ -7,10 +8,12 @@
 // nulls that null-pruning keeps), so callers may default before or after pruning.
 //
 // Numbers: kube decodes integral JSON literals as int64 and others as float64; after JSON.parse
-// `1.0` and `1` are the same value. We read integral numbers as int64. This only shows where kube
-// itself would tell them apart: `1.0` passes `type: integer` in kube too (kube-openapi accepts
-// floats that are JSON integers), and bounds print the same; what differs is `1.0` against an
-// enum of strings and the %v rendering of huge or tiny floats written with a fraction.
+// `1.0` and `1` are the same value, and we read every integral number as an int64. That matters
+// only where kube itself treats the two apart, all of them rare: `1.0` passes `type: integer` in
+// kube too (kube-openapi accepts floats that are JSON integers) and small values print the same,
+// but a literal like `2000000.0` prints as 2e+06 in kube's messages (we print 2000000), an integer
+// written `2.0` passes `multipleOf: 0.5` in kube (int64s compare against int64(0.5) = 0 and fail),
+// and an int64 converts to a one-rune string when compared with a string enum entry.
 import { type FieldError, fieldErrorString } from '../api/field-error.js';
 import { type StructuralNode, toStructural } from './compile-structural.js';
 import { type DefaultFn, compileDefaulting } from './defaulting.js';
@@ -76,7 +79,7 @@ export interface CompiledSchema {
   validate(obj: unknown): FieldError[];
   /** The OpenAPI value validation alone (what kube's status-update validator runs). */
   validateValue(value: unknown): FieldError[];
-  /** The structural model the closures were built from. */
+  /** The structural model the functions were generated from. */
   readonly structural: StructuralNode;
 }
 
@@ -99,10 +102,10 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps, opts: CompileOpt
     default(obj) {
       if (defaulting !== null) defaulting(obj);
     },
-    prune(obj, popts = {}) {
-      const track = popts.returnPruned === true;
-      const drop = popts.dropInvalidMetadata === true;
-      const root = popts.resourceRoot !== false;
+    prune(obj, popts) {
+      const track = popts?.returnPruned === true;
+      const drop = popts?.dropInvalidMetadata === true;
+      const root = popts?.resourceRoot !== false;
       pstate.reset(track, drop);
       let meta: ReturnType<typeof coerceObjectMeta> | undefined;
       if (root && isObject(obj) && Object.hasOwn(obj, 'metadata') && !isCanonicalObjectMeta(obj.metadata)) {
@@ -128,8 +131,14 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps, opts: CompileOpt
     },
     validate(obj) {
       const errs = runValueValidator(check, vstate, obj, prefix);
-      if (embedded !== null) errs.push(...embedded(obj));
-      if (lists !== null) errs.push(...lists(obj));
+      if (embedded !== null) {
+        const e = embedded(obj);
+        if (e.length > 0) errs.push(...e);
+      }
+      if (lists !== null) {
+        const l = lists(obj);
+        if (l.length > 0) errs.push(...l);
+      }
       return errs;
     },
     validateValue(value) {

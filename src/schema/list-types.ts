@@ -9,6 +9,8 @@ type JSONObject = Record<string, unknown>;
 
 const isListNode = (n: StructuralNode): boolean => n.listType === 'set' || n.listType === 'map';
 
+const NO_INDICES: number[] = [];
+
 /** A marker for "key field absent" (distinct from a null key). */
 const UNSPECIFIED = Symbol('unspecifiedKeyValue');
 
@@ -17,7 +19,17 @@ const UNSPECIFIED = Symbol('unspecifiedKeyValue');
  * Go's == does, objects and arrays by their JSON encoding.
  */
 function nonUniqueIndices(values: readonly unknown[]): number[] {
-  if (values.length <= 1) return [];
+  if (values.length <= 1) return NO_INDICES;
+  if (values.length <= 8 && values.every((x) => x === null || typeof x !== 'object')) {
+    // Short lists of scalars: compare pairwise, allocating nothing unless something repeats.
+    let out: number[] | null = null;
+    for (let i = 1; i < values.length; i++) {
+      let times = 0;
+      for (let j = 0; j < i; j++) if (values[j] === values[i]) times++;
+      if (times === 1) (out ??= []).push(i);
+    }
+    return out ?? NO_INDICES;
+  }
   const seen = new Map<unknown, number>();
   const out: number[] = [];
   values.forEach((x, i) => {
@@ -29,11 +41,12 @@ function nonUniqueIndices(values: readonly unknown[]): number[] {
   return out;
 }
 
-function validateListMap(s: StructuralNode, list: unknown[], path: string, errs: FieldError[]): void {
+function validateListMap(s: StructuralNode, list: unknown[], st: ListState): void {
+  const errs = st.errs;
   for (let i = 0; i < list.length; i++) {
     const x = list[i];
     if (x !== null && (typeof x !== 'object' || Array.isArray(x))) {
-      errs.push(invalid(`${path}[${i}]`, goBadValue(x), 'must be an object for an array of list-type map'));
+      errs.push(invalid(`${st.path()}[${i}]`, goBadValue(x), 'must be an object for an array of list-type map'));
       return;
     }
   }
@@ -44,7 +57,7 @@ function validateListMap(s: StructuralNode, list: unknown[], path: string, errs:
     const keys = list.map((x) => (x === null || !Object.hasOwn(x as JSONObject, kf) ? UNSPECIFIED : (x as JSONObject)[kf]));
     for (const i of nonUniqueIndices(keys)) {
       const k = keys[i];
-      errs.push(duplicate(`${path}[${i}]`, k === UNSPECIFIED ? {} : { [kf]: k }));
+      errs.push(duplicate(`${st.path()}[${i}]`, k === UNSPECIFIED ? {} : { [kf]: k }));
     }
     return;
   }
@@ -53,7 +66,7 @@ function validateListMap(s: StructuralNode, list: unknown[], path: string, errs:
     if (x !== null) for (const kf of keyFields) if (Object.hasOwn(x as JSONObject, kf)) setOwn(key, kf, (x as JSONObject)[kf]);
     return key;
   });
-  for (const i of nonUniqueIndices(keys)) errs.push(duplicate(`${path}[${i}]`, keys[i]));
+  for (const i of nonUniqueIndices(keys)) errs.push(duplicate(`${st.path()}[${i}]`, keys[i]));
 }
 
 // ---- code generation: one function per node that leads to a set or map list ----
@@ -82,11 +95,10 @@ class ListState {
 
 const listHelpers = {
   set(list: unknown[], st: ListState): void {
-    const path = st.path();
-    for (const i of nonUniqueIndices(list)) st.errs.push(duplicate(`${path}[${i}]`, goBadValue(list[i])));
+    for (const i of nonUniqueIndices(list)) st.errs.push(duplicate(`${st.path()}[${i}]`, goBadValue(list[i])));
   },
   map(s: StructuralNode, list: unknown[], st: ListState): void {
-    validateListMap(s, list, st.path(), st.errs);
+    validateListMap(s, list, st);
   },
 };
 
@@ -131,18 +143,20 @@ function genWalk(g: ListGenerator, s: StructuralNode): string {
 }
 
 /** Compiles the list-type checks; null when the schema has no set or map lists. */
-export function compileListTypeValidation(s: StructuralNode): ((obj: unknown) => FieldError[]) | null {
+const NONE: readonly FieldError[] = Object.freeze([]);
+
+export function compileListTypeValidation(s: StructuralNode): ((obj: unknown) => readonly FieldError[]) | null {
   if (!anyNode(s, isListNode)) return null;
   const g = new ListGenerator();
   const top = genWalk(g, s);
   const walk = new Function('H', 'K', `"use strict";\n${g.fns.join('\n')}\nreturn ${top};`)(listHelpers, g.consts) as (x: unknown, st: ListState) => void;
   const st = new ListState();
   return (obj) => {
-    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return [];
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return NONE;
     st.depth = 0;
     walk(obj, st);
     const errs = st.errs;
-    if (errs.length === 0) return errs.length === 0 ? [] : errs;
+    if (errs.length === 0) return NONE;
     st.errs = [];
     return errs;
   };

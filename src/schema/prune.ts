@@ -1,5 +1,5 @@
 // Pruning as kube-apiserver's custom resource decoder does it (unstructuredSchemaCoercer.apply),
-// compiled once per schema into closures and done in one walk:
+// compiled once per schema into generated code (one function per schema node) and done in one walk:
 // - structuralpruning.PruneWithOptions: fields the schema does not specify are removed;
 //   x-kubernetes-preserve-unknown-fields keeps a subtree (nested properties prune again);
 //   apiVersion/kind/metadata are kept at the root and in embedded resources;
@@ -62,8 +62,6 @@ export class PruneState {
 }
 
 export type PruneFn = (x: unknown, st: PruneState) => void;
-
-const isMetaField = (k: string): boolean => k === 'apiVersion' || k === 'kind' || k === 'metadata';
 
 const nullPrunable = (s: StructuralNode | null): boolean => s !== null && !s.nullable && s.default === undefined;
 
@@ -131,17 +129,18 @@ function coerceEmbedded(o: JSONObject, st: PruneState): void {
   }
 }
 
-// ---- code generation: one function per schema node, property names as switch cases ----
+// ---- code generation: one function per schema node; property names as switch cases, or a table ----
 
 const lit = (x: string): string => JSON.stringify(x);
 
 /** Above this many properties, a Map lookup picks the case instead of a chain of string compares. */
-const SWITCH_MAX = 24;
+const SWITCH_MAX = 8;
 
 const pruneHelpers = { pruneAll, pruneNulls, coerceEmbedded, SEG_PROP, SEG_KEY, SEG_INDEX };
 
 class PruneGenerator {
   readonly fns: string[] = [];
+  readonly prologue: string[] = [];
   readonly consts: unknown[] = [];
   private n = 0;
   constant(v: unknown): string {
@@ -189,10 +188,7 @@ function genPrune(g: PruneGenerator, s: StructuralNode, root: boolean, skip: boo
       cases.push([k, `${onNull} ${nested ? `if (st.nulls && v !== null) H.pruneNulls(v, ${g.constant(ks)});` : ''}`]);
     }
   }
-  for (const [k, p] of s.properties ?? []) {
-    if (keepMeta && (k === 'apiVersion' || k === 'kind' || k === 'metadata')) continue;
-    cases.push([k, fieldCode(g, p, SEG_PROP, child(g, p))]);
-  }
+  const props = [...(s.properties ?? [])].filter(([k]) => !(keepMeta && (k === 'apiVersion' || k === 'kind' || k === 'metadata')));
   let otherwise: string;
   if (s.additionalProperties !== undefined) {
     otherwise = fieldCode(g, s.additionalProperties, SEG_KEY, child(g, s.additionalProperties));
@@ -203,11 +199,22 @@ function genPrune(g: PruneGenerator, s: StructuralNode, root: boolean, skip: boo
   }
 
   let dispatch: string;
-  if (cases.length <= SWITCH_MAX) {
+  if (cases.length + props.length <= SWITCH_MAX) {
+    for (const [k, p] of props) cases.push([k, fieldCode(g, p, SEG_PROP, child(g, p))]);
     dispatch = `switch (k) {\n${cases.map(([k, c]) => `case ${lit(k)}: { ${c} break; }`).join('\n')}\ndefault: { ${otherwise} }\n}`;
   } else {
-    const index = g.constant(new Map(cases.map(([k], i) => [k, i])));
-    dispatch = `switch (${index}.get(k)) {\n${cases.map(([, c], i) => `case ${i}: { ${c} break; }`).join('\n')}\ndefault: { ${otherwise} }\n}`;
+    // Many properties: a table (index by name; child function and null rule by index) keeps the
+    // generated function small enough for the optimizing compiler.
+    const index = g.constant(new Map(props.map(([k], i) => [k, i])));
+    const fns = `[${props.map(([, p]) => child(g, p)).join(', ')}]`;
+    const tableFns = `T${fn}`;
+    const tableNulls = g.constant(props.map(([, p]) => nullPrunable(p)));
+    g.prologue.push(`const ${tableFns} = ${fns};`);
+    const meta = cases.length > 0 ? `switch (k) {\n${cases.map(([k, c]) => `case ${lit(k)}: { ${c} continue; }`).join('\n')}\n}\n` : '';
+    dispatch = `${meta}const i = ${index}.get(k);
+if (i === undefined) { ${otherwise} }
+else if (v === null) { if (${tableNulls}[i] && st.nulls) delete x[k]; }
+else if (typeof v === "object") { st.segs[d] = k; st.kinds[d] = ${SEG_PROP}; st.depth = d + 1; ${tableFns}[i](v, st); st.depth = d; }`;
   }
 
   let items = '';
@@ -250,9 +257,10 @@ export function compilePrune(s: StructuralNode, root = false): PruneFn {
 function generatePrune(s: StructuralNode, root: boolean): PruneFn {
   const g = new PruneGenerator();
   const top = genPrune(g, s, root, false);
-  const source = `"use strict";\n${g.fns.join('\n')}\nreturn ${top};`;
+  const source = `"use strict";\n${g.fns.join('\n')}\n${g.prologue.join('\n')}\nreturn ${top};`;
   const fn = new Function('H', 'K', source)(pruneHelpers, g.consts) as PruneFn;
-  return (x, st) => {
+  const prune: PruneFn = (x, st) => {
     if (x !== null && typeof x === 'object') fn(x, st);
   };
+  return Object.assign(prune, { source });
 }

@@ -6,7 +6,7 @@ import { apiGroup, apiResourceList, serveRootDiscovery, DISCOVERY_ACCEPTED_MEDIA
 import { goJSON } from './discovery-json.js';
 import { writeError, writeRaw } from './http.js';
 import { negotiateOutput } from './negotiation.js';
-import { stringify as toYaml } from 'yaml';
+import { stringifyYaml as toYaml } from '../util/yaml.js';
 
 /** Serves the path if it is a discovery document; returns false otherwise. */
 export function serveDiscovery(registry: ApiRegistry, req: IncomingMessage, res: ServerResponse, path: string, serverAddress: string): boolean {

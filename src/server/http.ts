@@ -1,6 +1,6 @@
 // Small HTTP helpers: bodies in, objects and Status errors out.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { stringify as toYaml } from 'yaml';
+import { stringifyYaml as toYaml } from '../util/yaml.js';
 import { type Status, StatusError, internal, requestEntityTooLarge } from '../api/status.js';
 import type { Negotiated } from './negotiation.js';
 

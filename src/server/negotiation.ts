@@ -1,6 +1,6 @@
 // Content negotiation: what a client sends (JSON or YAML bodies) and what it accepts back (JSON, YAML,
 // or a transformed form: Table, PartialObjectMetadata[List]) — as k8s.io/apiserver's negotiation does it.
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../util/yaml.js';
 import { badRequest, notAcceptable, unsupportedMediaType, StatusError } from '../api/status.js';
 import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE, type DecodeTarget } from './protobuf.js';
 

@@ -276,3 +276,37 @@ test('nulls in items stay (and fail validation); nulls in maps follow the value 
   assert.deepEqual(o, { list: ['a', null], map: {} });
   assert.deepEqual(c.validate(o).map(fieldErrorString), ['list[1]: Invalid value: "null": list[1] in body must be of type string: "null"']);
 });
+
+test('preserve-unknown-fields at the root keeps everything but still prunes specified properties', () => {
+  const c = compileSchema({
+    type: 'object',
+    'x-kubernetes-preserve-unknown-fields': true,
+    properties: { spec: { type: 'object', properties: { a: { type: 'string' } } } },
+  });
+  const obj = { apiVersion: 'v', kind: 'K', anything: { x: [1] }, spec: { a: 'x', b: 'gone' } };
+  assert.deepEqual(c.prune(obj, { returnPruned: true }), ['spec.b']);
+  assert.deepEqual(obj, { apiVersion: 'v', kind: 'K', anything: { x: [1] }, spec: { a: 'x' } });
+});
+
+test('additionalProperties: true without a schema keeps keys but prunes inside their object values', () => {
+  const c = compileSchema({ type: 'object', properties: { m: { type: 'object', additionalProperties: true } } });
+  const obj = { m: { scalar: 1, list: [{ a: 1 }, 2], nested: { b: 2 } } };
+  assert.deepEqual(c.prune(obj, { returnPruned: true }), ['m.list[0].a', 'm.nested.b']);
+  assert.deepEqual(obj, { m: { scalar: 1, list: [{}, 2], nested: {} } });
+});
+
+test('embedded resources inside preserve-unknown-fields lists and maps are found by the schema', () => {
+  const c = compileSchema({
+    type: 'object',
+    properties: {
+      resources: {
+        type: 'array',
+        items: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    },
+  });
+  const obj = { resources: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', extra: 1 }, data: { k: 'v' } }] };
+  assert.deepEqual(c.prune(obj, { returnPruned: true }), ['resources[0].metadata.extra']);
+  assert.deepEqual(obj.resources[0], { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } });
+  assert.deepEqual(c.validate({ resources: [{ kind: 'ConfigMap' }] }).map(fieldErrorString), ['resources[0].apiVersion: Required value: must not be empty']);
+});
