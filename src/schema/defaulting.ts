@@ -6,6 +6,7 @@
 import type { StructuralNode } from './compile-structural.js';
 import { PruneState, compilePrune } from './prune.js';
 import { deepCopyJSON, setOwn } from './value-go.js';
+import { CodeGenerator } from './codegen.js';
 
 export type DefaultFn = (x: unknown) => void;
 
@@ -22,17 +23,10 @@ function prunedDefault(s: StructuralNode): unknown {
   return v;
 }
 
-class DefaultGenerator {
-  readonly fns: string[] = [];
-  readonly consts: unknown[] = [];
+class DefaultGenerator extends CodeGenerator {
   readonly below = new Map<StructuralNode, boolean>();
-  private n = 0;
-  constant(v: unknown): string {
-    this.consts.push(v);
-    return `K[${this.consts.length - 1}]`;
-  }
-  name(): string {
-    return `d${this.n++}`;
+  constructor() {
+    super('d');
   }
   /** Whether any node strictly below s has a default. */
   hasDefaultBelow(s: StructuralNode): boolean {
@@ -45,7 +39,7 @@ class DefaultGenerator {
     this.below.set(s, r);
     return r;
   }
-  /** An expression making a fresh copy of s's (pruned) default. */
+  /** The expression of s's (pruned) default: literals inline, objects copied from a constant. */
   make(s: StructuralNode): string {
     const v = prunedDefault(s);
     if (v !== null && typeof v === 'object') return `H.copy(${this.constant(v)})`;

@@ -4,6 +4,7 @@
 import { type FieldError, duplicate, invalid } from '../api/field-error.js';
 import { type StructuralNode, anyNode } from './compile-structural.js';
 import { goBadValue, goJSON, setOwn } from './value-go.js';
+import { CodeGenerator } from './codegen.js';
 
 type JSONObject = Record<string, unknown>;
 
@@ -105,23 +106,10 @@ const listHelpers = {
 const lit = (x: string): string => JSON.stringify(x);
 const PROTO_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype).concat(['__proto__']));
 
-class ListGenerator {
-  readonly fns: string[] = [];
-  readonly consts: unknown[] = [];
-  private n = 0;
-  constant(v: unknown): string {
-    this.consts.push(v);
-    return `K[${this.consts.length - 1}]`;
-  }
-  name(): string {
-    return `l${this.n++}`;
-  }
-}
-
 const visit = (fn: string, kind: number, seg: string, value: string): string =>
   `{ const w = ${value}; if (w !== null && typeof w === "object") { st.segs[d] = ${seg}; st.kinds[d] = ${kind}; st.depth = d + 1; ${fn}(w, st); st.depth = d; } }`;
 
-function genWalk(g: ListGenerator, s: StructuralNode): string {
+function genWalk(g: CodeGenerator, s: StructuralNode): string {
   const fn = g.name();
   const arrayCode: string[] = [];
   if (s.listType === 'set') arrayCode.push('H.set(x, st);');
@@ -147,7 +135,7 @@ const NONE: readonly FieldError[] = Object.freeze([]);
 
 export function compileListTypeValidation(s: StructuralNode): ((obj: unknown) => readonly FieldError[]) | null {
   if (!anyNode(s, isListNode)) return null;
-  const g = new ListGenerator();
+  const g = new CodeGenerator('l');
   const top = genWalk(g, s);
   const walk = new Function('H', 'K', `"use strict";\n${g.fns.join('\n')}\nreturn ${top};`)(listHelpers, g.consts) as (x: unknown, st: ListState) => void;
   const st = new ListState();

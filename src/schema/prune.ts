@@ -10,6 +10,7 @@
 import { type FieldError, invalid } from '../api/field-error.js';
 import { type StructuralNode, fieldSchema } from './compile-structural.js';
 import { coerceObjectMeta, isCanonicalObjectMeta } from './prune-objectmeta.js';
+import { CodeGenerator } from './codegen.js';
 
 type JSONObject = Record<string, unknown>;
 
@@ -138,29 +139,15 @@ const SWITCH_MAX = 8;
 
 const pruneHelpers = { pruneAll, pruneNulls, coerceEmbedded, SEG_PROP, SEG_KEY, SEG_INDEX };
 
-class PruneGenerator {
-  readonly fns: string[] = [];
-  readonly prologue: string[] = [];
-  readonly consts: unknown[] = [];
-  private n = 0;
-  constant(v: unknown): string {
-    this.consts.push(v);
-    return `K[${this.consts.length - 1}]`;
-  }
-  name(): string {
-    return `p${this.n++}`;
-  }
-}
-
 /** The function pruning a child value with schema s (null: everything below is unknown). */
-function child(g: PruneGenerator, s: StructuralNode | null): string {
+function child(g: CodeGenerator, s: StructuralNode | null): string {
   // A plain leaf prunes objects found under it entirely, just as a missing schema does.
   const leaf = s !== null && s.properties === null && s.additionalProperties === undefined && s.items === null && !s.preserveUnknownFields && !s.embeddedResource;
   return s === null || leaf ? 'H.pruneAll' : genPrune(g, s, false, false);
 }
 
 /** Code for one field value `v` of object `x` under key `k`, with its schema known at compile time. */
-function fieldCode(g: PruneGenerator, s: StructuralNode | null, kind: number, fn: string): string {
+function fieldCode(g: CodeGenerator, s: StructuralNode | null, kind: number, fn: string): string {
   const nulls = nullPrunable(s) ? 'if (st.nulls) delete x[k];' : '';
   return `if (v === null) { ${nulls} } else if (typeof v === "object") { st.segs[d] = k; st.kinds[d] = ${kind}; st.depth = d + 1; ${fn}(v, st); st.depth = d; }`;
 }
@@ -170,7 +157,7 @@ function fieldCode(g: PruneGenerator, s: StructuralNode | null, kind: number, fn
  * x-kubernetes-preserve-unknown-fields (or `skip`, for items under such a node), skipPrune.
  * `root` marks the resource root: apiVersion/kind/metadata kept, not coerced.
  */
-function genPrune(g: PruneGenerator, s: StructuralNode, root: boolean, skip: boolean): string {
+function genPrune(g: CodeGenerator, s: StructuralNode, root: boolean, skip: boolean): string {
   const fn = g.name();
   const preserve = skip || s.preserveUnknownFields;
   const keepMeta = root || s.embeddedResource;
@@ -255,7 +242,7 @@ export function compilePrune(s: StructuralNode, root = false): PruneFn {
 }
 
 function generatePrune(s: StructuralNode, root: boolean): PruneFn {
-  const g = new PruneGenerator();
+  const g = new CodeGenerator('p');
   const top = genPrune(g, s, root, false);
   const source = `"use strict";\n${g.fns.join('\n')}\n${g.prologue.join('\n')}\nreturn ${top};`;
   const fn = new Function('H', 'K', source)(pruneHelpers, g.consts) as PruneFn;

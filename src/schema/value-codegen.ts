@@ -13,6 +13,7 @@
 import { effectiveFormat, formatChecker } from './formats.js';
 import { goFloat, goJSON } from './value-go.js';
 import { type Check, type JSONSchemaProps, SEG_INDEX, SEG_KEY, SEG_RAW, type ValidationState, compilePattern, helpers } from './value-validate.js';
+import { CodeGenerator } from './codegen.js';
 
 const isSchema = (v: unknown): v is JSONSchemaProps => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -28,22 +29,6 @@ const INLINE_PROPERTIES_MAX = 16;
 
 /** `Number.isInteger(v)` within int64 range: what kube would have decoded as an int64 (see value-go.ts). */
 const IS_INT = 'Number.isInteger(v) && v < 9223372036854775808 && v >= -9223372036854775808';
-
-class Generator {
-  readonly fns: string[] = [];
-  readonly prologue: string[] = [];
-  readonly consts: unknown[] = [];
-  private n = 0;
-
-  constant(value: unknown): string {
-    this.consts.push(value);
-    return `K[${this.consts.length - 1}]`;
-  }
-
-  name(): string {
-    return `v${this.n++}`;
-  }
-}
 
 /** One node being generated: the schema and what the generated code needs to know about it. */
 class Node {
@@ -61,7 +46,7 @@ class Node {
   enumNull = '';
 
   constructor(
-    readonly g: Generator,
+    readonly g: CodeGenerator,
     readonly s: JSONSchemaProps,
     readonly atRoot: boolean,
     readonly counted: boolean,
@@ -309,7 +294,7 @@ function objectBody(n: Node): string[] {
  * path "" (the root and its junctor branches). `counted`: MatchCount matters (inside anyOf/oneOf).
  * `full`: code for every kind of value, not only the declared type's.
  */
-function node(g: Generator, s: JSONSchemaProps, atRoot: boolean, counted: boolean, full = false): string {
+function node(g: CodeGenerator, s: JSONSchemaProps, atRoot: boolean, counted: boolean, full = false): string {
   const n = new Node(g, s, atRoot, counted);
   genJunctors(n);
   genEnum(n);
@@ -357,8 +342,8 @@ function slow(slot: SlowSlot, v: unknown, st: ValidationState): void {
 
 const codegenHelpers = { ...helpers, slow };
 
-function generate(top: (g: Generator) => string): Check & { source: string } {
-  const g = new Generator();
+function generate(top: (g: CodeGenerator) => string): Check & { source: string } {
+  const g = new CodeGenerator('v');
   const root = top(g);
   const source = `"use strict";\n${g.fns.join('\n')}\n${g.prologue.join('\n')}\nreturn ${root};`;
   const check = new Function('H', 'K', source)(codegenHelpers, g.consts) as Check;
