@@ -6,6 +6,7 @@ import { metaOf } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
 import { deepEqual } from '../util/json.js';
 import { computeAcceptedNames } from './names.js';
+import { nonStructuralSchemaCondition } from '../schema/structural-validate.js';
 import { setCondition, isConditionTrue } from './conditions.js';
 import type { CrdServing } from './serving.js';
 import { CRD_CLEANUP_FINALIZER, type CustomResourceDefinition } from './types.js';
@@ -118,6 +119,12 @@ export class CrdController {
     next.status ??= {};
     next.status.acceptedNames = acceptedNames;
     setCondition(next, namesAccepted);
+    // The nonstructuralschema controller: violations (possible only through v1beta1) in a condition.
+    const nonStructural = nonStructuralSchemaCondition(crd);
+    if (nonStructural) setCondition(next, nonStructural);
+    else if (next.status.conditions?.some((c) => c.type === 'NonStructuralSchema')) {
+      next.status.conditions = next.status.conditions.filter((c) => c.type !== 'NonStructuralSchema');
+    }
     // Established once names are accepted; it stays even if a later names change conflicts.
     if (namesAccepted.status === 'True' && !isConditionTrue(next, 'Established') && !crd.metadata.deletionTimestamp) {
       setCondition(next, { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' });
@@ -127,6 +134,7 @@ export class CrdController {
       cur.status ??= {};
       cur.status.acceptedNames = next.status!.acceptedNames;
       for (const c of next.status!.conditions ?? []) setCondition(cur, c);
+      if (!nonStructural && cur.status.conditions) cur.status.conditions = cur.status.conditions.filter((c) => c.type !== 'NonStructuralSchema');
     });
   }
 
