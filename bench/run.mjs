@@ -21,8 +21,9 @@ const cfg = {
   watchRounds: env('BENCH_WATCH_ROUNDS', 10),
   starts: env('BENCH_STARTS', 3),
   memoryObjects: env('BENCH_MEMORY_OBJECTS', 100_000),
+  schemaSeconds: env('BENCH_SCHEMA_SECONDS', 1),
 };
-const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup,memory').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup,memory,schema').split(',').map((s) => s.trim()));
 // Profile our server processes: BENCH_CPU_PROF=<dir> writes one .cpuprofile per server.
 const serverExecArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
 
@@ -252,6 +253,20 @@ async function main() {
       `memory: ${cfg.memoryObjects} CronTabs of ${Math.round(m.valueBytes)} B stored JSON written through the cache; heapUsed after GC ` +
         `${(m.heapBefore / 1e6).toFixed(1)} MB before, ${(m.heapAfter / 1e6).toFixed(1)} MB after (${Math.round(m.perObject)} B per object); writes took ${(m.ms / 1000).toFixed(1)} s`,
     );
+  }
+  // ---- schema engine vs ajv, in a process of its own (CPU-bound, no server) ----
+  if (only.has('schema')) {
+    log('schema (ours vs ajv)...');
+    const { proc, reply: sc } = await startChild('./schema.mjs', { seconds: cfg.schemaSeconds, runs: cfg.runs });
+    await stopChild(proc);
+    const runs = (r, f) => `ours ${r.ours.map(f).join(', ')}; ajv ${r.ajv.map(f).join(', ')}; ratios ${r.ratios.map((x) => x.toFixed(2)).join(', ')}`;
+    const k = (x) => `${Math.round(x / 1000)}k/s`;
+    ratioRow(`schema default+prune+validate, CronTab (${sc.crontab.bytes} B) vs ajv, objects/s`, sc.crontab.oursMedian, sc.crontab.ajvMedian, fmt.rate, { text: '≥ 1.0×', ok: (x) => x >= 1 }, sc.crontab.ratio);
+    ratioRow(`schema default+prune+validate, Prometheus (${sc.prometheus.bytes} B) vs ajv, objects/s`, sc.prometheus.oursMedian, sc.prometheus.ajvMedian, fmt.rate, { text: '≥ 1.0×', ok: (x) => x >= 1 }, sc.prometheus.ratio);
+    ratioRow(`schema compile, Prometheus CRD (${Math.round(sc.schemaBytes / 1000)} KB JSON) vs ajv compile`, sc.compile.oursMedian, sc.compile.ajvMedian, fmt.ms, { text: '≤ 0.2×', ok: (x) => x <= 0.2 }, sc.compile.ratio);
+    notes.push(`schema, CronTab: ${runs(sc.crontab, k)} (~${cfg.schemaSeconds} s of timed work each; copies made outside the timer)`);
+    notes.push(`schema, Prometheus: ${runs(sc.prometheus, k)}; ${sc.prometheus.defaultedBytes} B after defaulting`);
+    notes.push(`schema compile: ${runs(sc.compile, (x) => `${x.toFixed(1)} ms`)} (warm); first compile in the process: ours ${sc.compile.oursCold.toFixed(0)} ms, ajv ${sc.compile.ajvCold.toFixed(0)} ms`);
   }
   printTable();
 }
