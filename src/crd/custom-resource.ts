@@ -10,7 +10,8 @@ import type { ResourceType, Strategy, Subresource } from '../registry/resource-t
 import { metaOf } from '../registry/store.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from './types.js';
 import { compileSchema, SchemaCoercionError, type CompiledSchema } from '../schema/compile.js';
-import { cannotBeHandledAs, strictDecodingError, unknownFieldError } from '../schema/unknown-fields.js';
+import { cannotBeHandledAs, unknownFieldError } from '../schema/unknown-fields.js';
+import { reportStrictDecoding } from '../server/duplicate-fields.js';
 import { badRequest } from '../api/status.js';
 
 /** The body without metadata (and status, when it has its own endpoint): what generation tracks. */
@@ -115,8 +116,8 @@ function customResourceStrategy(apiVersion: string, kind: string, namespaced: bo
     },
     warnings: (obj, old) => finalizerWarnings(metaOf(obj).finalizers ?? [], old ? (metaOf(old).finalizers ?? []) : undefined),
     canonicalize: sortKeysDeep,
-    admitBody(obj, fieldValidation, warnings) {
-      if (!schemas) return;
+    admitBody(obj, fieldValidation, warnings, decodeErrors = []) {
+      if (!schemas) return reportStrictDecoding(decodeErrors, fieldValidation, warnings, kind, version);
       // The custom resource decoder: defaults for the request version, then pruning of unknown fields.
       schemas.object.default(obj);
       let unknown: string[];
@@ -126,10 +127,8 @@ function customResourceStrategy(apiVersion: string, kind: string, namespaced: bo
         if (e instanceof SchemaCoercionError) throw badRequest(cannotBeHandledAs(kind, version, kind, e.message));
         throw e;
       }
-      if (unknown.length === 0) return;
-      const errs = unknown.map(unknownFieldError);
-      if (fieldValidation === 'Strict') throw badRequest(cannotBeHandledAs(kind, version, kind, strictDecodingError(errs)));
-      warnings.push(...errs);
+      // schemaCoercingDecoder: the JSON (or YAML) decoder's strict errors, then the pruned fields.
+      reportStrictDecoding([...decodeErrors, ...unknown.map(unknownFieldError)], fieldValidation, warnings, kind, version);
     },
   };
 }

@@ -24,9 +24,10 @@ export interface Strategy {
   warnings?(obj: JSONObject, old?: JSONObject): string[];
   /**
    * Decoding a request body into this type, after patches are applied: custom resources default and prune
-   * by their schema here. Unknown fields become warnings (Warn), a 400 (Strict) or nothing (Ignore).
+   * by their schema here. The body decoder's strict errors (duplicate fields, reported first) and unknown
+   * fields become warnings (Warn), a 400 (Strict) or nothing (Ignore).
    */
-  admitBody?(obj: JSONObject, fieldValidation: 'Ignore' | 'Warn' | 'Strict', warnings: string[]): void;
+  admitBody?(obj: JSONObject, fieldValidation: 'Ignore' | 'Warn' | 'Strict', warnings: string[], decodeErrors?: readonly string[]): void;
   /** Output key order: sort every level (unstructured objects) or keep the typed order. */
   canonicalize(obj: JSONObject): JSONObject;
   /**

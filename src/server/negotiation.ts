@@ -3,6 +3,7 @@
 import { parseYaml } from '../util/yaml.js';
 import { badRequest, notAcceptable, unsupportedMediaType, StatusError } from '../api/status.js';
 import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE, type DecodeTarget } from './protobuf.js';
+import { jsonDuplicateFields, yamlDuplicateKeysError, type OpaquePath } from './duplicate-fields.js';
 
 export interface MediaRange {
   type: string; // e.g. application/json, */*
@@ -76,8 +77,17 @@ const contentTypeFor = (f: OutputFormat): string => (f === 'json' ? 'application
 
 export const BODY_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
-/** Decodes a request body: JSON, YAML, or Kubernetes protobuf (built-in kinds, decoded into `into`). */
-export function decodeBody(contentType: string | undefined, body: Buffer, into?: DecodeTarget): unknown | StatusError {
+/** Collects a strict decoder's errors (duplicate keys) for the caller; `opaque` names subtrees it does not see. */
+export interface StrictDecoding {
+  opaque?: OpaquePath;
+  errors: string[];
+}
+
+/**
+ * Decodes a request body: JSON, YAML, or Kubernetes protobuf (built-in kinds, decoded into `into`).
+ * With `strict`, duplicate keys in a JSON or YAML body are reported there as kube's strict decoders word them.
+ */
+export function decodeBody(contentType: string | undefined, body: Buffer, into?: DecodeTarget, strict?: StrictDecoding): unknown | StatusError {
   const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
   if (type === PROTOBUF_CONTENT_TYPE) {
     const r = decodeProtobufObject(body, into);
@@ -85,18 +95,26 @@ export function decodeBody(contentType: string | undefined, body: Buffer, into?:
   }
   const text = body.toString('utf8');
   if (type === 'application/json' || type === '') {
+    let value: unknown;
     try {
-      return JSON.parse(text);
+      value = JSON.parse(text);
     } catch (e) {
       return badRequest(jsonErrorMessage(text, e));
     }
+    if (strict) strict.errors.push(...jsonDuplicateFields(text, value, strict.opaque));
+    return value;
   }
   if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml') {
+    let value: unknown;
     try {
-      return parseYaml(text, { uniqueKeys: false, intAsBigInt: false });
+      value = parseYaml(text, { uniqueKeys: false, intAsBigInt: false });
     } catch (e) {
       return badRequest(`error converting YAML to JSON: ${(e as Error).message}`);
     }
+    // The YAML was converted to JSON with the last key winning: only go-yaml's strict pass finds duplicates.
+    const dup = strict ? yamlDuplicateKeysError(text) : undefined;
+    if (dup !== undefined) strict!.errors.push(dup);
+    return value;
   }
   return unsupportedMediaType(BODY_TYPES);
 }

@@ -1,5 +1,6 @@
 // The REST verbs of one resource endpoint over the generic store: get, list, watch, create, update,
 // patch, delete, deletecollection, for the main resource and its status subresource.
+import { gvString } from '../api/resource.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as S from '../api/status.js';
 import { GO_VALUE, goQuote, notSupported, type FieldError } from '../api/field-error.js';
@@ -8,7 +9,8 @@ import { metaOf } from '../registry/store.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
-import { decodeBody, negotiateOutput, type Negotiated } from './negotiation.js';
+import { decodeBody, negotiateOutput, type Negotiated, type StrictDecoding } from './negotiation.js';
+import { reportStrictDecoding, typedOpaquePaths } from './duplicate-fields.js';
 import { readBody, writeObject, writeRaw, addWarning } from './http.js';
 import { parseListQuery, parseRevision } from './list-options.js';
 import { partialObjectMetadata, toTable, type IncludeObject, type TableOptions } from './table.js';
@@ -125,13 +127,13 @@ function listMetadata(result: Omit<ListResult, 'items'>): JSONObject {
 /** A list response assembled from items already in JSON form (same key order as listObject). */
 function rawList(store: GenericStore, items: string[], result: Omit<ListResult, 'items'>): string {
   const served = store.type.served;
-  const apiVersion = served.group ? `${served.group}/${served.version}` : served.version;
+  const apiVersion = gvString(served.group, served.version);
   return `{"apiVersion":${JSON.stringify(apiVersion)},"items":[${items.join(',')}],"kind":${JSON.stringify(served.listKind)},"metadata":${JSON.stringify(listMetadata(result))}}\n`;
 }
 
 function listObject(store: GenericStore, result: ListResult): JSONObject {
   const served = store.type.served;
-  const apiVersion = served.group ? `${served.group}/${served.version}` : served.version;
+  const apiVersion = gvString(served.group, served.version);
   return { apiVersion, items: result.items, kind: served.listKind, metadata: listMetadata(result) };
 }
 
@@ -231,17 +233,31 @@ function writeQuery(r: ResourceRequest, optionsKind: string): WriteQuery {
   return { dryRun: dryRun.length > 0, fieldValidation: (fv || 'Warn') as FieldValidation };
 }
 
-async function decodeObject(r: ResourceRequest, store: GenericStore): Promise<JSONObject> {
+/** A decoded create or update body and its strict decoding errors (duplicate fields). */
+interface DecodedObject {
+  obj: JSONObject;
+  strictErrors: string[];
+}
+
+async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValidation: FieldValidation): Promise<DecodedObject> {
   const body = await readBody(r.req);
   const into = store.type.served;
-  const decoded = decodeBody(r.req.headers['content-type'], body, {
-    apiVersion: into.group ? `${into.group}/${into.version}` : into.version,
-    kind: into.kind,
-  });
+  // Warn and Strict decode with the strict serializer; built-in kinds decode into typed objects.
+  const strict: StrictDecoding | undefined =
+    fieldValidation === 'Ignore' ? undefined : { errors: [], opaque: store.type.strategy.validatesTypeMeta ? undefined : typedOpaquePaths(into.group, into.kind) };
+  const decoded = decodeBody(
+    r.req.headers['content-type'],
+    body,
+    {
+      apiVersion: gvString(into.group, into.version),
+      kind: into.kind,
+    },
+    strict,
+  );
   if (decoded instanceof S.StatusError) throw decoded;
   if (!isObject(decoded)) throw S.badRequest(`Object 'Kind' is missing in '${body.toString('utf8')}'`);
   const served = store.type.served;
-  const expected = served.group ? `${served.group}/${served.version}` : served.version;
+  const expected = gvString(served.group, served.version);
   if (!store.type.strategy.validatesTypeMeta) {
     // Built-in types decode into a typed object: the serializer defaults a missing kind and apiVersion from
     // the endpoint (gvkWithDefaults), so clients such as client-node may leave them out.
@@ -259,15 +275,23 @@ async function decodeObject(r: ResourceRequest, store: GenericStore): Promise<JS
   if (!store.type.strategy.validatesTypeMeta && decoded['kind'] !== served.kind) {
     throw S.badRequest(`no kind "${String(decoded['kind'])}" is registered for version "${expected}"`);
   }
-  return decoded;
+  return { obj: decoded, strictErrors: strict?.errors ?? [] };
+}
+
+/** The rest of decoding: the type's own admission of the body (custom resources), else the strict errors alone. */
+function admitDecoded(store: GenericStore, { obj, strictErrors }: DecodedObject, fieldValidation: FieldValidation, warnings: string[]): void {
+  const admit = store.type.strategy.admitBody;
+  if (admit) return admit(obj, fieldValidation, warnings, strictErrors);
+  reportStrictDecoding(strictErrors, fieldValidation, warnings, store.type.served.kind, store.type.served.version);
 }
 
 async function create(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
   const neg = negotiate(r, false);
   const wq = writeQuery(r, 'CreateOptions');
-  const obj = await decodeObject(r, store);
+  const decoded = await decodeObject(r, store, wq.fieldValidation);
+  const obj = decoded.obj;
   const warnings: string[] = [];
-  store.type.strategy.admitBody?.(obj, wq.fieldValidation, warnings);
+  admitDecoded(store, decoded, wq.fieldValidation, warnings);
   const out = await store.create(ns, obj, { dryRun: wq.dryRun, warnings });
   for (const w of warnings) addWarning(r.res, w);
   respondObject(r, store, 201, out, neg);
@@ -276,9 +300,10 @@ async function create(r: ResourceRequest, store: GenericStore, ns: string): Prom
 async function update(r: ResourceRequest, store: GenericStore, ns: string, sub: Subresource): Promise<void> {
   const neg = negotiate(r, false);
   const wq = writeQuery(r, 'UpdateOptions');
-  const obj = await decodeObject(r, store);
+  const decoded = await decodeObject(r, store, wq.fieldValidation);
+  const obj = decoded.obj;
   const warnings: string[] = [];
-  store.type.strategy.admitBody?.(obj, wq.fieldValidation, warnings);
+  admitDecoded(store, decoded, wq.fieldValidation, warnings);
   const { object, created } = await store.update(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings });
   for (const w of warnings) addWarning(r.res, w);
   respondObject(r, store, created ? 201 : 200, object, neg);

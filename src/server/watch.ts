@@ -1,4 +1,5 @@
 // Watch streams: newline-delimited JSON watch events, with bookmarks, timeouts and Table encoding.
+import { gvString } from '../api/resource.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GenericStore, WatchEvent } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
@@ -38,7 +39,7 @@ function objectJSON(obj: JSONObject): string {
 
 export function serveWatch(req: IncomingMessage, res: ServerResponse, store: GenericStore, w: WatchRequest): void {
   const served = store.type.served;
-  const apiVersion = served.group ? `${served.group}/${served.version}` : served.version;
+  const apiVersion = gvString(served.group, served.version);
   let lastRV = String(w.fromRevision);
   let closed = false;
   const tableOpts = w.tableOptions ? { ...w.tableOptions } : undefined;

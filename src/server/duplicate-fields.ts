@@ -1,0 +1,287 @@
+// Duplicate keys in request bodies, as kube-apiserver's strict decoders report them (fieldValidation
+// Warn and Strict). JSON bodies: sigs.k8s.io/json UnmarshalStrict, `duplicate field "spec.replicas"`, in
+// document order, deduplicated, at most 100. YAML bodies: the serializer first converts YAML to JSON
+// (last key wins, so the JSON has no duplicates) and runs go-yaml v2's UnmarshalStrict on the original,
+// whose one error lists every duplicate: `yaml: unmarshal errors:\n  line 4: key "replicas" already set in map`.
+import { createRequire } from 'node:module';
+import type { Document, LineCounter, Node as YamlNode } from 'yaml';
+import { goQuote } from '../api/field-error.js';
+import { badRequest } from '../api/status.js';
+import { cannotBeHandledAs, strictDecodingError } from '../schema/unknown-fields.js';
+
+/** A path into a decoded body: object keys and array indices. */
+export type BodyPath = readonly (string | number)[];
+
+/**
+ * Whether the value at a path is decoded by a custom unmarshaler (or skipped as unknown) in the typed Go
+ * object, so strict decoding never looks inside it.
+ */
+export type OpaquePath = (path: BodyPath) => boolean;
+
+const MAX_STRICT_ERRORS = 100;
+
+// ------------------------------------------------------------------ JSON
+
+/**
+ * Members in valid JSON text. Outside strings a colon only separates a key from its value, and follows the
+ * key's closing quote (after optional whitespace); inside a string, a colon after whitespace and a quote
+ * follows an escaped quote (an odd run of backslashes). indexOf keeps this to a few native scans.
+ */
+export function countJsonMembers(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf(':'); i >= 0; i = text.indexOf(':', i + 1)) {
+    let q = i - 1;
+    let c = text.charCodeAt(q);
+    while (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d) c = text.charCodeAt(--q);
+    if (c !== 0x22) continue;
+    let b = q - 1;
+    while (text.charCodeAt(b) === 0x5c) b--;
+    if ((q - 1 - b) % 2 === 0) n++;
+  }
+  return n;
+}
+
+/** Keys in a parsed JSON value, at every level. */
+export function countKeys(v: unknown): number {
+  if (v === null || typeof v !== 'object') return 0;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (const e of v) if (e !== null && typeof e === 'object') n += countKeys(e);
+    return n;
+  }
+  const o = v as Record<string, unknown>;
+  for (const k in o) {
+    n++;
+    const e = o[k];
+    if (e !== null && typeof e === 'object') n += countKeys(e);
+  }
+  return n;
+}
+
+/**
+ * The strict decoding errors for duplicate keys in valid JSON text whose parse is `parsed`. A parse keeps
+ * one member per key, so the text has duplicates exactly when it holds more members than the parse has
+ * keys: that count is the fast path every write pays; only a body with duplicates is scanned for paths.
+ */
+export function jsonDuplicateFields(text: string, parsed: unknown, opaque?: OpaquePath): string[] {
+  if (countJsonMembers(text) === countKeys(parsed)) return [];
+  return scanJsonDuplicates(text, opaque);
+}
+
+/** sigs.k8s.io/json's path: keys joined with '.', indices as [i] with no dot before them. */
+function renderPath(path: BodyPath): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else out += out === '' ? seg : `.${seg}`;
+  }
+  return out;
+}
+
+/** Full scan of valid JSON text: every duplicate key's path, in document order. */
+export function scanJsonDuplicates(text: string, opaque?: OpaquePath): string[] {
+  const errs: string[] = [];
+  const seen = new Set<string>();
+  const path: (string | number)[] = [];
+  let pos = 0;
+  const ws = (): void => {
+    for (let c = text.charCodeAt(pos); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = text.charCodeAt(++pos));
+  };
+  const stringEnd = (start: number): number => {
+    let j = start + 1;
+    for (;;) {
+      const c = text.charCodeAt(j);
+      if (c === 0x5c) j += 2;
+      else if (c === 0x22) return j + 1;
+      else j++;
+    }
+  };
+  const readKey = (): string => {
+    const end = stringEnd(pos);
+    const raw = text.slice(pos, end);
+    pos = end;
+    return raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+  };
+  // Skips a value without looking at its keys (opaque subtrees).
+  const skip = (): void => {
+    let depth = 0;
+    for (;;) {
+      const c = text.charCodeAt(pos);
+      if (Number.isNaN(c)) return;
+      if (c === 0x22) {
+        pos = stringEnd(pos);
+        if (depth === 0) return;
+        continue;
+      }
+      if (depth === 0 && (c === 0x2c || c === 0x7d || c === 0x5d)) return;
+      pos++;
+      if (c === 0x7b || c === 0x5b) depth++;
+      else if ((c === 0x7d || c === 0x5d) && --depth === 0) return;
+    }
+  };
+  const value = (): void => {
+    ws();
+    const c = text.charCodeAt(pos);
+    if (opaque && path.length > 0 && (c === 0x7b || c === 0x5b) && opaque(path)) return skip();
+    if (c === 0x7b) {
+      pos++;
+      const keys = new Set<string>();
+      ws();
+      if (text.charCodeAt(pos) === 0x7d) {
+        pos++;
+        return;
+      }
+      for (;;) {
+        ws();
+        const key = readKey();
+        if (keys.has(key)) {
+          const msg = `duplicate field ${goQuote(renderPath([...path, key]))}`;
+          if (errs.length < MAX_STRICT_ERRORS && !seen.has(msg)) {
+            seen.add(msg);
+            errs.push(msg);
+          }
+        } else keys.add(key);
+        ws();
+        pos++; // :
+        path.push(key);
+        value();
+        path.pop();
+        ws();
+        if (text.charCodeAt(pos++) === 0x7d) return;
+      }
+    }
+    if (c === 0x5b) {
+      pos++;
+      ws();
+      if (text.charCodeAt(pos) === 0x5d) {
+        pos++;
+        return;
+      }
+      for (let i = 0; ; i++) {
+        path.push(i);
+        value();
+        path.pop();
+        ws();
+        if (text.charCodeAt(pos++) === 0x5d) return;
+      }
+    }
+    skip();
+  };
+  value();
+  return errs;
+}
+
+// ------------------------------------------------------------------ YAML
+
+type YamlModule = typeof import('yaml');
+let yamlMod: YamlModule | undefined;
+const yaml = (): YamlModule => (yamlMod ??= createRequire(import.meta.url)('yaml') as YamlModule);
+
+/** go-yaml v2's %#v of a map key: strings quoted, other scalars bare. */
+function goKey(v: unknown): string {
+  if (typeof v === 'string') return goQuote(v);
+  if (v === null || v === undefined) return '<nil>';
+  return String(v);
+}
+
+/**
+ * go-yaml v2 UnmarshalStrict's error for a YAML body with duplicate mapping keys (undefined when there are
+ * none). Each duplicate is reported at the line of its value node. Merge keys and aliases are not followed.
+ */
+export function yamlDuplicateKeysError(text: string): string | undefined {
+  const Y = yaml();
+  const lc: LineCounter = new Y.LineCounter();
+  const doc: Document = Y.parseDocument(text, { uniqueKeys: false, lineCounter: lc });
+  const lines: string[] = [];
+  const visit = (node: unknown): void => {
+    if (Y.isMap(node)) {
+      const keys = new Set<string>();
+      for (const pair of node.items) {
+        const k = Y.isScalar(pair.key) ? pair.key.value : pair.key;
+        if (k === '<<') continue;
+        // Values first: go-yaml decodes a value before it checks its key.
+        visit(pair.value);
+        if (k !== null && typeof k === 'object') continue; // complex keys: not valid for JSON anyway
+        const id = `${typeof k}:${String(k)}`;
+        if (keys.has(id)) {
+          const at = (pair.value as YamlNode | null)?.range?.[0] ?? (pair.key as YamlNode | null)?.range?.[0] ?? 0;
+          lines.push(`line ${lc.linePos(at).line}: key ${goKey(k)} already set in map`);
+        } else keys.add(id);
+      }
+    } else if (Y.isSeq(node)) {
+      for (const item of node.items) visit(item);
+    }
+  };
+  visit(doc.contents);
+  return lines.length ? `yaml: unmarshal errors:\n  ${lines.join('\n  ')}` : undefined;
+}
+
+// ------------------------------------------------------------------ reporting
+
+const YAML_PREFIXES = ['yaml: unmarshal errors:\n', 'error converting YAML to JSON: yaml: unmarshal errors:\n'];
+
+/** handlers.addStrictDecodingWarnings: one warning per error, a YAML error split into its lines. */
+export function strictDecodingWarnings(errs: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const e of errs) {
+    const prefix = YAML_PREFIXES.find((p) => e.startsWith(p));
+    if (prefix === undefined) out.push(e);
+    else out.push(...e.slice(prefix.length).split('\n').map((s) => s.trim()));
+  }
+  return out;
+}
+
+/**
+ * What the create and update handlers do with a decoder's strict errors: warnings under Warn, the
+ * transformDecodeError 400 under Strict, nothing under Ignore (the decoder was not strict).
+ */
+export function reportStrictDecoding(
+  errs: readonly string[],
+  fieldValidation: 'Ignore' | 'Warn' | 'Strict',
+  warnings: string[],
+  kind: string,
+  version: string,
+): void {
+  if (errs.length === 0 || fieldValidation === 'Ignore') return;
+  if (fieldValidation === 'Strict') throw badRequest(cannotBeHandledAs(kind, version, kind, strictDecodingError(errs)));
+  warnings.push(...strictDecodingWarnings(errs));
+}
+
+// ------------------------------------------------------------------ built-in types
+
+const isFieldsV1 = (p: BodyPath): boolean => p.length === 4 && p[0] === 'metadata' && p[1] === 'managedFields' && p[3] === 'fieldsV1';
+
+// JSONSchemaProps members that strict decoding walks into: nested schemas by name or index, and the few
+// plain structs and lists. items, additionalProperties, additionalItems, dependencies (custom unmarshalers
+// over non-strict json.Unmarshal), default, example and enum (apiextensions JSON) are raw.
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions']);
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf']);
+const SCHEMA_PLAIN = new Set(['externalDocs', 'x-kubernetes-validations', 'required', 'x-kubernetes-list-map-keys']);
+
+function schemaOpaque(p: BodyPath, i: number): boolean {
+  while (i < p.length) {
+    const k = p[i];
+    if (typeof k !== 'string') return false;
+    if (SCHEMA_MAPS.has(k) || SCHEMA_LISTS.has(k)) i += 2;
+    else if (k === 'not') i += 1;
+    else return !SCHEMA_PLAIN.has(k);
+  }
+  return false;
+}
+
+function crdOpaque(p: BodyPath): boolean {
+  if (isFieldsV1(p) || p[0] !== 'spec') return isFieldsV1(p);
+  if (p[1] === 'versions' && p[3] === 'schema' && p[4] === 'openAPIV3Schema') return schemaOpaque(p, 5);
+  if (p[1] === 'validation' && p[2] === 'openAPIV3Schema') return schemaOpaque(p, 3);
+  return false;
+}
+
+/**
+ * For a built-in kind (decoded into a typed Go object), the subtrees its strict decoding does not see;
+ * undefined for custom resources (unstructured: every level is a map).
+ */
+export function typedOpaquePaths(group: string, kind: string): OpaquePath | undefined {
+  if (group === 'apiextensions.k8s.io' && kind === 'CustomResourceDefinition') return crdOpaque;
+  if (group === '' || group === 'apiextensions.k8s.io') return isFieldsV1;
+  return undefined;
+}
