@@ -7,9 +7,9 @@ import { defaultCRD } from '../../src/crd/defaults.js';
 import { validateCRD } from '../../src/crd/validation.js';
 import type { CustomResourceDefinition } from '../../src/crd/types.js';
 import { strings } from './helpers.js';
+import { CORPUS, SEEDS } from '../shared-paths.js';
 
-const SEED = '/work/shared/seeds/001_2ce1448f6cd335f3.txt';
-const CORPUS = '/work/shared/corpus';
+const SEED = `${SEEDS}/001_2ce1448f6cd335f3.txt`;
 
 /** The complete v1 CRD manifests of the versions page: an apiVersion line up to the next blank line. */
 function seedCRDs(): Array<[number, CustomResourceDefinition]> {

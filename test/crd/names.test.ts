@@ -12,6 +12,7 @@ import {
   type Condition,
 } from '../../src/crd/names.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionNames } from '../../src/crd/types.js';
+import { CORPUS } from '../shared-paths.js';
 
 // Builders after kube's naming_controller_test.go.
 type Names = [plural: string, singular: string, kind: string, listKind: string, ...shortNames: string[]];
@@ -268,7 +269,7 @@ test('setCRDCondition: lastTransitionTime changes only with the status', () => {
 });
 
 function load(project: string): CustomResourceDefinition[] {
-  const dir = `/work/shared/corpus/${project}/crds`;
+  const dir = `${CORPUS}/${project}/crds`;
   return readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
     .map((f) => defaultCRD(parse(readFileSync(`${dir}/${f}`, 'utf8')) as CustomResourceDefinition));

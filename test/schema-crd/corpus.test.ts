@@ -10,9 +10,9 @@ import type { CustomResourceDefinition } from '../../src/crd/types.js';
 import { createCRDSchemaValidator } from '../../src/schema/crd-schema-validate.js';
 import { nonStructuralSchemaCondition } from '../../src/schema/structural-validate.js';
 import { strings, testDeps } from './helpers.js';
+import { CORPUS, SEEDS } from '../shared-paths.js';
 
-const CORPUS = '/work/shared/corpus';
-const SEED_VERSIONS = '/work/shared/seeds/001_2ce1448f6cd335f3.txt';
+const SEED_VERSIONS = `${SEEDS}/001_2ce1448f6cd335f3.txt`;
 const hook = createCRDSchemaValidator(testDeps);
 const options = { validateSchemaStructure: hook };
 

@@ -6,7 +6,8 @@ import { aggregate, fieldErrorString, invalid, type FieldError } from '../../src
 import { type CompiledSchema, compileSchema } from '../../src/schema/compile.js';
 import { validateObjectMeta } from '../../src/schema/objectmeta.js';
 
-export const CORPUS = '/work/shared/corpus';
+import { CORPUS } from '../shared-paths.js';
+export { CORPUS };
 
 type JSONObject = Record<string, unknown>;
 

@@ -6,8 +6,8 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { startApi, type Api } from './helpers.js';
+import { CORPUS } from '../shared-paths.js';
 
-const CORPUS = new URL('../../../shared/corpus/', import.meta.url).pathname;
 const projects = readdirSync(CORPUS, { withFileTypes: true })
   .filter((d) => d.isDirectory() && existsSync(join(CORPUS, d.name, 'crds')))
   .map((d) => d.name);
