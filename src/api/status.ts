@@ -115,8 +115,6 @@ export const unauthorized = (message = 'Unauthorized'): StatusError => failure(4
 export const methodNotAllowed = (): StatusError =>
   failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
 
-export const notFoundPath = (): StatusError => failure(404, 'NotFound', 'the server could not find the requested resource', {});
-
 export const unsupportedMediaType = (accepted: readonly string[]): StatusError =>
   failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
 
@@ -124,8 +122,6 @@ export const notAcceptable = (accepted: readonly string[]): StatusError =>
   failure(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);
 
 export const gone = (message: string): StatusError => failure(410, 'Expired', message);
-
-export const tooManyRequests = (message: string): StatusError => failure(429, 'TooManyRequests', message);
 
 export const requestEntityTooLarge = (message: string): StatusError => failure(413, 'RequestEntityTooLarge', message);
 
@@ -135,10 +131,3 @@ export const internal = (message: string): StatusError =>
 export const timeout = (message: string): StatusError => failure(504, 'Timeout', message);
 
 export const serviceUnavailable = (message: string): StatusError => failure(503, 'ServiceUnavailable', message);
-
-export function successStatus(details?: StatusDetails): Status {
-  const s = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' } as Status;
-  if (details) s.details = compact(details);
-  s.code = 200;
-  return s;
-}

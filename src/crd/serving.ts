@@ -7,11 +7,14 @@ import { storageVersionHash, compareKubeVersions } from '../server/discovery.js'
 import { customResourceType, storageVersionOf } from './custom-resource.js';
 import { isConditionTrue } from './conditions.js';
 import type { CustomResourceDefinition } from './types.js';
+import type { Subresource } from '../registry/resource-type.js';
+import { CR_PATCH_TYPES, type Endpoint } from '../server/api-registry.js';
 
 export interface CrdEndpoint {
   crd: CustomResourceDefinition;
   store: GenericStore;
-  deprecationWarning?: string;
+  /** What request routing needs, built with the store: once per CRD change, not per request. */
+  endpoint: Endpoint;
 }
 
 interface CrdServingInfo {
@@ -80,7 +83,14 @@ export class CrdServing {
       const deprecationWarning = v.deprecated
         ? (v.deprecationWarning ?? `${crd.spec.group}/${v.name} ${type.served.kind} is deprecated`)
         : undefined;
-      versions.set(v.name, { crd, store, deprecationWarning });
+      const subresources = new Set<Subresource>();
+      if (v.subresources?.status) subresources.add('status');
+      if (v.subresources?.scale) subresources.add('scale');
+      versions.set(v.name, {
+        crd,
+        store,
+        endpoint: { store, subresources, patchTypes: CR_PATCH_TYPES, warnings: deprecationWarning ? [deprecationWarning] : undefined },
+      });
     });
     storageStore ??= versions.values().next().value?.store;
     if (!storageStore) return;

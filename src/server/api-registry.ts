@@ -32,18 +32,7 @@ export class ApiRegistry {
   lookup(group: string, version: string, resource: string): Endpoint | undefined {
     const b = this.builtins.get(`${group}/${version}/${resource}`);
     if (b) return b;
-    const ep = this.crds.lookup(group, version, resource);
-    if (!ep) return undefined;
-    const served = ep.store.type.served;
-    const subs = new Set<Subresource>();
-    if (served.subresources.status) subs.add('status');
-    if (served.subresources.scale) subs.add('scale');
-    return {
-      store: ep.store,
-      subresources: subs,
-      patchTypes: CR_PATCH_TYPES,
-      warnings: ep.deprecationWarning ? [ep.deprecationWarning] : undefined,
-    };
+    return this.crds.lookup(group, version, resource)?.endpoint;
   }
 
   /** Everything discovery and OpenAPI publish. */

@@ -95,11 +95,3 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
   }
   return info;
 }
-
-/** For a namespaces request, the namespace name is the object's name: /api/v1/namespaces/foo. */
-export function normalizeNamespaceRequest(info: RequestInfo): RequestInfo {
-  if (info.apiPrefix === 'api' && info.parts[0] === 'namespaces' && info.resource === 'namespaces') {
-    return { ...info, namespace: '' };
-  }
-  return info;
-}

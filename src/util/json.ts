@@ -5,10 +5,6 @@ export type JSONObject = { [k: string]: unknown };
 
 export const isObject = (v: unknown): v is JSONObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function deepClone<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
-}
-
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
@@ -34,11 +30,3 @@ export function sortKeysDeep<T>(v: T): T {
   return out as T;
 }
 
-export function getPath(obj: unknown, path: readonly string[]): unknown {
-  let cur = obj;
-  for (const p of path) {
-    if (!isObject(cur)) return undefined;
-    cur = cur[p];
-  }
-  return cur;
-}
