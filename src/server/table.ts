@@ -1,10 +1,11 @@
 // Server-side printing: meta.k8s.io Table responses, as kube-apiserver builds them for kubectl get.
 import type { JSONObject } from '../util/json.js';
-import { humanDuration } from '../util/time.js';
 import type { TableColumn, TableConvertor } from '../registry/resource-type.js';
-import { evalJsonPath, parseJsonPath } from '../util/jsonpath.js';
+import { JsonPath, JsonPathParseError } from '../util/jsonpath.js';
 import type { PrinterColumn } from '../api/resource.js';
+import { ageOf, cellForJsonValue, createdAt } from './table-cells.js';
 
+// metav1.ObjectMeta{}.SwaggerDoc()["name"] and ["creationTimestamp"].
 const NAME_DESCRIPTION =
   'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
 const CREATION_DESCRIPTION =
@@ -13,11 +14,15 @@ const CREATION_DESCRIPTION =
 const nameColumn: TableColumn = { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, priority: 0 };
 
 const meta = (obj: JSONObject): JSONObject => (obj['metadata'] as JSONObject | undefined) ?? {};
+const nameOf = (obj: JSONObject): string => {
+  const name = meta(obj)['name'];
+  return typeof name === 'string' ? name : '';
+};
 
-/** rest.NewDefaultTableConvertor: Name and Created At (an RFC 3339 timestamp). Built-in types without printers use it. */
+/** rest.NewDefaultTableConvertor: Name and Created At (RFC 3339, UTC). CustomResourceDefinitions print with it. */
 export const defaultTableConvertor: TableConvertor = {
   columns: [nameColumn, { name: 'Created At', type: 'date', format: '', description: CREATION_DESCRIPTION, priority: 0 }],
-  cells: (obj) => [meta(obj)['name'] ?? '', meta(obj)['creationTimestamp'] ?? ''],
+  cells: (obj) => [nameOf(obj), createdAt(meta(obj)['creationTimestamp'])],
 };
 
 /** The Namespace printer of kube-apiserver: NAME, STATUS, AGE. */
@@ -27,77 +32,76 @@ export const namespaceTableConvertor: TableConvertor = {
     { name: 'Status', type: 'string', format: '', description: 'The status of the namespace', priority: 0 },
     { name: 'Age', type: 'string', format: '', description: CREATION_DESCRIPTION, priority: 0 },
   ],
-  cells: (obj) => [
-    meta(obj)['name'] ?? '',
-    (obj['status'] as JSONObject | undefined)?.['phase'] ?? '',
-    ageOf(meta(obj)['creationTimestamp']),
-  ],
+  cells: (obj) => {
+    const phase = (obj['status'] as JSONObject | undefined)?.['phase'];
+    return [nameOf(obj), typeof phase === 'string' ? phase : '', ageOf(meta(obj)['creationTimestamp'])];
+  },
 };
 
-function ageOf(ts: unknown): string {
-  if (typeof ts !== 'string') return '<unknown>';
-  const t = Date.parse(ts);
-  return Number.isNaN(t) ? '<unknown>' : humanDuration(Date.now() - t);
+/** What a CRD version without additionalPrinterColumns serves (serveDefaultColumnsIfEmpty). */
+export const DEFAULT_PRINTER_COLUMNS: readonly PrinterColumn[] = [
+  { name: 'Age', type: 'date', description: CREATION_DESCRIPTION, jsonPath: '.metadata.creationTimestamp' },
+];
+
+/** The columns of a /scale subresource's table (getScaleColumnsForVersion): over the Scale object. */
+export function scalePrinterColumns(scale: { specReplicasPath?: string; statusReplicasPath?: string }): PrinterColumn[] {
+  const cols: PrinterColumn[] = [];
+  if (scale.specReplicasPath) cols.push({ name: 'Desired', type: 'integer', description: 'Number of desired replicas', jsonPath: '.spec.replicas' });
+  if (scale.statusReplicasPath) cols.push({ name: 'Available', type: 'integer', description: 'Number of actual replicas', jsonPath: '.status.replicas' });
+  return [...cols, ...DEFAULT_PRINTER_COLUMNS];
 }
 
-/** The columns a CRD version prints; with none given, Age, as apiextensions serves them. */
+interface CompiledColumn {
+  header: TableColumn;
+  path: JsonPath;
+}
+
+/**
+ * The apiextensions table convertor for a CRD version's additionalPrinterColumns (none: Age). Each
+ * jsonPath is evaluated as the template `{<jsonPath>}` with missing keys allowed; the first result
+ * fills the cell. A column whose path does not parse, and every column after it, is left out, as
+ * kube-apiserver falls back to the convertor built so far.
+ */
 export function customResourceTableConvertor(columns: readonly PrinterColumn[] | undefined): TableConvertor {
-  const cols: PrinterColumn[] = columns?.length
-    ? [...columns]
-    : [{ name: 'Age', type: 'date', description: CREATION_DESCRIPTION, jsonPath: '.metadata.creationTimestamp' }];
-  const compiled = cols.map((c) => {
-    let path: ReturnType<typeof parseJsonPath> | undefined;
+  const compiled: CompiledColumn[] = [];
+  for (const col of columns?.length ? columns : DEFAULT_PRINTER_COLUMNS) {
+    const path = new JsonPath(col.name).allowMissingKeys(true);
     try {
-      path = parseJsonPath(c.jsonPath);
-    } catch {
-      path = undefined;
+      path.parse(`{${col.jsonPath}}`);
+    } catch (e) {
+      if (e instanceof JsonPathParseError) break;
+      throw e;
     }
-    return { c, path };
-  });
+    compiled.push({
+      path,
+      header: {
+        name: col.name,
+        type: col.type,
+        format: col.format ?? '',
+        description: col.description || `Custom resource definition column (in JSONPath format): ${col.jsonPath}`,
+        priority: col.priority ?? 0,
+      },
+    });
+  }
   return {
-    columns: [
-      nameColumn,
-      ...cols.map((c) => ({
-        name: c.name,
-        type: c.type,
-        format: c.format ?? '',
-        description: c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath}`,
-        priority: c.priority ?? 0,
-      })),
-    ],
-    cells: (obj) => [
-      meta(obj)['name'] ?? '',
-      ...compiled.map(({ c, path }) => {
-        if (!path) return null;
-        const results = evalJsonPath(path, obj);
-        if (results.length === 0) return null;
-        return cellForValue(c.type, results[0]);
-      }),
-    ],
+    columns: [nameColumn, ...compiled.map((c) => c.header)],
+    cells: (obj) => [nameOf(obj), ...compiled.map((c) => columnCell(c, obj))],
   };
 }
 
-function cellForValue(type: string, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  switch (type) {
-    case 'integer':
-      return typeof value === 'number' ? Math.trunc(value) : null;
-    case 'number':
-      return typeof value === 'number' ? value : null;
-    case 'boolean':
-      return typeof value === 'boolean' ? value : null;
-    case 'string':
-      // kube prints any value through JSONPath's printer for string columns.
-      return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
-    case 'date': {
-      if (typeof value !== 'string') return null;
-      const t = Date.parse(value);
-      if (Number.isNaN(t)) return '<invalid>';
-      return humanDuration(Date.now() - t);
-    }
-    default:
-      return null;
+function columnCell({ header, path }: CompiledColumn, obj: JSONObject): unknown {
+  let results: unknown[][];
+  try {
+    results = path.findResults(obj);
+  } catch {
+    return null;
   }
+  const first = results[0];
+  if (!first || first.length === 0) return null;
+  const value = first[0];
+  // String columns print any value as JSONPath does (objects as JSON; a null is an invalid reflect.Value there).
+  if (header.type === 'string') return path.printResults([value === null ? undefined : value]);
+  return cellForJsonValue(header.type, value);
 }
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
@@ -122,12 +126,14 @@ export function toTable(
   const table: JSONObject = { kind: 'Table', apiVersion: `meta.k8s.io/${opts.version}`, metadata: { ...listMeta } };
   const md = table['metadata'] as JSONObject;
   for (const k of Object.keys(md)) if (md[k] === undefined || md[k] === '') delete md[k];
-  if (!opts.noHeaders) table['columnDefinitions'] = conv.columns;
-  table['rows'] = objs.map((obj) => {
+  // Both fields are always encoded: null without headers, and null rows from the default convertor's empty lists.
+  table['columnDefinitions'] = opts.noHeaders ? null : conv.columns;
+  const rows = objs.map((obj) => {
     const row: JSONObject = { cells: conv.cells(obj) };
     if (opts.includeObject === 'Object') row['object'] = obj;
     else if (opts.includeObject === 'Metadata') row['object'] = partialObjectMetadata(obj, opts.version);
     return row;
   });
+  table['rows'] = rows.length === 0 && conv === defaultTableConvertor ? null : rows;
   return table;
 }

@@ -1,161 +1,278 @@
-// The JSONPath subset Kubernetes printer columns use (client-go util/jsonpath): field access, quoted
-// fields, indexes and slices, wildcards, recursive descent and filters like [?(@.type=="Ready")].
+// Kubernetes JSONPath templates (k8s.io/client-go/util/jsonpath), as kube-apiserver evaluates printer
+// columns and kubectl -o jsonpath prints: the same results, errors and text. Values are decoded JSON;
+// see jsonpath-values.ts for how Go's types show through (int64 vs float64, nil, bytes of strings).
+import { goJsonMarshal } from '../registry/go-json.js';
+import { parseTemplate, type JsonPathNode, type ListNode } from './jsonpath-parser.js';
+import { GoNumber, goCompare, goSprint, goSprintV, goTypeName } from './jsonpath-values.js';
 
-export type Step =
-  | { kind: 'field'; name: string }
-  | { kind: 'index'; start?: number; end?: number; single: boolean }
-  | { kind: 'wildcard' }
-  | { kind: 'recursive' }
-  | { kind: 'filter'; path: Step[]; op?: string; value?: string | number | boolean };
+export { JsonPathParseError, type JsonPathNode, type ListNode } from './jsonpath-parser.js';
+export { GoNumber } from './jsonpath-values.js';
 
-export function parseJsonPath(expr: string): Step[] {
-  let s = expr.trim();
-  if (s.startsWith('{') && s.endsWith('}')) s = s.slice(1, -1).trim();
-  if (s.startsWith('$')) s = s.slice(1);
-  const steps: Step[] = [];
-  let i = 0;
-  while (i < s.length) {
-    const ch = s[i];
-    if (ch === '.') {
-      if (s[i + 1] === '.') {
-        steps.push({ kind: 'recursive' });
-        i += 2;
+/** An evaluation error, with kube's message. */
+export class JsonPathError extends Error {}
+
+/** An error inside evaluation, carrying the values the failing step handed back (an exists-filter still counts them). */
+class StepError extends JsonPathError {
+  constructor(
+    message: string,
+    readonly partial: unknown[],
+  ) {
+    super(message);
+  }
+}
+
+/** A reflect.Value that holds nothing: what a nil root or a range over nothing evaluates against. */
+const NO_VALUE = undefined;
+
+const isMap = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof GoNumber);
+
+/** What `*` and `..` descend into: map values, slice elements, a string's bytes. */
+function childrenOf(v: unknown): unknown[] {
+  if (Array.isArray(v)) return v;
+  if (isMap(v)) return Object.values(v);
+  if (typeof v === 'string') return [...Buffer.from(v, 'utf8')].map((b) => new GoNumber('uint8', b));
+  return [];
+}
+
+/**
+ * One parsed template. Like client-go's JSONPath it keeps range state between evaluations, and a
+ * `{range}` leaves the template starting after itself for later evaluations, as kube's does.
+ */
+export class JsonPath {
+  private root: ListNode | undefined;
+  private allowMissing = false;
+  private beginRange = 0;
+  private inRange = 0;
+  private endRange = 0;
+  private lastEndNode: JsonPathNode | undefined;
+
+  constructor(readonly name = '') {}
+
+  /** With missing keys allowed, a field that is absent yields nothing instead of an error. */
+  allowMissingKeys(allow: boolean): this {
+    this.allowMissing = allow;
+    return this;
+  }
+
+  /** Throws JsonPathParseError with kube's message. */
+  parse(text: string): this {
+    this.root = undefined;
+    this.root = parseTemplate(text);
+    return this;
+  }
+
+  /** The values of each top-level text and action, in order (a range contributes one set per item). */
+  findResults(data: unknown): unknown[][] {
+    const root = this.root;
+    if (!root) throw new JsonPathError(`${this.name} is an incomplete jsonpath template`);
+    const cur = [data === null ? NO_VALUE : data];
+    const nodes = root.nodes;
+    const full: unknown[][] = [];
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i]!;
+      const results = this.walkTop(cur, node);
+      if (this.endRange > 0 && this.endRange <= this.inRange) {
+        this.endRange--;
+        this.lastEndNode = node;
+        break;
+      }
+      if (this.beginRange > 0) {
+        this.beginRange--;
+        this.inRange++;
+        // The body runs once per item; over nothing it still runs, to find its {end}.
+        for (const item of results.length > 0 ? results : [NO_VALUE]) {
+          root.nodes = nodes.slice(i + 1);
+          const inner = this.findResults(item === null ? NO_VALUE : item);
+          if (results.length > 0) full.push(...inner);
+        }
+        this.inRange--;
+        const end = this.lastEndNode ? nodes.indexOf(this.lastEndNode, i + 1) : -1;
+        if (end >= 0) i = end;
         continue;
       }
-      i++;
-      let j = i;
-      while (j < s.length && s[j] !== '.' && s[j] !== '[') j++;
-      const name = s.slice(i, j);
-      if (name === '*') steps.push({ kind: 'wildcard' });
-      else if (name) steps.push({ kind: 'field', name });
-      i = j;
-    } else if (ch === '[') {
-      const close = findClose(s, i);
-      const inner = s.slice(i + 1, close).trim();
-      i = close + 1;
-      if (inner === '*') steps.push({ kind: 'wildcard' });
-      else if (inner.startsWith('?(') && inner.endsWith(')')) steps.push(parseFilter(inner.slice(2, -1)));
-      else if (/^'.*'$|^".*"$/.test(inner)) steps.push({ kind: 'field', name: inner.slice(1, -1) });
-      else if (/^-?\d*(:-?\d*)?$/.test(inner)) {
-        const [a, b] = inner.split(':');
-        if (b === undefined) steps.push({ kind: 'index', start: Number(a), single: true });
-        else steps.push({ kind: 'index', start: a ? Number(a) : undefined, end: b ? Number(b) : undefined, single: false });
-      } else throw new Error(`invalid array index ${inner}`);
-    } else if (/\s/.test(ch!)) {
-      i++;
-    } else {
-      // A bare leading field name, e.g. "spec.replicas".
-      let j = i;
-      while (j < s.length && s[j] !== '.' && s[j] !== '[') j++;
-      steps.push({ kind: 'field', name: s.slice(i, j) });
-      i = j;
+      full.push(results);
+    }
+    return full;
+  }
+
+  /** One result set as text: scalars as Go prints them, maps and slices as JSON, separated by spaces. */
+  printResults(results: readonly unknown[]): string {
+    return results.map((r) => (Array.isArray(r) || isMap(r) ? goJsonMarshal(r) : goSprint(r))).join(' ');
+  }
+
+  /** The template's output for data, as kubectl -o jsonpath prints it. */
+  execute(data: unknown): string {
+    return this.findResults(data)
+      .map((set) => this.printResults(set))
+      .join('');
+  }
+
+  private walkTop(cur: unknown[], node: JsonPathNode): unknown[] {
+    try {
+      return this.walk(cur, node);
+    } catch (e) {
+      if (e instanceof StepError) throw new JsonPathError(e.message);
+      throw e;
     }
   }
-  return steps;
-}
 
-function findClose(s: string, open: number): number {
-  let depth = 0;
-  let quote = '';
-  for (let i = open; i < s.length; i++) {
-    const c = s[i];
-    if (quote) {
-      if (c === quote) quote = '';
-      continue;
+  private walk(input: unknown[], node: JsonPathNode): unknown[] {
+    switch (node.type) {
+      case 'list':
+        return this.evalList(input, node);
+      case 'text':
+        return [node.text];
+      case 'field':
+        return this.evalField(input, node.name);
+      case 'array':
+        return this.evalArray(input, node);
+      case 'filter':
+        return this.evalFilter(input, node);
+      case 'int':
+        return input.map(() => new GoNumber('int', node.value));
+      case 'float':
+        return input.map(() => new GoNumber('float64', node.value));
+      case 'bool':
+        return input.map(() => node.value);
+      case 'wildcard':
+        return input.flatMap((v) => (v === null ? [] : childrenOf(v)));
+      case 'recursive':
+        return this.evalRecursive(input);
+      case 'union':
+        return this.evalUnion(input, node.nodes);
+      case 'identifier':
+        return this.evalIdentifier(input, node.name);
     }
-    if (c === '"' || c === "'") quote = c;
-    else if (c === '[') depth++;
-    else if (c === ']' && --depth === 0) return i;
   }
-  throw new Error('unterminated array');
-}
 
-function parseFilter(body: string): Step {
-  const m = /^@((?:\.[^\s=!<>]+|\[[^\]]*\])*)\s*(==|!=|<=|>=|<|>)?\s*(.*)$/.exec(body.trim());
-  if (!m) throw new Error(`unrecognized filter ${body}`);
-  const path = parseJsonPath(m[1] ?? '');
-  if (!m[2]) return { kind: 'filter', path };
-  const raw = (m[3] ?? '').trim();
-  let value: string | number | boolean;
-  if (/^'.*'$|^".*"$/.test(raw)) value = raw.slice(1, -1);
-  else if (raw === 'true' || raw === 'false') value = raw === 'true';
-  else if (raw !== '' && !Number.isNaN(Number(raw))) value = Number(raw);
-  else value = raw;
-  return { kind: 'filter', path, op: m[2], value };
-}
-
-export function evalJsonPath(steps: Step[], root: unknown): unknown[] {
-  let cur: unknown[] = [root];
-  for (const step of steps) {
-    const next: unknown[] = [];
-    for (const v of cur) applyStep(step, v, next);
-    cur = next;
+  private evalList(input: unknown[], node: ListNode): unknown[] {
+    let cur = input;
+    for (const n of node.nodes) cur = this.walk(cur, n);
+    return cur;
   }
-  return cur;
-}
 
-function applyStep(step: Step, v: unknown, out: unknown[]): void {
-  switch (step.kind) {
-    case 'field':
-      if (v && typeof v === 'object' && !Array.isArray(v) && step.name in (v as object)) out.push((v as Record<string, unknown>)[step.name]);
-      return;
-    case 'wildcard':
-      if (Array.isArray(v)) out.push(...v);
-      else if (v && typeof v === 'object') out.push(...Object.values(v));
-      return;
-    case 'recursive':
-      collectAll(v, out);
-      return;
-    case 'index': {
-      if (!Array.isArray(v)) return;
-      const n = v.length;
-      const norm = (x: number): number => (x < 0 ? x + n : x);
-      if (step.single) {
-        const idx = norm(step.start ?? 0);
-        if (idx >= 0 && idx < n) out.push(v[idx]);
-        return;
+  private evalField(input: unknown[], name: string): unknown[] {
+    if (input.length === 0) return [];
+    const results: unknown[] = [];
+    for (const v of input) if (isMap(v) && Object.hasOwn(v, name)) results.push(v[name]);
+    if (results.length === 0 && !this.allowMissing) throw new StepError(`${name} is not found`, results);
+    return results;
+  }
+
+  private evalArray(input: unknown[], node: Extract<JsonPathNode, { type: 'array' }>): unknown[] {
+    const result: unknown[] = [];
+    const [startP, endP, stepP] = node.params;
+    for (const v of input) {
+      if (v === null) continue;
+      if (v === NO_VALUE) throw new StepError('reflect: call of reflect.Value.Type on zero Value', input);
+      if (!Array.isArray(v)) throw new StepError(`${goTypeName(v)} is not array or slice`, input);
+      const len = v.length;
+      let start = startP.known ? startP.value : 0;
+      if (start < 0) start += len;
+      let end = endP.known ? endP.value : len;
+      if (end < 0 || (end === 0 && endP.derived)) end += len;
+      // Asking for no elements ends the whole step, dropping any later inputs (as kube does).
+      if (end === start) return result;
+      if (start >= len || start < 0) throw new StepError(`array index out of bounds: index ${start}, length ${len}`, input);
+      if (end > len || end < 0) throw new StepError(`array index out of bounds: index ${end - 1}, length ${len}`, input);
+      if (start > end) throw new StepError(`starting index ${start} is greater than ending index ${end}`, input);
+      let step = 1;
+      if (stepP.known) {
+        if (stepP.value <= 0) throw new StepError('step must be > 0', input);
+        step = stepP.value;
       }
-      const start = Math.max(0, norm(step.start ?? 0));
-      const end = Math.min(n, norm(step.end ?? n));
-      for (let k = start; k < end; k++) out.push(v[k]);
-      return;
+      for (let i = start; i < end; i += step) result.push(v[i]);
     }
-    case 'filter': {
-      const items = Array.isArray(v) ? v : v && typeof v === 'object' ? Object.values(v) : [];
-      for (const item of items) {
-        const found = evalJsonPath(step.path, item);
-        if (!step.op) {
-          if (found.length > 0) out.push(item);
+    return result;
+  }
+
+  private evalUnion(input: unknown[], lists: ListNode[]): unknown[] {
+    const result: unknown[] = [];
+    for (const l of lists) {
+      try {
+        result.push(...this.evalList(input, l));
+      } catch (e) {
+        throw e instanceof StepError ? new StepError(e.message, input) : e;
+      }
+    }
+    return result;
+  }
+
+  private evalRecursive(input: unknown[]): unknown[] {
+    const result: unknown[] = [];
+    for (const v of input) {
+      if (v === null) continue;
+      const children = childrenOf(v);
+      // Only values with something inside are results themselves; leaves are reached through them.
+      if (children.length > 0) result.push(v, ...this.evalRecursive(children));
+    }
+    return result;
+  }
+
+  private evalFilter(input: unknown[], node: Extract<JsonPathNode, { type: 'filter' }>): unknown[] {
+    const results: unknown[] = [];
+    const operand = (item: unknown, side: ListNode): unknown[] | undefined => {
+      let values: unknown[];
+      try {
+        values = this.evalList([item], side);
+      } catch (e) {
+        throw e instanceof StepError ? new StepError(e.message, input) : e;
+      }
+      if (values.length === 0) return undefined;
+      if (values.length > 1) throw new StepError('can only compare one element at a time', input);
+      return values;
+    };
+    for (const v of input) {
+      if (!Array.isArray(v)) {
+        const shown = v === NO_VALUE ? '<invalid reflect.Value>' : goSprintV(v);
+        throw new StepError(`${shown} is not array or slice and cannot be filtered`, input);
+      }
+      for (const item of v) {
+        if (node.operator === 'exists') {
+          let lefts: unknown[];
+          try {
+            lefts = this.evalList([item], node.left);
+          } catch (e) {
+            if (!(e instanceof StepError)) throw e;
+            lefts = e.partial;
+          }
+          if (lefts.length > 0) results.push(item);
           continue;
         }
-        if (found.some((f) => compare(f, step.op!, step.value!))) out.push(item);
+        const left = operand(item, node.left);
+        if (!left) continue;
+        const right = operand(item, node.right);
+        if (!right) continue;
+        let pass: boolean;
+        try {
+          pass = goCompare(node.operator, left[0], right[0]);
+        } catch (e) {
+          throw new StepError((e as Error).message, results);
+        }
+        if (pass) results.push(item);
       }
-      return;
     }
+    return results;
+  }
+
+  private evalIdentifier(input: unknown[], name: string): unknown[] {
+    if (name === 'range') {
+      this.beginRange++;
+      return input;
+    }
+    if (name === 'end') {
+      if (this.inRange > 0) {
+        this.endRange++;
+        return [];
+      }
+      throw new StepError('not in range, nothing to end', []);
+    }
+    throw new StepError(`unrecognized identifier ${name}`, input);
   }
 }
 
-function collectAll(v: unknown, out: unknown[]): void {
-  out.push(v);
-  if (Array.isArray(v)) for (const x of v) collectAll(x, out);
-  else if (v && typeof v === 'object') for (const x of Object.values(v)) collectAll(x, out);
-}
-
-function compare(a: unknown, op: string, b: string | number | boolean): boolean {
-  switch (op) {
-    case '==':
-      return a === b || (typeof a === 'number' && typeof b === 'string' && String(a) === b);
-    case '!=':
-      return !(a === b);
-    case '<':
-      return typeof a === 'number' && typeof b === 'number' && a < b;
-    case '>':
-      return typeof a === 'number' && typeof b === 'number' && a > b;
-    case '<=':
-      return typeof a === 'number' && typeof b === 'number' && a <= b;
-    case '>=':
-      return typeof a === 'number' && typeof b === 'number' && a >= b;
-    default:
-      return false;
-  }
+/** A parsed template, missing keys allowed or not. Throws JsonPathParseError. */
+export function compileJsonPath(template: string, opts: { allowMissingKeys?: boolean; name?: string } = {}): JsonPath {
+  return new JsonPath(opts.name).allowMissingKeys(opts.allowMissingKeys ?? false).parse(template);
 }
