@@ -1,0 +1,554 @@
+// Compiles plan nodes into closures over an evaluation frame. Each closure charges the runtime cost
+// cel-go's CostObserver would record for the corresponding Interpretable (interpreter/runtimecost.go
+// with PresenceTestHasCost(false)), so a Program's cost matches kube-apiserver's.
+
+import type { Overload } from './decls.js';
+import type { Attr, Fold, PNode, Qual, Root, Slot } from './interpreter-nodes.js';
+import { equalityCost, LIST_CREATE_COST, MAP_CREATE_COST, OVERLOAD_ID_COSTS } from './runtime-cost.js';
+import {
+  ABSENT,
+  celEquals,
+  isAssignableRuntime,
+  isContainer,
+  LiteralMap,
+  markMutable,
+  missingKeyError,
+  noSuchOverload,
+  noSuchOverloadFor,
+  qualifyValue,
+  runtimeTypeName,
+  unmarkMutable,
+  formatKey,
+} from './value-ops.js';
+import { CelError, CelMap, CelObject, Optional, Uint } from './values.js';
+import type { CelList, Val } from './values.js';
+
+/** One evaluation: variables, comprehension slots, and the cost so far. */
+export class Frame {
+  cost = 0;
+  constructor(
+    readonly vars: Readonly<Record<string, Val>>,
+    readonly limit: number,
+    readonly slots: Val[],
+  ) {}
+}
+
+export type Eval = (f: Frame) => Val;
+
+/** Thrown through the evaluation when the cost limit is passed (cel-go panics likewise). */
+export class CostLimitExceeded extends Error {
+  constructor() {
+    super('operation cancelled: actual cost limit exceeded');
+  }
+}
+
+function charge(f: Frame, n: number): void {
+  f.cost += n;
+  if (f.cost > f.limit) throw new CostLimitExceeded();
+}
+
+/** Marks a slot whose accumulator has not been initialized yet. */
+const UNINIT: Val = Object.freeze(new CelError('uninitialized accumulator'));
+
+export interface CompileOptions {
+  errorOnBadPresenceTest: boolean;
+  presenceTestHasCost: boolean;
+}
+
+export function compile(n: PNode, opts: CompileOptions): Eval {
+  switch (n.k) {
+    case 'const': {
+      const v = n.value;
+      return () => v;
+    }
+    case 'attr': return compileAttrNode(n.attr, n.testOnly, opts);
+    case 'call': return compileCall(n, opts);
+    case 'and': return compileLogic(n.terms.map((t) => compile(t, opts)), false);
+    case 'or': return compileLogic(n.terms.map((t) => compile(t, opts)), true);
+    case 'eq':
+    case 'ne': {
+      const l = compile(n.lhs, opts);
+      const r = compile(n.rhs, opts);
+      const negate = n.k === 'ne';
+      return (f) => {
+        const a = l(f);
+        const b = r(f);
+        charge(f, equalityCost(a, b));
+        if (a instanceof CelError) return a;
+        if (b instanceof CelError) return b;
+        const eq = celEquals(a, b);
+        return negate ? eq !== true : eq;
+      };
+    }
+    case 'list': return compileList(n.elems.map((e) => compile(e, opts)), n.optional);
+    case 'map': return compileMap(n.keys.map((e) => compile(e, opts)), n.values.map((e) => compile(e, opts)), n.optional);
+    case 'fold': return compileFold(n.fold, opts);
+    case 'optOr':
+    case 'optOrValue': {
+      const l = compile(n.lhs, opts);
+      const r = compile(n.rhs, opts);
+      const orValue = n.k === 'optOrValue';
+      return (f) => {
+        const a = l(f);
+        if (!(a instanceof Optional)) return a;
+        if (a.value !== undefined) return orValue ? a.value : a;
+        return r(f);
+      };
+    }
+    case 'setIn': {
+      const arg = compile(n.arg, opts);
+      const set = n.set;
+      return (f) => {
+        const v = arg(f);
+        if (v instanceof CelError) return v;
+        return set.has(setKey(v));
+      };
+    }
+  }
+}
+
+/** The key a primitive value has in a constant-list membership set (evalSetMembership). */
+export function setKey(v: Val): unknown {
+  if (v instanceof Uint) return `u${v.value}`;
+  if (typeof v === 'number') return Number.isNaN(v) ? undefined : `d${v}`;
+  if (typeof v === 'bigint') return `i${v}`;
+  if (typeof v === 'string') return `s${v}`;
+  if (typeof v === 'boolean') return v;
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Logic.
+
+function compileLogic(terms: Eval[], isOr: boolean): Eval {
+  const stop = isOr; // the value that decides the result
+  return (f) => {
+    let err: CelError | undefined;
+    for (const t of terms) {
+      const v = t(f);
+      if (v === stop) return stop;
+      if (typeof v !== 'boolean' && err === undefined) err = v instanceof CelError ? v : noSuchOverload();
+    }
+    return err ?? !stop;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls.
+
+function safeCost(cost: (args: Val[], result: Val) => number, args: Val[], result: Val): number {
+  try {
+    const c = cost(args, result);
+    return Number.isFinite(c) ? c : 1;
+  } catch {
+    return 1;
+  }
+}
+
+function invoke(o: Overload, args: Val[]): Val {
+  try {
+    return o.impl(args);
+  } catch (e) {
+    return new CelError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+function matches(o: Overload, args: Val[]): boolean {
+  if (o.params.length !== args.length) return false;
+  for (let i = 0; i < args.length; i++) if (!isAssignableRuntime(o.params[i]!, args[i]!)) return false;
+  return true;
+}
+
+function compileCall(n: Extract<PNode, { k: 'call' }>, opts: CompileOptions): Eval {
+  const args = n.args.map((a) => compile(a, opts));
+  const argc = args.length;
+  const fn = n.fn;
+  const resolved = n.overload;
+  const candidates = n.candidates;
+  const nonStrict = resolved ? resolved.nonStrict === true : candidates.length > 0 && candidates.every((c) => c.nonStrict === true);
+  /** The cost function of a call; cel-go keys most standard costs by overload id, so they apply
+   * only to a statically resolved call. */
+  const costFnOf = (o: Overload | undefined): ((args: Val[], result: Val) => number) | undefined => {
+    const cost = o?.cost;
+    if (!cost || (!n.idCost && OVERLOAD_ID_COSTS.has(cost))) return undefined;
+    return cost;
+  };
+
+  // Fast paths: a resolved overload of one or two arguments needs no dispatch.
+  if (resolved && !n.guard && (argc === 1 || argc === 2)) {
+    const costFn = costFnOf(resolved);
+    const a0 = args[0]!;
+    if (argc === 1) {
+      return (f) => {
+        const a = a0(f);
+        const vals = [a];
+        const r = !nonStrict && a instanceof CelError ? a : invoke(resolved, vals);
+        charge(f, costFn ? safeCost(costFn, vals, r) : 1);
+        return r;
+      };
+    }
+    const a1 = args[1]!;
+    return (f) => {
+      const a = a0(f);
+      const b = a1(f);
+      const vals = [a, b];
+      const r = nonStrict ? invoke(resolved, vals) : a instanceof CelError ? a : b instanceof CelError ? b : invoke(resolved, vals);
+      charge(f, costFn ? safeCost(costFn, vals, r) : 1);
+      return r;
+    };
+  }
+
+  // cel-go evaluates all arguments of unary and binary calls before checking for errors, but stops
+  // at the first error of a call with more arguments (and then records no call cost).
+  const stopEarly = argc > 2 && !nonStrict;
+  const select = (vals: Val[]): Overload | CelError => {
+    if (resolved) return n.guard && !matches(resolved, vals) ? noSuchOverloadFor(fn, vals) : resolved;
+    for (const c of candidates) if (matches(c, vals)) return c;
+    return candidates.length === 0 ? new CelError(`no such overload: ${fn}`) : noSuchOverloadFor(fn, vals);
+  };
+  return (f) => {
+    const vals = new Array<Val>(argc);
+    let firstErr: CelError | undefined;
+    for (let i = 0; i < argc; i++) {
+      const v = args[i]!(f);
+      vals[i] = v;
+      if (v instanceof CelError && firstErr === undefined && !nonStrict) {
+        firstErr = v;
+        if (stopEarly) return v;
+      }
+    }
+    if (firstErr !== undefined) {
+      const costFn = costFnOf(resolved);
+      charge(f, costFn ? safeCost(costFn, vals, firstErr) : 1);
+      return firstErr;
+    }
+    const o = select(vals);
+    const result = o instanceof CelError ? o : invoke(o, vals);
+    const costFn = costFnOf(o instanceof CelError ? resolved : o);
+    charge(f, costFn ? safeCost(costFn, vals, result) : 1);
+    return result;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Aggregates.
+
+function compileList(elems: Eval[], optional: boolean[]): Eval {
+  const hasOptional = optional.some(Boolean);
+  return (f) => {
+    const out: Val[] = [];
+    let result: Val = out;
+    for (let i = 0; i < elems.length; i++) {
+      let v = elems[i]!(f);
+      if (v instanceof CelError) {
+        result = v;
+        break;
+      }
+      if (hasOptional && optional[i]) {
+        if (!(v instanceof Optional)) {
+          result = new CelError(`cannot initialize optional list element from non-optional value ${formatKey(v)}`);
+          break;
+        }
+        if (v.value === undefined) continue;
+        v = v.value;
+      }
+      out.push(v);
+    }
+    charge(f, LIST_CREATE_COST);
+    return result;
+  };
+}
+
+function compileMap(keys: Eval[], values: Eval[], optional: boolean[]): Eval {
+  return (f) => {
+    const m = new LiteralMap();
+    let result: Val = m;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!(f);
+      if (k instanceof CelError) {
+        result = k;
+        break;
+      }
+      let v = values[i]!(f);
+      if (v instanceof CelError) {
+        result = v;
+        break;
+      }
+      if (optional[i]) {
+        if (!(v instanceof Optional)) {
+          result = new CelError(`cannot initialize optional entry '${formatKey(k)}' from non-optional value ${formatKey(v)}`);
+          break;
+        }
+        if (v.value === undefined) {
+          m.delete(k);
+          continue;
+        }
+        v = v.value;
+      }
+      m.set(k, v);
+    }
+    charge(f, MAP_CREATE_COST);
+    return result;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comprehensions.
+
+function compileFold(fold: Fold, opts: CompileOptions): Eval {
+  const range = compile(fold.range, opts);
+  const cond = compile(fold.cond, opts);
+  const step = compile(fold.step, opts);
+  const result = compile(fold.result, opts);
+  const it1 = fold.iterVar.index;
+  const it2 = fold.iterVar2?.index;
+  const accu = fold.accu.index;
+
+  const finish = (f: Frame): Val => {
+    const res = result(f);
+    const acc = f.slots[accu];
+    if (acc !== undefined) unmarkMutable(acc);
+    return res;
+  };
+  /** One iteration; false when the loop condition stops the fold. */
+  const iterate = (f: Frame): boolean => {
+    const c = cond(f);
+    if (c === false) return false;
+    f.slots[accu] = step(f);
+    return true;
+  };
+
+  return (f) => {
+    const r = range(f);
+    if (r instanceof CelError) return r;
+    const slots = f.slots;
+    slots[accu] = UNINIT;
+    if (Array.isArray(r)) {
+      const list = r as CelList;
+      for (let i = 0; i < list.length; i++) {
+        if (it2 !== undefined) {
+          slots[it1] = BigInt(i);
+          slots[it2] = list[i]!;
+        } else {
+          slots[it1] = list[i]!;
+        }
+        if (!iterate(f)) break;
+      }
+      return finish(f);
+    }
+    if (r instanceof CelMap || r instanceof CelObject) {
+      const keys = r instanceof CelMap ? r.keys() : objectKeys(r);
+      for (const k of keys) {
+        slots[it1] = k;
+        if (it2 !== undefined) {
+          const v = r instanceof CelMap ? r.get(k) : r.field(k as string);
+          slots[it2] = v === undefined ? null : v;
+        }
+        if (!iterate(f)) break;
+      }
+      return finish(f);
+    }
+    if (it2 !== undefined) return new CelError(`unsupported comprehension range type: ${runtimeTypeName(r)}`);
+    return new CelError(`got '${runtimeTypeName(r)}', expected iterable type`);
+  };
+}
+
+function objectKeys(o: CelObject): Iterable<Val> {
+  const keys = (o as { keys?: () => Iterable<Val> }).keys;
+  return typeof keys === 'function' ? keys.call(o) : [];
+}
+
+/** Reads an accumulator, initializing it on first use; an empty list or map becomes a private
+ * mutable one so that `@result + [x]` appends in place (cel-go's folder does the same). */
+function readAccumulator(slot: Slot, init: Eval): Eval {
+  const index = slot.index;
+  return (f) => {
+    let v: Val = f.slots[index] as Val;
+    if (v === UNINIT) {
+      v = init(f);
+      if (Array.isArray(v) && v.length === 0) v = markMutable([]);
+      else if (v instanceof CelMap && v.size === 0) v = markMutable(new LiteralMap());
+      f.slots[index] = v;
+    }
+    return v;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attributes.
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+function compileRoot(root: Root, opts: CompileOptions): Eval {
+  switch (root.k) {
+    case 'rel': return compile(root.operand, opts);
+    case 'cond': {
+      const c = compile(root.cond, opts);
+      const t = compileResolver(root.t, opts);
+      const fl = compileResolver(root.f, opts);
+      return (f) => {
+        const v = c(f);
+        if (v === true) return t(f);
+        if (v === false) return fl(f);
+        return v instanceof CelError ? v : noSuchOverload();
+      };
+    }
+    case 'var': {
+      if (root.slot) {
+        const slot = root.slot;
+        if (slot.init) return readAccumulator(slot, compile(slot.init, opts));
+        const index = slot.index;
+        return (f) => f.slots[index] as Val;
+      }
+      const name = root.name;
+      const missing = new CelError(`no such attribute(s): ${(root.candidates ?? [name]).join(', ')}`);
+      const typeIdent = root.typeIdent;
+      return (f) => {
+        const v = f.vars[name];
+        if (v !== undefined && hasOwn.call(f.vars, name)) return v;
+        return typeIdent ?? missing;
+      };
+    }
+  }
+}
+
+type QualFn = (f: Frame, obj: Val, isOpt: boolean) => Val | typeof ABSENT;
+
+const VALID_KEY = (k: Val): boolean =>
+  typeof k === 'string' || typeof k === 'bigint' || typeof k === 'boolean' || typeof k === 'number' || k instanceof Uint;
+
+/** Qualify `obj` by `key` as cel-go's qualifiers do: in an optional chain a missing key yields
+ * ABSENT (and costs nothing); otherwise it is an error. Each observed step costs 1. */
+function qualifyBy(f: Frame, obj: Val, key: Val, isOpt: boolean, testOnly: boolean, opts: CompileOptions): Val | typeof ABSENT {
+  const v = qualifyValue(obj, key);
+  if (testOnly) {
+    if (v === ABSENT && !isContainer(obj) && opts.errorOnBadPresenceTest && !(obj instanceof CelError)) {
+      if (!isOpt) charge(f, 1);
+      return missingKeyError(obj, key);
+    }
+    const present = v !== ABSENT && !(v instanceof CelError);
+    if (isOpt) {
+      if (!present) return v instanceof CelError ? v : ABSENT;
+      charge(f, 1);
+      return true;
+    }
+    charge(f, 1);
+    return v instanceof CelError ? v : present;
+  }
+  if (isOpt) {
+    if (v === ABSENT) {
+      if (!isContainer(obj) && opts.errorOnBadPresenceTest && !(obj instanceof CelError)) return missingKeyError(obj, key);
+      return ABSENT;
+    }
+    if (v instanceof CelError) return v;
+    charge(f, 1);
+    return v;
+  }
+  charge(f, 1);
+  return v === ABSENT ? missingKeyError(obj, key) : v;
+}
+
+interface CQual {
+  fn: QualFn;
+  optional: boolean;
+}
+
+function compileQual(q: Qual, opts: CompileOptions): CQual {
+  if (q.k === 'const') {
+    const key = q.key;
+    const testOnly = q.testOnly;
+    return { optional: q.optional, fn: (f, obj, isOpt) => qualifyBy(f, obj, key, isOpt, testOnly, opts) };
+  }
+  const resolve = compileResolver(q.attr, opts);
+  const fn: QualFn = (f, obj, isOpt) => {
+    const key = resolve(f);
+    if (key instanceof CelError) {
+      if (!isOpt) charge(f, 1);
+      return key;
+    }
+    if (!VALID_KEY(key)) {
+      if (!isOpt) charge(f, 1);
+      return new CelError(`invalid qualifier type: ${runtimeTypeName(key)}`);
+    }
+    return qualifyBy(f, obj, key, isOpt, false, opts);
+  };
+  return { optional: q.optional, fn };
+}
+
+const endsInPresenceTest = (attr: Attr): boolean => {
+  const last = attr.quals[attr.quals.length - 1];
+  return last !== undefined && last.k === 'const' && last.testOnly;
+};
+
+/** Attribute.Resolve: the root's value qualified in turn, optional chains yielding optionals. */
+function compileResolver(attr: Attr, opts: CompileOptions): Eval {
+  if (attr.root.k === 'var' && attr.path && attr.path.length > 1) return compileMaybeRoot(attr, opts);
+  const rootEval = compileRoot(attr.root, opts);
+  if (attr.quals.length === 0) return rootEval;
+  const quals = attr.quals.map((q) => compileQual(q, opts));
+  const testOnly = endsInPresenceTest(attr);
+  return (f) => applyQualifiers(f, rootEval(f), quals, testOnly);
+}
+
+function applyQualifiers(f: Frame, start: Val, quals: readonly CQual[], testOnly: boolean): Val {
+  let obj = start;
+  if (obj instanceof CelError) return obj;
+  let isOpt = false;
+  if (obj instanceof Optional) {
+    if (obj.value === undefined) return obj;
+    obj = obj.value;
+    isOpt = true;
+  }
+  for (let i = 0; i < quals.length; i++) {
+    const q = quals[i]!;
+    isOpt = isOpt || q.optional;
+    const r = q.fn(f, obj, isOpt);
+    if (r === ABSENT) return testOnly && i === quals.length - 1 ? false : Optional.NONE;
+    if (r instanceof CelError) return r;
+    obj = r;
+  }
+  if (isOpt && !testOnly) return new Optional(obj);
+  return obj;
+}
+
+/** For unchecked expressions, `a.b.c` may name a variable `a.b.c`, `a.b` or `a` (cel-go's
+ * maybeAttribute): the longest declared name wins. */
+function compileMaybeRoot(attr: Attr, opts: CompileOptions): Eval {
+  const path = attr.path!;
+  const quals = attr.quals.map((q) => compileQual(q, opts));
+  const root = attr.root as Extract<Root, { k: 'var' }>;
+  const names = path.map((_, i) => path.slice(0, i + 1).join('.'));
+  const rest = names.map((_, i) => quals.slice(i));
+  const missing = new CelError(`no such attribute(s): ${names.slice().reverse().join(', ')}`);
+  const testOnly = endsInPresenceTest(attr);
+  return (f) => {
+    for (let i = names.length - 1; i >= 0; i--) {
+      const name = names[i]!;
+      const v = f.vars[name];
+      if (v !== undefined && hasOwn.call(f.vars, name)) return applyQualifiers(f, v, rest[i]!, testOnly);
+    }
+    // A type name spelled out in full (`google.protobuf.Timestamp`).
+    if (root.typeIdent !== undefined && quals.length === names.length - 1) return root.typeIdent;
+    return missing;
+  };
+}
+
+/** An attribute evaluated as an expression: its resolution plus 1 (0 for a conditional), less 1
+ * for a presence test (PresenceTestHasCost(false)). */
+function compileAttrNode(attr: Attr, testOnly: boolean, opts: CompileOptions): Eval {
+  const resolve = compileResolver(attr, opts);
+  const own = (attr.root.k === 'cond' ? 0 : 1) - (testOnly && !opts.presenceTestHasCost ? 1 : 0);
+  if (testOnly) {
+    return (f) => {
+      const v = resolve(f);
+      if (own !== 0) charge(f, own);
+      return v instanceof Optional ? v.hasValue() : v;
+    };
+  }
+  if (own === 0) return resolve;
+  return (f) => {
+    const v = resolve(f);
+    charge(f, own);
+    return v;
+  };
+}
