@@ -23,7 +23,7 @@ const cfg = {
   memoryObjects: env('BENCH_MEMORY_OBJECTS', 100_000),
   schemaSeconds: env('BENCH_SCHEMA_SECONDS', 1),
 };
-const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup,memory,schema').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup,memory,schema,cel').split(',').map((s) => s.trim()));
 // Profile our server processes: BENCH_CPU_PROF=<dir> writes one .cpuprofile per server.
 const serverExecArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
 
@@ -267,6 +267,16 @@ async function main() {
     notes.push(`schema, CronTab: ${runs(sc.crontab, k)} (~${cfg.schemaSeconds} s of timed work each; copies made outside the timer)`);
     notes.push(`schema, Prometheus: ${runs(sc.prometheus, k)}; ${sc.prometheus.defaultedBytes} B after defaulting`);
     notes.push(`schema compile: ${runs(sc.compile, (x) => `${x.toFixed(1)} ms`)} (warm); first compile in the process: ours ${sc.compile.oursCold.toFixed(0)} ms, ajv ${sc.compile.ajvCold.toFixed(0)} ms`);
+  }
+  // ---- CEL rule evaluation vs @marcbachmann/cel-js and plain JavaScript, in a process of its own ----
+  if (only.has('cel')) {
+    log('cel (ours vs cel-js vs plain JavaScript)...');
+    const { proc, reply: c } = await startChild('./cel.mjs', { seconds: cfg.schemaSeconds, runs: cfg.runs });
+    await stopChild(proc);
+    const k = (x) => `${Math.round(x / 1000)}k/s`;
+    ratioRow(`CEL, the seed's ${c.rules} example rules vs @marcbachmann/cel-js, evaluations/s`, c.oursMedian, c.celjsMedian, fmt.rate, { text: '≥ 1.0×', ok: (x) => x >= 1 }, c.ratioCelJs);
+    ratioRow(`CEL, the same rules vs plain JavaScript functions, evaluations/s`, c.oursMedian, c.plainMedian, fmt.rate, undefined, c.ratioPlain);
+    notes.push(`cel: ours ${c.ours.map(k).join(', ')}; cel-js ${c.celjs.map(k).join(', ')}; plain ${c.plain.map(k).join(', ')} (per-rule: node bench/cel-rules.mjs)`);
   }
   printTable();
 }

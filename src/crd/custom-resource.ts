@@ -13,6 +13,12 @@ import { compileSchema, SchemaCoercionError, type CompiledSchema } from '../sche
 import { cannotBeHandledAs, unknownFieldError } from '../schema/unknown-fields.js';
 import { reportStrictDecoding } from '../server/duplicate-fields.js';
 import { badRequest } from '../api/status.js';
+import { newStructural, type Structural } from '../schema/structural-model.js';
+import { compileEmbeddedValidation } from '../schema/value-embedded.js';
+import { compileListTypeValidation } from '../schema/list-types.js';
+import { type CelValidator, compileCelValidator } from './cel-validator.js';
+import { Correlated } from './cel-correlation.js';
+import { ratchetSchemaErrors } from './cel-ratcheting.js';
 
 /** The body without metadata (and status, when it has its own endpoint): what generation tracks. */
 function content(obj: JSONObject, withStatus: boolean): JSONObject {
@@ -36,23 +42,62 @@ function dropEmptyMetadata(obj: JSONObject): void {
   }
 }
 
-/** A CRD version's schema compiled once: the whole object, and status alone for /status writes. */
+/**
+ * A CRD version's schema compiled once: the whole object, status alone for /status writes, the
+ * structural model updates correlate old and new values through, and the validation rules.
+ */
 interface Schemas {
   object: CompiledSchema;
   status?: CompiledSchema;
   hasDefaults: boolean;
+  structural?: Structural;
+  /** Embedded-resource metadata and list-type checks, run apart from value validation on updates. */
+  embedded: ((obj: unknown) => FieldError[]) | null;
+  lists: ((obj: unknown) => readonly FieldError[]) | null;
+  cel?: CelValidator;
 }
 
 function compileSchemas(schema: Record<string, unknown> | undefined, hasStatus: boolean): Schemas | undefined {
   if (!schema) return undefined;
   const props = schema['properties'] as Record<string, Record<string, unknown>> | undefined;
   const statusSchema = hasStatus ? props?.['status'] : undefined;
+  const object = compileSchema(schema);
+  const s = newStructural(schema);
+  const structural = 'structural' in s ? s.structural : undefined;
   return {
-    object: compileSchema(schema),
+    object,
     status: statusSchema ? compileSchema(statusSchema, { fieldPathPrefix: 'status' }) : undefined,
     // Any default keyword (a property named "default" only costs the read fast path).
     hasDefaults: JSON.stringify(schema).includes('"default":'),
+    structural,
+    embedded: compileEmbeddedValidation(object.structural),
+    lists: compileListTypeValidation(object.structural),
+    cel: structural ? compileCelValidator(structural) : undefined,
   };
+}
+
+/** hasBlockingErr: errors after which validation rules are not run (their input is broken). */
+const BLOCKING: ReadonlySet<string> = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
+const RULES_NOT_CHECKED = invalidField('<nil>', null, 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation');
+
+// Warnings of ratcheted rule failures, from validateUpdate to the warnings the store asks for next.
+const ratchetWarnings = new WeakMap<JSONObject, string[]>();
+
+/** Runs the validation rules unless earlier errors block them (then says so). */
+function runRules(schemas: Schemas | undefined, errs: FieldError[], obj: JSONObject, old?: JSONObject): void {
+  if (!schemas?.cel) return;
+  // The store reports a missing name itself (kube's ObjectMeta validation would, as a Required error).
+  if (errs.some((e) => BLOCKING.has(e.type)) || !metaOf(obj).name) {
+    errs.push(RULES_NOT_CHECKED);
+    return;
+  }
+  if (!old) {
+    errs.push(...schemas.cel.validate(obj, undefined).errors);
+    return;
+  }
+  const r = schemas.cel.validate(obj, old, { current: new Correlated(obj, old, schemas.structural) });
+  errs.push(...r.errors);
+  if (r.warnings.length > 0) ratchetWarnings.set(obj, r.warnings);
 }
 
 function customResourceStrategy(apiVersion: string, kind: string, namespaced: boolean, hasStatus: boolean, schemas: Schemas | undefined): Strategy {
@@ -76,10 +121,12 @@ function customResourceStrategy(apiVersion: string, kind: string, namespaced: bo
     validate(obj) {
       const tm = validateTypeMeta(obj);
       if (tm.length) return tm;
-      return [
+      const errs = [
         ...validateObjectMeta(metaOf(obj), { namespaced, nameValidator: 'dns1123Subdomain' }, 'metadata'),
         ...(schemas?.object.validate(obj) ?? []),
       ];
+      runRules(schemas, errs, obj);
+      return errs;
     },
     prepareForUpdate(obj, old, sub: Subresource) {
       const meta = metaOf(obj);
@@ -106,15 +153,30 @@ function customResourceStrategy(apiVersion: string, kind: string, namespaced: bo
       const tm = validateTypeMeta(obj);
       if (tm.length) return tm;
       const errs = validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata');
+      if (!schemas) return errs;
+      // Ratcheting: schema errors of values left as they were do not fail the update.
+      const correlated = schemas.structural ? new Correlated(obj, old, schemas.structural) : undefined;
+      const listErrs = (o: JSONObject) => schemas.lists?.(o) ?? [];
       if (sub === 'status') {
-        // Status writes are validated against the status schema alone.
-        if (obj['status'] !== undefined && schemas?.status) errs.push(...schemas.status.validateValue(obj['status']));
-        return errs;
+        // The status schema alone validates status writes; lists and rules look at the whole object.
+        if (obj['status'] !== undefined && schemas.status) {
+          errs.push(...ratchetSchemaErrors(schemas.status.validateValue(obj['status']), correlated?.key('status'), 'status'));
+        }
+        const newLists = listErrs(obj);
+        if (newLists.length > 0 && listErrs(old).length === 0) errs.push(...newLists);
+      } else {
+        errs.push(...ratchetSchemaErrors(schemas.object.validateValue(obj), correlated, ''));
+        errs.push(...(schemas.embedded?.(obj) ?? []));
+        // List invariants the stored object already broke are not enforced.
+        if (listErrs(old).length === 0) errs.push(...listErrs(obj));
       }
-      errs.push(...(schemas?.object.validate(obj) ?? []));
+      runRules(schemas, errs, obj, old);
       return errs;
     },
-    warnings: (obj, old) => finalizerWarnings(metaOf(obj).finalizers ?? [], old ? (metaOf(old).finalizers ?? []) : undefined),
+    warnings: (obj, old) => [
+      ...(ratchetWarnings.get(obj) ?? []),
+      ...finalizerWarnings(metaOf(obj).finalizers ?? [], old ? (metaOf(old).finalizers ?? []) : undefined),
+    ],
     canonicalize: sortKeysDeep,
     admitBody(obj, fieldValidation, warnings, decodeErrors = []) {
       if (!schemas) return reportStrictDecoding(decodeErrors, fieldValidation, warnings, kind, version);
