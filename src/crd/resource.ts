@@ -68,12 +68,15 @@ const strategy: Strategy = {
     if (out['status']) out['status'] = orderKeys(out['status'] as JSONObject, ['conditions', 'acceptedNames', 'storedVersions']);
     return out;
   },
+  // The CRD REST words its precondition failures as storage does, against customresourcedefinitions.
+  storagePreconditionMessages: true,
   beforeDelete(obj) {
     const crd = asCRD(obj);
+    // Once terminating, deletes go to the generic store (which waits for the finalizers).
     if (crd.metadata.deletionTimestamp) return undefined;
-    // First delete: mark terminating; the finalizer controller removes the instances, then the finalizer.
+    // First delete: mark terminating (a timestamp, no grace period) and add the cleanup finalizer; the
+    // finalizer controller removes the instances, then the finalizer.
     crd.metadata.deletionTimestamp = rfc3339();
-    crd.metadata.deletionGracePeriodSeconds = 0;
     if (!crd.metadata.finalizers?.includes(CRD_CLEANUP_FINALIZER)) {
       crd.metadata.finalizers = [...(crd.metadata.finalizers ?? []), CRD_CLEANUP_FINALIZER];
     }
@@ -83,7 +86,7 @@ const strategy: Strategy = {
       reason: 'InstanceDeletionPending',
       message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
     });
-    return obj;
+    return { update: obj };
   },
 };
 

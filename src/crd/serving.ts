@@ -1,6 +1,7 @@
 // Which custom resources are served, built from the CRDs as they change: one endpoint (resource type
 // plus store) per served version, compiled once per CRD generation and reused by every request.
 import type { ServedResource } from '../api/resource.js';
+import { StatusError, type GroupResource } from '../api/status.js';
 import type { KVStore } from '../storage/types.js';
 import { GenericStore, type Admission } from '../registry/store.js';
 import { storageVersionHash, compareKubeVersions } from '../server/discovery.js';
@@ -52,6 +53,20 @@ function servedResource(crd: CustomResourceDefinition, version: string, priority
   };
 }
 
+/** NewMethodNotSupported with crdHandler's message for creates while the CRD is terminating. */
+function terminatingCreate(gr: GroupResource): StatusError {
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'create not allowed while custom resource definition is terminating',
+    reason: 'MethodNotAllowed',
+    details: { group: gr.group, kind: gr.resource },
+    code: 405,
+  });
+}
+
 export class CrdServing {
   private byName = new Map<string, CrdServingInfo>();
   /** Bumped on every change, so discovery and OpenAPI documents can be cached. */
@@ -86,11 +101,21 @@ export class CrdServing {
       const subresources = new Set<Subresource>();
       if (v.subresources?.status) subresources.add('status');
       if (v.subresources?.scale) subresources.add('scale');
-      versions.set(v.name, {
+      const served: CrdEndpoint = {
         crd,
         store,
-        endpoint: { store, subresources, patchTypes: CR_PATCH_TYPES, warnings: deprecationWarning ? [deprecationWarning] : undefined },
-      });
+        endpoint: {
+          store,
+          subresources,
+          patchTypes: CR_PATCH_TYPES,
+          warnings: deprecationWarning ? [deprecationWarning] : undefined,
+          // crdHandler: no new objects once the CRD is terminating (reads, updates and deletes go on).
+          beforeCreate: () => {
+            if (isConditionTrue(served.crd, 'Terminating')) throw terminatingCreate(type.gr);
+          },
+        },
+      };
+      versions.set(v.name, served);
     });
     storageStore ??= versions.values().next().value?.store;
     if (!storageStore) return;

@@ -10,6 +10,7 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../schema/objectme
 import { namespaceTableConvertor } from '../server/table.js';
 import type { ResourceType, Strategy, Subresource } from './resource-type.js';
 import { GenericStore, metaOf, type Admission } from './store.js';
+import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS, type DeleteOptions } from './deletion.js';
 import { typedOrder } from './typed-order.js';
 import { storageVersionHash } from '../server/discovery.js';
 
@@ -73,6 +74,11 @@ const strategy: Strategy = {
       obj['spec'] = { ...specOf(obj), finalizers: specOf(old)['finalizers'] };
       if (specOf(obj)['finalizers'] === undefined) delete specOf(obj)['finalizers'];
     }
+    // Typed serialization omits empty finalizer lists (omitempty): a finalized namespace has `spec: {}`.
+    const fins = specOf(obj)['finalizers'];
+    if (Array.isArray(fins) && fins.length === 0) delete specOf(obj)['finalizers'];
+    const meta = metaOf(obj);
+    if (Array.isArray(meta.finalizers) && meta.finalizers.length === 0) delete meta.finalizers;
   },
   validateUpdate(obj, old) {
     const errs = validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata', { coreFinalizerNames: true });
@@ -85,26 +91,45 @@ const strategy: Strategy = {
   },
   canonicalize: (obj) => typedOrder(obj),
   deletableOnUpdate: (obj) => !((specOf(obj)['finalizers'] as string[] | undefined)?.length),
-  beforeDelete(obj) {
+  beforeDelete(obj, opts) {
     const meta = metaOf(obj);
-    const fins = (specOf(obj)['finalizers'] as string[] | undefined) ?? [];
     if (!meta.deletionTimestamp) {
-      // The namespace REST's Delete sets only the timestamp and the phase (no grace period).
+      // The namespace REST's first delete: the timestamp (no grace period), the phase, and the garbage
+      // collector's finalizers by its own rules; then the namespace controller empties it.
       meta.deletionTimestamp = rfc3339();
-      obj['status'] = { ...((obj['status'] as JSONObject) ?? {}), phase: 'Terminating' };
-      return obj;
+      const status = (obj['status'] as JSONObject | undefined) ?? {};
+      if (status['phase'] !== 'Terminating') obj['status'] = { ...status, phase: 'Terminating' };
+      const fins = namespaceGcFinalizers(meta.finalizers ?? [], opts);
+      if (fins) meta.finalizers = fins;
+      return { update: obj };
     }
-    // Terminating: deleting again is refused while the namespace finalizers (spec) remain.
-    if (fins.length > 0) {
-      throw S.conflict(
-        NAMESPACE_GR,
-        meta.name ?? '',
-        'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.',
-      );
-    }
-    return (meta.finalizers?.length ?? 0) > 0 ? 'keep' : undefined;
+    // Terminating while the namespace finalizers (spec) remain: answered with the namespace as it is.
+    if (((specOf(obj)['finalizers'] as string[] | undefined) ?? []).length > 0) return 'keep';
+    return undefined;
   },
 };
+
+/**
+ * shouldHaveOrphanFinalizer / shouldHaveDeleteDependentsFinalizer of the namespace REST: unlike the generic
+ * store, orphanDependents=false asks for foreground deletion. The finalizers after the first delete, or
+ * undefined when they stay as they are. (Kube rebuilds the list from a map, in no set order; this keeps the
+ * existing order and appends.)
+ */
+export function namespaceGcFinalizers(finalizers: readonly string[], opts: DeleteOptions): string[] | undefined {
+  const has = (f: string): boolean => finalizers.includes(f);
+  const orphan = opts.orphanDependents ?? (opts.propagationPolicy !== undefined ? opts.propagationPolicy === 'Orphan' : has(FINALIZER_ORPHAN_DEPENDENTS));
+  const foreground =
+    opts.orphanDependents !== undefined
+      ? !opts.orphanDependents
+      : opts.propagationPolicy !== undefined
+        ? opts.propagationPolicy === 'Foreground'
+        : has(FINALIZER_DELETE_DEPENDENTS);
+  if (orphan === has(FINALIZER_ORPHAN_DEPENDENTS) && foreground === has(FINALIZER_DELETE_DEPENDENTS)) return undefined;
+  const next = finalizers.filter((f) => f !== FINALIZER_ORPHAN_DEPENDENTS && f !== FINALIZER_DELETE_DEPENDENTS);
+  if (orphan) next.push(FINALIZER_ORPHAN_DEPENDENTS);
+  if (foreground) next.push(FINALIZER_DELETE_DEPENDENTS);
+  return next;
+}
 
 export function namespaceType(): ResourceType {
   return {
@@ -252,15 +277,19 @@ export class NamespaceController {
       });
   }
 
-  /** Returns true when the namespace is gone. */
+  /** Returns true when done with the namespace: finalized by us (or by others before). */
   private async finalize(name: string): Promise<boolean> {
+    // Finalized already (no spec finalizers): only metadata finalizers keep it, and they are not ours.
+    const before = await this.namespaces.get('', name);
+    if (((specOf(before)['finalizers'] as string[] | undefined) ?? []).length === 0) return true;
     let deleted = 0;
     for (const store of this.contentStores()) {
       const items = await store.list({ namespace: name });
       for (const obj of items.items) {
         deleted++;
         try {
-          await store.delete(name, metaOf(obj).name ?? '');
+          // As the namespace deleter: background propagation, so no orphan finalizer holds the content.
+          await store.delete(name, metaOf(obj).name ?? '', { propagationPolicy: 'Background' });
         } catch (e) {
           if (!(e instanceof S.StatusError && e.code === 404)) throw e;
         }
@@ -270,8 +299,9 @@ export class NamespaceController {
     const left = deleted > 0 ? await this.remaining(name) : { total: 0, byResource: new Map(), byFinalizer: new Map() };
     await this.setConditions(name, ns, left);
     if (left.total > 0) return false;
-    // Finalize: drop our spec finalizer, then the delete completes.
-    const { object: finalized } = await this.namespaces.update(
+    // Finalize: drop our spec finalizer. The finalize that leaves no finalizers (spec or metadata) removes
+    // the namespace; other finalizers' owners, or a client, remove the rest.
+    await this.namespaces.update(
       '',
       name,
       (cur) => {
@@ -282,10 +312,7 @@ export class NamespaceController {
       },
       'finalize',
     );
-    // Other spec finalizers: their owners finalize, and the last one's finalize completes the delete.
-    if (((specOf(finalized)['finalizers'] as string[] | undefined) ?? []).length > 0) return true;
-    const res = await this.namespaces.delete('', name);
-    return res.deleted;
+    return true;
   }
 
   /** What is left in the namespace after a deletion pass, counted as the namespace deleter words it. */

@@ -4,6 +4,7 @@ import type { ServedResource } from '../api/resource.js';
 import type { FieldError } from '../api/field-error.js';
 import type { GroupResource } from '../api/status.js';
 import type { JSONObject } from '../util/json.js';
+import type { DeleteOptions } from './deletion.js';
 
 export type Subresource = '' | 'status' | 'scale' | 'finalize';
 
@@ -31,10 +32,11 @@ export interface Strategy {
   /** Output key order: sort every level (unstructured objects) or keep the typed order. */
   canonicalize(obj: JSONObject): JSONObject;
   /**
-   * A delete request: return an updated object to write and keep (a namespace or CRD that must clean up first),
-   * 'keep' to leave the object as it is, or undefined to let the generic finalizer rules decide.
+   * The type's own delete around the generic one (namespaces and CRDs mark themselves terminating first):
+   * given a copy of the current object, `{ update }` writes that object and answers with it (kept),
+   * 'keep' answers with the object unchanged, undefined leaves the request to the generic store's delete.
    */
-  beforeDelete?(obj: JSONObject): JSONObject | 'keep' | undefined;
+  beforeDelete?(obj: JSONObject, opts: DeleteOptions): { update: JSONObject } | 'keep' | undefined;
   /** Word delete precondition failures as storage.Preconditions.Check does (namespaces), not as rest.BeforeDelete. */
   storagePreconditionMessages?: boolean;
   /** Whether a completed delete answers with the deleted object (namespaces) rather than a Success Status. */

@@ -10,6 +10,7 @@ import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
 import { rfc3339 } from '../util/time.js';
 import type { ResourceType, Subresource } from './resource-type.js';
+import { gcFinalizers, markAsDeleting, setFinalizers, shouldDeleteDuringUpdate, type DeleteOptions } from './deletion.js';
 
 export type { ObjectMeta } from '../api/meta.js';
 import type { ObjectMeta } from '../api/meta.js';
@@ -45,12 +46,7 @@ export interface WatchEvent {
   object: JSONObject;
 }
 
-export interface DeleteOptions {
-  preconditions?: { uid?: string; resourceVersion?: string };
-  gracePeriodSeconds?: number;
-  propagationPolicy?: string;
-  dryRun?: boolean;
-}
+export type { DeleteOptions } from './deletion.js';
 
 export interface WriteOptions {
   dryRun?: boolean;
@@ -303,17 +299,17 @@ export class GenericStore {
       const errs = this.type.strategy.validateUpdate(desired, old, sub);
       if (errs.length) throw S.invalid(this.type.served.group, this.type.served.kind, name, errs);
       if (opts.warnings) opts.warnings.push(...(this.type.strategy.warnings?.(desired, old) ?? []));
-      const oldMeta = metaOf(old);
-      // Finalizers emptied on an object being deleted: the update completes the deletion.
+      // Finalizers emptied on an object being deleted: the update completes the deletion. The answer is
+      // the updated object at the revision it was read at (deleteWithoutFinalizers returns it so).
       const deletable = this.type.strategy.deletableOnUpdate?.(desired) ?? true;
-      if (oldMeta.deletionTimestamp && !meta.finalizers?.length && deletable && !opts.dryRun) {
+      if (shouldDeleteDuringUpdate(meta, metaOf(old)) && deletable) {
+        const out = this.decode({ ...kv, value: this.encode(desired) });
+        if (opts.dryRun) return { object: out, created: false };
         const del = await this.kv.delete(key, kv.modRevision);
-        if (!del.ok) {
-          if (attempt < MAX_CONFLICT_RETRIES) continue;
-          throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
-        }
-        const out = this.decode({ ...del.kv, value: this.encode(desired) }, del.revision);
-        return { object: out, created: false };
+        if (del.ok) return { object: out, created: false };
+        if (!del.current) return { object: out, created: false }; // deleted meanwhile: as kube, not an error
+        if (attempt >= MAX_CONFLICT_RETRIES) throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
+        continue;
       }
       const value = this.encode(desired);
       if (value === kv.value) return { object: this.decode(kv), created: false }; // no-op: no new revision
@@ -330,8 +326,11 @@ export class GenericStore {
   }
 
   /**
-   * Delete: objects with finalizers (or that their strategy keeps) get a deletionTimestamp and stay until the
-   * finalizers are gone. Returns the object and whether it is gone now.
+   * Delete, as genericregistry.Store.Delete for types without graceful deletion (a type's strategy may
+   * first do its own, as the namespace and CRD REST do). The delete options' propagation adds or drops
+   * the orphan / foregroundDeletion finalizers; an object left with finalizers is marked deleting
+   * (deletionTimestamp, deletionGracePeriodSeconds 0) and kept until an update empties them; one without
+   * is removed. Returns the object (the kept one, or the last state of the removed one) and whether it is gone.
    */
   async delete(namespace: string, name: string, opts: DeleteOptions = {}): Promise<{ object: JSONObject; deleted: boolean }> {
     const key = this.key(namespace, name);
@@ -339,33 +338,26 @@ export class GenericStore {
       const kv = await this.kv.get(key);
       if (!kv) throw S.notFound(this.gr, name);
       const current = this.decode(kv);
-      const meta = metaOf(current);
-      const failed = preconditionFailure(this.type, name, opts.preconditions, meta);
+      const failed = preconditionFailure(this.type, name, opts.preconditions, metaOf(current));
       if (failed) throw failed;
-      let keep: JSONObject | undefined;
-      const decided = this.type.strategy.beforeDelete?.(structuredClone(current));
+      const decided = this.type.strategy.beforeDelete?.(structuredClone(current), opts);
       if (decided === 'keep') return { object: current, deleted: false };
-      if (decided) keep = decided;
-      else if (!meta.deletionTimestamp && meta.finalizers?.length) {
-        keep = structuredClone(current);
-        const m = metaOf(keep);
-        m.deletionTimestamp = rfc3339();
-        m.deletionGracePeriodSeconds = 0;
-        if (m.generation) m.generation += 1;
-      } else if (meta.finalizers?.length) {
-        return { object: current, deleted: false }; // already being deleted; waiting on finalizers
-      }
-      if (keep) {
-        if (opts.dryRun) return { object: keep, deleted: false };
-        const res = await this.kv.update(key, this.encode(keep), kv.modRevision);
+      const next = decided ? decided.update : markForDeletion(structuredClone(current), opts);
+      if (next) {
+        const value = this.encode(next);
+        // Nothing changes (deleting again while finalizers remain): no write, no event.
+        if (value === kv.value) return { object: current, deleted: false };
+        if (opts.dryRun) return { object: this.decode({ ...kv, value }), deleted: false };
+        const res = await this.kv.update(key, value, kv.modRevision);
         if (res.ok) return { object: this.decode(res.kv), deleted: false };
-        if (attempt >= MAX_CONFLICT_RETRIES) throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
-        continue;
+        if (!res.current) throw S.notFound(this.gr, name);
+      } else {
+        if (opts.dryRun) return { object: current, deleted: true };
+        const res = await this.kv.delete(key, kv.modRevision);
+        if (res.ok) return { object: current, deleted: true };
+        if (!res.current) throw S.notFound(this.gr, name);
       }
-      if (opts.dryRun) return { object: current, deleted: true };
-      const res = await this.kv.delete(key, kv.modRevision);
-      if (res.ok) return { object: current, deleted: true };
-      if (!res.current) throw S.notFound(this.gr, name);
+      // Written meanwhile: read again (the preconditions are checked against what is there now).
       if (attempt >= MAX_CONFLICT_RETRIES) throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
     }
   }
@@ -438,16 +430,34 @@ function preconditionFailure(type: ResourceType, name: string, pre: DeleteOption
   return undefined;
 }
 
-/** Metadata fields a client cannot change on update: kept from the stored object. */
+/**
+ * The generic store's delete of an object (updateForGracefulDeletionAndFinalizers without graceful
+ * deletion): the garbage collector's finalizers as the options ask, then, if any finalizer remains, the
+ * object marked as deleting (returned, to be written), else undefined: remove it now.
+ */
+function markForDeletion(obj: JSONObject, opts: DeleteOptions): JSONObject | undefined {
+  const meta = metaOf(obj);
+  const fins = gcFinalizers(meta.finalizers ?? [], opts);
+  if (fins) setFinalizers(meta, fins);
+  if (!meta.finalizers?.length) return undefined;
+  markAsDeleting(meta);
+  return obj;
+}
+
+/**
+ * Metadata a client cannot change on update, as rest.BeforeUpdate keeps it: the creation and deletion
+ * timestamps and a grace period left out. What a client sets besides (a deletionTimestamp on an object not
+ * being deleted, another grace period) is left for validation to refuse as immutable.
+ */
 function carryOverServerMeta(meta: ObjectMeta, old: ObjectMeta): void {
-  meta.creationTimestamp = old.creationTimestamp;
+  // Nulls are absent values, as the typed ObjectMeta reads them.
+  if (meta.deletionTimestamp === null) delete meta.deletionTimestamp;
+  if (meta.deletionGracePeriodSeconds === null) delete meta.deletionGracePeriodSeconds;
+  if (old.creationTimestamp) meta.creationTimestamp = old.creationTimestamp;
   if (!meta.uid) meta.uid = old.uid;
-  if (old.deletionTimestamp) {
-    meta.deletionTimestamp = old.deletionTimestamp;
+  if (old.deletionTimestamp) meta.deletionTimestamp = old.deletionTimestamp;
+  if (typeof old.deletionGracePeriodSeconds === 'number' && meta.deletionGracePeriodSeconds === undefined) {
     meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
-  } else {
-    delete meta.deletionTimestamp;
-    delete meta.deletionGracePeriodSeconds;
   }
   delete meta['selfLink'];
 }

@@ -13,6 +13,8 @@ export interface Endpoint {
   warnings?: readonly string[];
   /** A hook run before a delete is carried out (e.g. immortal namespaces). */
   beforeDelete?(name: string): void;
+  /** A hook run before a create (custom resources of a terminating CRD refuse new objects). */
+  beforeCreate?(): void;
 }
 
 // Server-side apply (application/apply-patch+yaml) is not served yet: it is refused with 415 like any unknown type.

@@ -3,7 +3,7 @@
 import { gvString } from '../api/resource.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as S from '../api/status.js';
-import { GO_VALUE, goQuote, notSupported, type FieldError } from '../api/field-error.js';
+import { GO_VALUE, goQuote, invalid as invalidField, notSupported, type FieldError } from '../api/field-error.js';
 import type { GenericStore, ListResult, DeleteOptions } from '../registry/store.js';
 import { metaOf } from '../registry/store.js';
 import type { Subresource } from '../registry/resource-type.js';
@@ -201,7 +201,8 @@ async function watch(r: ResourceRequest, store: GenericStore, ns: string, opts: 
     fromRevision = rev ?? (await store.currentRevision());
   }
   const minTimeout = opts.minRequestTimeoutSeconds;
-  const timeoutSeconds = q.timeoutSeconds ?? minTimeout * (1 + Math.random());
+  // timeoutSeconds=0 (client-go's wait sends it when under a second is left) means the server's default.
+  const timeoutSeconds = q.timeoutSeconds ? q.timeoutSeconds : minTimeout * (1 + Math.random());
   serveWatch(r.req, r.res, store, {
     namespace: ns,
     fromRevision,
@@ -352,17 +353,26 @@ async function readDeleteOptions(r: ResourceRequest): Promise<DeleteOptions> {
       }
       if (typeof decoded['gracePeriodSeconds'] === 'number') opts.gracePeriodSeconds = decoded['gracePeriodSeconds'];
       if (typeof decoded['propagationPolicy'] === 'string') opts.propagationPolicy = decoded['propagationPolicy'];
+      if (typeof decoded['orphanDependents'] === 'boolean') opts.orphanDependents = decoded['orphanDependents'];
       if (Array.isArray(decoded['dryRun'])) dryRun = decoded['dryRun'];
     }
   } else {
     const gp = r.query.get('gracePeriodSeconds');
     if (gp !== null && gp !== '') opts.gracePeriodSeconds = Number(gp);
+    // A present parameter counts even when empty: propagationPolicy= is the (unsupported) policy "",
+    // and any orphanDependents other than "false" or "0" is true (Convert_Slice_string_To_Pointer_bool).
     const pp = r.query.get('propagationPolicy');
-    if (pp) opts.propagationPolicy = pp;
+    if (pp !== null) opts.propagationPolicy = pp;
+    const od = r.query.get('orphanDependents');
+    if (od !== null) opts.orphanDependents = !(od === '0' || od.toLowerCase() === 'false');
     dryRun = r.query.getAll('dryRun');
   }
   opts.dryRun = dryRun.length > 0;
-  if (opts.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(opts.propagationPolicy)) {
+  // ValidateDeleteOptions, in its order.
+  if (opts.orphanDependents !== undefined && opts.propagationPolicy !== undefined) {
+    errs.push(invalidField('propagationPolicy', opts.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
+  }
+  if (opts.propagationPolicy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(opts.propagationPolicy)) {
     errs.push(notSupported('propagationPolicy', opts.propagationPolicy, ['Foreground', 'Background', 'Orphan', 'nil']));
   }
   if (dryRun.some((d) => d !== 'All')) errs.push(notSupported('dryRun', goStringSlice(dryRun.map(String)), ['All']));
@@ -374,7 +384,8 @@ async function del(r: ResourceRequest, store: GenericStore, ns: string): Promise
   const neg = negotiate(r, false);
   const opts = await readDeleteOptions(r);
   const { object, deleted } = await store.delete(ns, r.info.name, opts);
-  const code = !deleted && opts.propagationPolicy === 'Foreground' ? 202 : 200;
+  // 202 only for a kept object when the deprecated orphanDependents=false asked for cascading deletion.
+  const code = !deleted && opts.orphanDependents === false ? 202 : 200;
   if (deleted && !store.type.strategy.returnDeletedObject) {
     // genericregistry.Store.finalizeDelete: a Success Status naming what is gone (Kind holds the resource).
     const m = metaOf(object);
@@ -387,22 +398,24 @@ async function del(r: ResourceRequest, store: GenericStore, ns: string): Promise
   respondObject(r, store, code, object, neg);
 }
 
+/**
+ * Store.DeleteCollection: each listed object is deleted with the same options (preconditions included)
+ * as a single delete would be; the answer is the list as it was read, before the deletes.
+ */
 async function deleteCollection(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
   const neg = negotiate(r, true);
   const opts = await readDeleteOptions(r);
   const q = parseListQuery(r.query, false, fieldLabels(store));
   const all = await store.list({ namespace: ns, labelMatch: q.labelMatch, fieldMatch: q.fieldMatch });
-  const items: JSONObject[] = [];
   for (const obj of all.items) {
     const m = metaOf(obj);
     try {
-      const { object } = await store.delete(m.namespace ?? '', m.name ?? '', { ...opts, preconditions: undefined });
-      items.push(object);
+      await store.delete(m.namespace ?? '', m.name ?? '', opts);
     } catch (e) {
       if (!(e instanceof S.StatusError && e.code === 404)) throw e;
     }
   }
-  writeObject(r.res, 200, listObject(store, { items, resourceVersion: all.resourceVersion }), neg);
+  writeObject(r.res, 200, listObject(store, all), neg);
 }
 
 /** A []string as Go's %#v prints it in field errors. */

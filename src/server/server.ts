@@ -9,7 +9,7 @@ import { GenericStore } from '../registry/store.js';
 import { namespaceType, namespaceLifecycle, ensureInitialNamespaces, NamespaceController, forbidImmortalDelete } from '../registry/namespaces.js';
 import { crdResourceType } from '../crd/resource.js';
 import { CrdServing } from '../crd/serving.js';
-import { CrdController } from '../crd/controller.js';
+import { CrdController, type FinalizerTiming } from '../crd/controller.js';
 import { ApiRegistry, BUILTIN_PATCH_TYPES, type Endpoint } from './api-registry.js';
 import { requestInfo, type RequestInfo } from './request-info.js';
 import { writeError, writeNotFoundPage, writeRaw } from './http.js';
@@ -30,6 +30,8 @@ export interface ServerOptions {
   /** Watches last between this and twice this (kube's --min-request-timeout, 1800 s). */
   minRequestTimeoutSeconds?: number;
   bookmarkIntervalMs?: number;
+  /** How the CRD finalizer polls for instances to go (tests shorten its one-minute wait). */
+  crdFinalizerTiming?: Partial<FinalizerTiming>;
 }
 
 export interface RunningServer {
@@ -69,7 +71,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   registry.addBuiltin({ store: crds, subresources: new Set<Subresource>(['status']), patchTypes: BUILTIN_PATCH_TYPES });
 
   await ensureInitialNamespaces(namespaces);
-  const crdController = new CrdController(crds, serving);
+  const crdController = new CrdController(crds, serving, opts.crdFinalizerTiming);
   await crdController.start();
   const nsController = new NamespaceController(namespaces, () => serving.storageStores((c) => c.spec.scope === 'Namespaced'));
   await nsController.start();
@@ -212,6 +214,7 @@ async function serveResourceRequest(
   if (sub && !ep.subresources.has(sub)) throw S.notFound(ep.store.type.gr, info.name);
   if (info.parts.length > 3) return writeNotFoundPage(res);
   if (info.verb === 'delete' && ep.beforeDelete) ep.beforeDelete(info.name);
+  if (info.verb === 'create' && !sub && ep.beforeCreate) ep.beforeCreate();
   await serveResource({ req, res, info, query }, ep.store, sub, {
     patchTypes: ep.patchTypes,
     minRequestTimeoutSeconds: ctx.minRequestTimeoutSeconds,

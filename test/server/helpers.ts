@@ -1,5 +1,5 @@
 // An in-process server on plain HTTP with in-memory storage, for API-level tests with fetch.
-import { startServer, type RunningServer } from '../../src/server/server.js';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/server/server.js';
 import { openSqliteStore, type SqliteStore } from '../../src/storage/sqlite-store.js';
 
 export interface Api {
@@ -10,7 +10,7 @@ export interface Api {
   close(): Promise<void>;
 }
 
-export async function startApi(opts: { minRequestTimeoutSeconds?: number; bookmarkIntervalMs?: number } = {}): Promise<Api> {
+export async function startApi(opts: Omit<ServerOptions, 'kv'> = {}): Promise<Api> {
   const kv = openSqliteStore(':memory:');
   const server = await startServer({ kv, insecurePort: 0, ...opts });
   const url = server.insecureUrl!;
