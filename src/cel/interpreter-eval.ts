@@ -487,7 +487,31 @@ function compileResolver(attr: Attr, opts: CompileOptions): Eval {
   if (attr.quals.length === 0) return rootEval;
   const quals = attr.quals.map((q) => compileQual(q, opts));
   const testOnly = endsInPresenceTest(attr);
-  return (f) => applyQualifiers(f, rootEval(f), quals, testOnly);
+  const generic: Eval = (f) => applyQualifiers(f, rootEval(f), quals, testOnly);
+  // The common `self.a.b` shape: constant names, no optionals, no presence test. The same steps and
+  // costs as applyQualifiers with qualifyBy, without the per-step closures.
+  const keys = attr.quals.map((q) => (q.k === 'const' && !q.optional && !q.testOnly && typeof q.key === 'string' ? q.key : undefined));
+  if (keys.some((k) => k === undefined)) return generic;
+  const names = keys as string[];
+  return (f) => {
+    let obj = rootEval(f);
+    if (obj instanceof Optional) return applyQualifiers(f, obj, quals, testOnly);
+    for (let i = 0; i < names.length; i++) {
+      if (obj instanceof CelError) return obj;
+      const key = names[i]!;
+      let v: Val | typeof ABSENT;
+      if (obj instanceof CelObject) {
+        const x = obj.field(key);
+        v = x === undefined ? ABSENT : x;
+      } else {
+        v = qualifyValue(obj, key);
+      }
+      charge(f, 1);
+      if (v === ABSENT) return missingKeyError(obj, key);
+      obj = v;
+    }
+    return obj;
+  };
 }
 
 function applyQualifiers(f: Frame, start: Val, quals: readonly CQual[], testOnly: boolean): Val {

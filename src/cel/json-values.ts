@@ -78,7 +78,7 @@ function structural(json: unknown): Val {
     case 'bigint':
       return json;
     case 'number':
-      return Number.isInteger(json) ? BigInt(json) : json;
+      return Number.isInteger(json) ? bigintOf(json) : json;
   }
   if (json === null || json === undefined) return null;
   if (Array.isArray(json)) return markUnstructured(json.map(structural));
@@ -86,9 +86,14 @@ function structural(json: unknown): Val {
   return new CelError(`invalid data, unsupported JSON value of type ${typeof json}`);
 }
 
+// BigInt() allocates; most integers in custom resources (replicas, ports, counts) are small.
+const SMALL_INT_MIN = -256;
+const SMALL_INTS: readonly bigint[] = Array.from({ length: 4096 - SMALL_INT_MIN }, (_, i) => BigInt(i + SMALL_INT_MIN));
+const bigintOf = (n: number): bigint => (n >= SMALL_INT_MIN && n < 4096 ? SMALL_INTS[n - SMALL_INT_MIN]! : BigInt(n));
+
 function toInt(json: unknown): Val {
   if (typeof json === 'bigint') return json;
-  if (typeof json === 'number' && Number.isInteger(json)) return BigInt(json);
+  if (typeof json === 'number' && Number.isInteger(json)) return bigintOf(json);
   return new CelError(`invalid data, expected int, got ${goTypeOf(json)}`);
 }
 
@@ -129,6 +134,21 @@ function jsonIndex(type: ObjectType): Map<string, [string, FieldDecl]> {
   return idx;
 }
 
+/** Fields by CEL name and by JSON name in one map, built once per type (the hot path of field reads). */
+const byAnyName = new WeakMap<ObjectType, Map<string, FieldDecl>>();
+
+function fieldsByAnyName(type: ObjectType): Map<string, FieldDecl> {
+  let m = byAnyName.get(type);
+  if (!m) {
+    m = new Map();
+    for (const [jsonName, [, decl]] of jsonIndex(type)) m.set(jsonName, decl);
+    // CEL names win over JSON names, as `fields.get(name) ?? byJsonName(name)` would have it.
+    for (const [celName, decl] of type.fields) m.set(celName, decl);
+    byAnyName.set(type, m);
+  }
+  return m;
+}
+
 /** A schema object with properties (k8s unstructuredMap with a properties schema). Fields are
  * read by CEL name (`x__dash__y`) or JSON name (`x-y`); null fields are absent. */
 export class JsonObject extends CelObject implements JsonBacked {
@@ -142,7 +162,7 @@ export class JsonObject extends CelObject implements JsonBacked {
   }
 
   private decl(name: string): FieldDecl | undefined {
-    return this.type.fields.get(name) ?? jsonIndex(this.type).get(name)?.[1];
+    return fieldsByAnyName(this.type).get(name);
   }
 
   field(name: string): Val | undefined {
