@@ -543,7 +543,9 @@ const MUTABLE: unique symbol = Symbol('cel.mutable');
 
 export function markMutable<T extends Val[] | LiteralMap>(v: T): T {
   if (v instanceof LiteralMap) v.mutable = true;
-  else (v as unknown as { [MUTABLE]?: boolean })[MUTABLE] = true;
+  // Non-enumerable, and later set to false rather than deleted: deleting would drop the array into
+  // dictionary mode, and the mark must not show in the list's own properties.
+  else Object.defineProperty(v, MUTABLE, { value: true, writable: true, enumerable: false, configurable: true });
   return v;
 }
 
@@ -555,7 +557,7 @@ export function isMutable(v: Val): boolean {
 /** The accumulator leaves the comprehension: freeze it again. */
 export function unmarkMutable(v: Val): void {
   if (v instanceof LiteralMap) v.mutable = false;
-  else if (Array.isArray(v) && (v as { [MUTABLE]?: boolean })[MUTABLE]) delete (v as { [MUTABLE]?: boolean })[MUTABLE];
+  else if (Array.isArray(v) && (v as { [MUTABLE]?: boolean })[MUTABLE]) (v as { [MUTABLE]?: boolean })[MUTABLE] = false;
 }
 
 /** types.InsertMapKeyValue: a new map with one more entry (in place for a mutable accumulator),
