@@ -20,6 +20,7 @@ import {
   withListType,
 } from './values.js';
 import type { CelList, Val } from './values.js';
+import { runeCount } from '../schema/value-go.js';
 
 export const MAX_INT64 = 9223372036854775807n;
 export const MIN_INT64 = -9223372036854775808n;
@@ -644,21 +645,8 @@ export function concatLists(a: CelList, b: CelList): CelList {
 // ---------------------------------------------------------------------------------------------
 // Sizes, zero values.
 
-/** Number of code points: what CEL's size(string) counts. */
-export function codePointLength(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n--;
-        i++;
-      }
-    }
-  }
-  return n;
-}
+/** Number of code points: what CEL's size(string) counts (the same count as Go's utf8.RuneCountInString). */
+export const codePointLength: (s: string) => number = runeCount;
 
 /** traits.Sizer for sized values; undefined for the rest. */
 export function sizeOf(v: Val): number | undefined {

@@ -3,10 +3,8 @@
 // node's path when the rule fails: properties as children, additionalProperties keys as `[key]`.
 import type { Structural } from './structural-model.js';
 
-const ESCAPES: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', "'": "'", '\\': '\\' };
-
 /** The scanner of ValidFieldPath: '.', '[' and ']' are tokens; a token starting with a quote runs to its closing quote. */
-function scan(p: string): string[] {
+export function scanFieldPath(p: string): string[] {
   const out: string[] = [];
   let i = 0;
   while (i < p.length) {
@@ -29,19 +27,26 @@ function scan(p: string): string[] {
   return out;
 }
 
-function unescapeSingleQuote(s: string): string | undefined {
-  let bad = false;
+const ESCAPES: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', "'": "'", '\\': '\\' };
+
+/** Go's strconv-style unescaping of a single-quoted fieldPath segment. */
+export function unescapeSingleQuote(s: string): string | { error: string } {
+  let error: string | undefined;
+  // Go's `.` stops at \n only.
   const out = s.replace(/\\[^\n]/gu, (m) => {
     const r = ESCAPES[m[1]!];
-    if (r === undefined) bad = true;
-    return r ?? '';
+    if (r === undefined) {
+      error = `invalid escape char ${m}`;
+      return '';
+    }
+    return r;
   });
-  return bad ? undefined : out;
+  return error === undefined ? out : { error };
 }
 
 /** The normalized field path (field.Path.String()), or undefined when the path does not resolve. */
 export function normalizeRuleFieldPath(jsonPath: string, schema: Structural): string | undefined {
-  const tokens = scan(jsonPath);
+  const tokens = scanFieldPath(jsonPath);
   let node: Structural | undefined = schema;
   let out = '';
   const step = (name: string): boolean => {
@@ -65,7 +70,7 @@ export function normalizeRuleFieldPath(jsonPath: string, schema: Structural): st
       const quoted = tokens[t++];
       if (quoted === undefined || quoted.length < 2 || quoted[0] !== "'" || quoted[quoted.length - 1] !== "'") return undefined;
       const name = unescapeSingleQuote(quoted.slice(1, -1));
-      if (name === undefined || !step(name)) return undefined;
+      if (typeof name !== 'string' || !step(name)) return undefined;
       if (tokens[t++] !== ']') return undefined;
     } else if (tok === '.') {
       const name = tokens[t++];

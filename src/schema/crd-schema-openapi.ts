@@ -7,6 +7,7 @@ import { type GoType, goRepr, invalidGo, StringSliceType } from '../crd/go-types
 import type { InternalSpec } from '../crd/internal.js';
 import type { JSONSchemaProps } from '../crd/types.js';
 import { child, index, key } from './structural-path.js';
+import { scanFieldPath, unescapeSingleQuote } from './cel-field-path.js';
 import {
   type Raw,
   isObj,
@@ -401,42 +402,3 @@ export function resolveFieldPath(jsonPath: string, schema: Structural): string |
   return undefined;
 }
 
-/** The scanner of ValidFieldPath: '.', '[' and ']' are tokens; a token starting with a quote runs to its closing quote. */
-function scanFieldPath(p: string): string[] {
-  const out: string[] = [];
-  let i = 0;
-  while (i < p.length) {
-    const c = p[i]!;
-    if (c === "'") {
-      let j = i + 1;
-      while (j < p.length && !(p[j] === "'" && p[j - 1] !== '\\')) j++;
-      out.push(p.slice(i, Math.min(j + 1, p.length)));
-      i = j + 1;
-    } else if (c === '.' || c === '[' || c === ']') {
-      out.push(c);
-      i++;
-    } else {
-      let j = i;
-      while (j < p.length && !'.[]'.includes(p[j]!)) j++;
-      out.push(p.slice(i, j));
-      i = j;
-    }
-  }
-  return out;
-}
-
-const ESCAPES: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', "'": "'", '\\': '\\' };
-
-function unescapeSingleQuote(s: string): string | { error: string } {
-  let error: string | undefined;
-  // Go's `.` stops at \n only.
-  const out = s.replace(/\\[^\n]/gu, (m) => {
-    const r = ESCAPES[m[1]!];
-    if (r === undefined) {
-      error = `invalid escape char ${m}`;
-      return '';
-    }
-    return r;
-  });
-  return error === undefined ? out : { error };
-}
