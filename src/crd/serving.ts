@@ -107,6 +107,7 @@ export class CrdServing {
         endpoint: {
           store,
           subresources,
+          ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
           patchTypes: CR_PATCH_TYPES,
           warnings: deprecationWarning ? [deprecationWarning] : undefined,
           // crdHandler: no new objects once the CRD is terminating (reads, updates and deletes go on).

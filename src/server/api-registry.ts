@@ -3,11 +3,14 @@ import type { ServedResource } from '../api/resource.js';
 import type { GenericStore } from '../registry/store.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { CrdServing } from '../crd/serving.js';
+import type { ScalePaths } from './scale-handler.js';
 
 export interface Endpoint {
   store: GenericStore;
   /** Subresources served besides the main resource. */
   subresources: ReadonlySet<Subresource>;
+  /** The scale subresource's paths, when it is served. */
+  scale?: ScalePaths;
   /** Patch content types accepted. */
   patchTypes: readonly string[];
   warnings?: readonly string[];

@@ -14,6 +14,7 @@ import { ApiRegistry, BUILTIN_PATCH_TYPES, type Endpoint } from './api-registry.
 import { requestInfo, type RequestInfo } from './request-info.js';
 import { writeError, writeNotFoundPage, writeRaw } from './http.js';
 import { serveResource } from './resource-handler.js';
+import { serveScale } from './scale-handler.js';
 import { serveDiscovery } from './discovery-handler.js';
 import { serveOpenAPI } from './openapi-handler.js';
 import { authenticate, type UserInfo } from '../auth/authenticate.js';
@@ -215,6 +216,7 @@ async function serveResourceRequest(
   if (info.parts.length > 3) return writeNotFoundPage(res);
   if (info.verb === 'delete' && ep.beforeDelete) ep.beforeDelete(info.name);
   if (info.verb === 'create' && !sub && ep.beforeCreate) ep.beforeCreate();
+  if (sub === 'scale' && ep.scale) return serveScale({ req, res, info, query }, ep.store, ep.scale);
   await serveResource({ req, res, info, query }, ep.store, sub, {
     patchTypes: ep.patchTypes,
     minRequestTimeoutSeconds: ctx.minRequestTimeoutSeconds,
