@@ -19,7 +19,7 @@ export interface TestServer {
   home: string;
   kubeconfig: string;
   url: string;
-  kubectl(args: string[], opts?: { stdin?: string; bin?: string; timeoutMs?: number }): Promise<KubectlResult>;
+  kubectl(args: string[], opts?: { stdin?: string; bin?: string; timeoutMs?: number; env?: Record<string, string> }): Promise<KubectlResult>;
   /** Writes a file into the test's temporary directory and returns its path. */
   file(name: string, content: string): string;
   close(): Promise<void>;
@@ -96,7 +96,7 @@ export async function startTestServer(opts?: TestServerOptions): Promise<TestSer
         const child = execFile(
           opts.bin ?? 'kubectl',
           ['--kubeconfig', kubeconfig, ...args],
-          { env: { ...process.env, HOME: home, KUBECONFIG: kubeconfig }, timeout: opts.timeoutMs ?? 60_000, maxBuffer: 64 << 20 },
+          { env: { ...process.env, HOME: home, KUBECONFIG: kubeconfig, ...opts.env }, timeout: opts.timeoutMs ?? 60_000, maxBuffer: 64 << 20 },
           (err, stdout, stderr) => {
             const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? Number((err as NodeJS.ErrnoException).code) : 1) : 0;
             resolve({ code, stdout: String(stdout), stderr: String(stderr) });

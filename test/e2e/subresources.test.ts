@@ -2,6 +2,7 @@
 // `--subresource=scale` reads and patches (HTTP details are in test/server/scale.test.ts).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { chmodSync } from 'node:fs';
 import { requireKubectl, startTestServer, type TestServer } from './harness.js';
 
 const CRD = `apiVersion: apiextensions.k8s.io/v1
@@ -95,4 +96,29 @@ test('kubectl get and patch --subresource=scale', async () => {
   r = await s.kubectl(['get', 'crontab', 'my-new-cron-object', '--subresource=scale', '-o', 'jsonpath={.kind} {.apiVersion} {.spec.replicas} {.status.replicas}']);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, 'Scale autoscaling/v1 6 0');
+});
+
+test('status: kubectl patch, get and edit --subresource=status; main-resource writes leave status alone', async () => {
+  let r = await s.kubectl(['patch', 'crontab', 'my-new-cron-object', '--subresource=status', '--type=merge', '-p', '{"status":{"replicas":3,"labelSelector":"app=cron"}}']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout.trim(), 'crontab.stable.example.com/my-new-cron-object patched');
+  r = await s.kubectl(['get', 'crontab', 'my-new-cron-object', '--subresource=status', '-o', 'jsonpath={.status.replicas} {.status.labelSelector} {.metadata.generation}']);
+  assert.equal(r.stdout, '3 app=cron 3');
+  // Through the main resource, status does not change: kube reports no change.
+  r = await s.kubectl(['patch', 'crontab', 'my-new-cron-object', '--type=merge', '-p', '{"status":{"replicas":9}}']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout.trim(), 'crontab.stable.example.com/my-new-cron-object patched (no change)');
+  // Through /status, spec does not change.
+  r = await s.kubectl(['patch', 'crontab', 'my-new-cron-object', '--subresource=status', '--type=merge', '-p', '{"spec":{"replicas":1}}']);
+  assert.equal(r.code, 0, r.stderr);
+  r = await s.kubectl(['get', 'crontab', 'my-new-cron-object', '-o', 'jsonpath={.spec.replicas} {.status.replicas}']);
+  assert.equal(r.stdout, '6 3');
+  // kubectl edit --subresource=status: the editor changes status.replicas from 3 to 33.
+  const editor = s.file('editor.sh', "#!/bin/sh\nsed -i 's/^  replicas: 3$/  replicas: 33/' \"$1\"\n");
+  chmodSync(editor, 0o755);
+  r = await s.kubectl(['edit', 'crontab', 'my-new-cron-object', '--subresource=status'], { env: { KUBE_EDITOR: editor, EDITOR: editor } });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout.trim(), 'crontab.stable.example.com/my-new-cron-object edited');
+  r = await s.kubectl(['get', 'crontab', 'my-new-cron-object', '-o', 'jsonpath={.spec.replicas} {.status.replicas}']);
+  assert.equal(r.stdout, '6 33');
 });
