@@ -2,54 +2,11 @@
 // `--subresource=scale` reads and patches (HTTP details are in test/server/scale.test.ts).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
 import { requireKubectl, startTestServer, type TestServer } from './harness.js';
 
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: crontabs.stable.example.com
-spec:
-  group: stable.example.com
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              properties:
-                cronSpec:
-                  type: string
-                image:
-                  type: string
-                replicas:
-                  type: integer
-                  maximum: 10
-            status:
-              type: object
-              properties:
-                replicas:
-                  type: integer
-                labelSelector:
-                  type: string
-      subresources:
-        status: {}
-        scale:
-          specReplicasPath: .spec.replicas
-          statusReplicasPath: .status.replicas
-          labelSelectorPath: .status.labelSelector
-  scope: Namespaced
-  names:
-    plural: crontabs
-    singular: crontab
-    kind: CronTab
-    shortNames:
-      - ct
-`;
+// The seed's CRD with status and scale (and a maximum on replicas, for validation through /scale).
+const CRD = readFileSync(new URL('../fixtures/crontab-subresources-crd.yaml', import.meta.url), 'utf8');
 
 const CRONTAB = `apiVersion: "stable.example.com/v1"
 kind: CronTab

@@ -3,54 +3,11 @@
 // errors for objects without spec replicas.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { installCronTab, startApi, type Api } from './helpers.js';
 
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: crontabs.stable.example.com
-spec:
-  group: stable.example.com
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              properties:
-                cronSpec:
-                  type: string
-                image:
-                  type: string
-                replicas:
-                  type: integer
-                  maximum: 10
-            status:
-              type: object
-              properties:
-                replicas:
-                  type: integer
-                labelSelector:
-                  type: string
-      subresources:
-        status: {}
-        scale:
-          specReplicasPath: .spec.replicas
-          statusReplicasPath: .status.replicas
-          labelSelectorPath: .status.labelSelector
-  scope: Namespaced
-  names:
-    plural: crontabs
-    singular: crontab
-    kind: CronTab
-    shortNames:
-      - ct
-`;
+const CRD = readFileSync(new URL('../fixtures/crontab-subresources-crd.yaml', import.meta.url), 'utf8');
 
 
 let api: Api;
