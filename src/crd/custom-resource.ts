@@ -19,6 +19,7 @@ import { compileListTypeValidation } from '../schema/list-types.js';
 import { type CelValidator, compileCelValidator } from './cel-validator.js';
 import { Correlated } from './cel-correlation.js';
 import { ratchetSchemaErrors } from './cel-ratcheting.js';
+import { validateScaleSpec, validateScaleStatus, type ScalePaths } from './scale.js';
 
 /** The body without metadata (and status, when it has its own endpoint): what generation tracks. */
 function content(obj: JSONObject, withStatus: boolean): JSONObject {
@@ -100,7 +101,14 @@ function runRules(schemas: Schemas | undefined, errs: FieldError[], obj: JSONObj
   if (r.warnings.length > 0) ratchetWarnings.set(obj, r.warnings);
 }
 
-function customResourceStrategy(apiVersion: string, kind: string, namespaced: boolean, hasStatus: boolean, schemas: Schemas | undefined): Strategy {
+function customResourceStrategy(
+  apiVersion: string,
+  kind: string,
+  namespaced: boolean,
+  hasStatus: boolean,
+  scale: ScalePaths | undefined,
+  schemas: Schemas | undefined,
+): Strategy {
   const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
   const validateTypeMeta = (obj: JSONObject): FieldError[] => {
     const errs: FieldError[] = [];
@@ -121,9 +129,14 @@ function customResourceStrategy(apiVersion: string, kind: string, namespaced: bo
     validate(obj) {
       const tm = validateTypeMeta(obj);
       if (tm.length) return tm;
+      // customResourceValidator.Validate (metadata, schema, the scale paths), then embedded resources and list types.
       const errs = [
         ...validateObjectMeta(metaOf(obj), { namespaced, nameValidator: 'dns1123Subdomain' }, 'metadata'),
-        ...(schemas?.object.validate(obj) ?? []),
+        ...(schemas?.object.validateValue(obj) ?? []),
+        ...validateScaleSpec(obj, scale),
+        ...validateScaleStatus(obj, scale),
+        ...(schemas?.embedded?.(obj) ?? []),
+        ...(schemas?.lists?.(obj) ?? []),
       ];
       runRules(schemas, errs, obj);
       return errs;
@@ -153,7 +166,11 @@ function customResourceStrategy(apiVersion: string, kind: string, namespaced: bo
       const tm = validateTypeMeta(obj);
       if (tm.length) return tm;
       const errs = validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata');
-      if (!schemas) return errs;
+      if (!schemas) {
+        if (sub !== 'status') errs.push(...validateScaleSpec(obj, scale));
+        errs.push(...validateScaleStatus(obj, scale));
+        return errs;
+      }
       // Ratcheting: schema errors of values left as they were do not fail the update.
       const correlated = schemas.structural ? new Correlated(obj, old, schemas.structural) : undefined;
       const listErrs = (o: JSONObject) => schemas.lists?.(o) ?? [];
@@ -162,10 +179,12 @@ function customResourceStrategy(apiVersion: string, kind: string, namespaced: bo
         if (obj['status'] !== undefined && schemas.status) {
           errs.push(...ratchetSchemaErrors(schemas.status.validateValue(obj['status']), correlated?.key('status'), 'status'));
         }
+        errs.push(...validateScaleStatus(obj, scale));
         const newLists = listErrs(obj);
         if (newLists.length > 0 && listErrs(old).length === 0) errs.push(...newLists);
       } else {
         errs.push(...ratchetSchemaErrors(schemas.object.validateValue(obj), correlated, ''));
+        errs.push(...validateScaleSpec(obj, scale), ...validateScaleStatus(obj, scale));
         errs.push(...(schemas.embedded?.(obj) ?? []));
         // List invariants the stored object already broke are not enforced.
         if (listErrs(old).length === 0) errs.push(...listErrs(obj));
@@ -212,7 +231,7 @@ export function customResourceType(crd: CustomResourceDefinition, v: CustomResou
     served,
     gr: { group, resource: crd.spec.names.plural },
     keyPrefix: `/registry/${group}/${crd.spec.names.plural}/`,
-    strategy: customResourceStrategy(apiVersion, served.kind, namespaced, hasStatus, schemas),
+    strategy: customResourceStrategy(apiVersion, served.kind, namespaced, hasStatus, v.subresources?.scale, schemas),
     table: customResourceTableConvertor(v.additionalPrinterColumns),
     selectableFields: (obj) => {
       const m = metaOf(obj);

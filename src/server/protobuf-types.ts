@@ -1,7 +1,7 @@
 // The protobuf messages the server decodes, as tables: field numbers from the generated.proto
-// files of k8s.io/apimachinery (meta/v1) and k8s.io/api (core/v1, rbac/v1), listed in Go struct order
-// with the JSON tags of the 1.33 types (omitempty, pointer) so the decoded JSON matches what
-// encoding/json writes for the same object.
+// files of k8s.io/apimachinery (meta/v1) and k8s.io/api (core/v1, rbac/v1, autoscaling/v1),
+// listed in Go struct order with the JSON tags of the 1.33 types (omitempty, pointer) so the
+// decoded JSON matches what encoding/json writes for the same object.
 import { field as f, message, type MessageSchema } from './protobuf-message.js';
 
 // ------------------------------------------------------------------ meta/v1
@@ -128,6 +128,17 @@ const bindingFields = [
 export const RoleBinding = message('RoleBinding', bindingFields);
 export const ClusterRoleBinding = message('ClusterRoleBinding', bindingFields);
 
+// ------------------------------------------------------------------ autoscaling/v1
+
+// The scale subresource's body (HPA and other controllers with protobuf clients send it so).
+const ScaleSpec = message('ScaleSpec', [f(1, 'replicas', 'int32', 'omit')]);
+const ScaleStatus = message('ScaleStatus', [f(1, 'replicas', 'int32'), f(2, 'selector', 'string', 'omit')]);
+export const Scale = message('Scale', [
+  f(1, 'metadata', ObjectMeta, 'omit', 'ObjectMeta'),
+  f(2, 'spec', ScaleSpec, 'omit'),
+  f(3, 'status', ScaleStatus, 'omit'),
+]);
+
 // ------------------------------------------------------------------ registry
 
 export interface ProtobufKind {
@@ -143,6 +154,7 @@ export const PROTOBUF_KINDS: readonly ProtobufKind[] = [
   { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', schema: ClusterRole },
   { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', schema: RoleBinding },
   { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', schema: ClusterRoleBinding },
+  { apiVersion: 'autoscaling/v1', kind: 'Scale', schema: Scale },
 ];
 
 export function protobufKind(apiVersion: string, kind: string): ProtobufKind | undefined {

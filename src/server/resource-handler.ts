@@ -43,6 +43,9 @@ export async function serveResource(r: ResourceRequest, store: GenericStore, sub
   const { info } = r;
   const ns = store.type.served.namespaced ? info.namespace : '';
   for (const w of opts.warnings ?? []) addWarning(r.res, w);
+  // crdHandler.serveStatus (custom resources): get, update and patch; any other verb is not supported.
+  const crSubresource = sub !== '' && store.type.strategy.validatesTypeMeta === true;
+  if (crSubresource && info.verb !== 'get' && info.verb !== 'update' && info.verb !== 'patch') throw methodNotSupported(store, info.verb);
   // POST to a named path, or PUT/PATCH to a collection: no such route.
   if ((info.verb === 'create' && info.name) || ((info.verb === 'update' || info.verb === 'patch') && !info.name)) throw S.methodNotAllowed();
   switch (info.verb) {
@@ -71,7 +74,7 @@ export async function serveResource(r: ResourceRequest, store: GenericStore, sub
   throw methodNotSupported(store, info.verb);
 }
 
-const methodNotSupported = (store: GenericStore, verb: string): S.StatusError =>
+export const methodNotSupported = (store: GenericStore, verb: string): S.StatusError =>
   new S.StatusError({
     kind: 'Status',
     apiVersion: 'v1',
@@ -83,13 +86,13 @@ const methodNotSupported = (store: GenericStore, verb: string): S.StatusError =>
     code: 405,
   });
 
-function negotiate(r: ResourceRequest, isList: boolean): Negotiated {
+export function negotiate(r: ResourceRequest, isList: boolean): Negotiated {
   const neg = negotiateOutput(r.req.headers.accept, true, isList);
   if (neg instanceof S.StatusError) throw neg;
   return neg;
 }
 
-function tableOptions(r: ResourceRequest, neg: Negotiated): TableOptions | undefined {
+export function tableOptions(r: ResourceRequest, neg: Negotiated): TableOptions | undefined {
   if (neg.transform?.as !== 'Table') return undefined;
   const inc = r.query.get('includeObject') ?? 'Metadata';
   if (inc !== 'None' && inc !== 'Metadata' && inc !== 'Object' && inc !== '') {
@@ -217,12 +220,12 @@ async function watch(r: ResourceRequest, store: GenericStore, ns: string, opts: 
   });
 }
 
-interface WriteQuery {
+export interface WriteQuery {
   dryRun: boolean;
   fieldValidation: FieldValidation;
 }
 
-function writeQuery(r: ResourceRequest, optionsKind: string): WriteQuery {
+export function writeQuery(r: ResourceRequest, optionsKind: string): WriteQuery {
   const errs: FieldError[] = [];
   const dryRun = r.query.getAll('dryRun');
   if (dryRun.some((d) => d !== 'All')) errs.push(notSupported('dryRun', goStringSlice(dryRun), ['All']));
@@ -305,6 +308,8 @@ async function update(r: ResourceRequest, store: GenericStore, ns: string, sub: 
   const obj = decoded.obj;
   const warnings: string[] = [];
   admitDecoded(store, decoded, wq.fieldValidation, warnings);
+  // checkName: a body without a name is refused (one naming another object is, by the store).
+  if (!metaOf(obj).name) throw S.badRequest(`the name of the object (${r.info.name} based on URL) was undeterminable: name must be provided`);
   const { object, created } = await store.update(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings });
   for (const w of warnings) addWarning(r.res, w);
   respondObject(r, store, created ? 201 : 200, object, neg);

@@ -1,162 +1,252 @@
-// The /scale subresource of custom resources (apiextensions ScaleREST): an autoscaling/v1 Scale read
-// from the object through the CRD's specReplicasPath, statusReplicasPath and labelSelectorPath, and
-// written back by setting spec replicas on the object, which then goes through the resource's own
-// update (validation, rules, generation) like any other write.
+// The /scale subresource of custom resources (apiextensions ScaleREST behind crdHandler.serveScale): an
+// autoscaling/v1 Scale read from the object through the CRD's paths, and updates or patches of that
+// Scale written back as the object's spec replicas. The write is an update of the object itself, so
+// its resourceVersion precondition, schema, validation rules and generation apply as to any other.
 import * as S from '../api/status.js';
+import { goQuote } from '../api/field-error.js';
 import type { GenericStore } from '../registry/store.js';
 import { metaOf } from '../registry/store.js';
-import { applyJsonPatch, applyMergePatch, decodePatch, JSON_PATCH, MERGE_PATCH, patchTypeFor, STRATEGIC_MERGE_PATCH } from '../registry/patch.js';
+import {
+  applyJsonPatch,
+  applyMergePatch,
+  decodePatch,
+  JSON_PATCH,
+  MERGE_PATCH,
+  patchInvalid,
+  patchTypeFor,
+  strictDecodingMessage,
+  unknownServerError,
+  type FieldValidation,
+} from '../registry/patch.js';
+import { goJsonMarshal } from '../registry/go-json.js';
+import type { TableConvertor } from '../registry/resource-type.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
-import { decodeBody, negotiateOutput } from './negotiation.js';
+import {
+  checkScaleKind,
+  decodeScale,
+  GoError,
+  ScaleDecodeError,
+  scaleFromCustomResource,
+  scaleToJSON,
+  setNestedField,
+  SCALE_API_VERSION,
+  type DecodedScale,
+  type Scale,
+  type ScalePaths,
+} from '../crd/scale.js';
+import { decodeBody, type Negotiated, type StrictDecoding } from './negotiation.js';
+import { reportStrictDecoding } from './duplicate-fields.js';
 import { addWarning, readBody, writeObject } from './http.js';
-import type { ResourceRequest } from './resource-handler.js';
+import { customResourceTableConvertor, partialObjectMetadata, scalePrinterColumns, toTable } from './table.js';
+import { methodNotSupported, negotiate, tableOptions, writeQuery, type ResourceRequest } from './resource-handler.js';
 
-export interface ScalePaths {
-  specReplicasPath: string;
-  statusReplicasPath: string;
-  labelSelectorPath?: string;
+export type { ScalePaths } from '../crd/scale.js';
+
+export interface ScaleOptions {
+  /** Patch content types the resource accepts (custom resources: no strategic merge patch). */
+  patchTypes: readonly string[];
+  /** Warnings added to every response (deprecated versions). */
+  warnings?: readonly string[];
 }
 
-// Scale patches are applied to a typed built-in object: strategic merge works there, and for Scale's
-// plain fields it is a merge patch.
-const SCALE_PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH];
-const SCALE_GV = 'autoscaling/v1';
-/** UpdatedObject's marker for "spec replicas not set on the object" (the smallest int32). */
+/** UpdatedObject's marker for "the object has no spec replicas" (the smallest int32). */
 const INVALID_SPEC_REPLICAS = -2147483648;
 
-const fieldsOf = (path: string): string[] => path.replace(/^\./, '').split('.');
+/** The Scale table's columns (Desired, Available, Age), built once per CRD version's paths. */
+const tables = new WeakMap<ScalePaths, TableConvertor>();
+const scaleTable = (paths: ScalePaths): TableConvertor => {
+  let t = tables.get(paths);
+  if (!t) tables.set(paths, (t = customResourceTableConvertor(scalePrinterColumns(paths))));
+  return t;
+};
 
-/** unstructured.NestedFieldNoCopy: the value at fields, or undefined. */
-function nested(obj: JSONObject, fields: string[]): { found: boolean; value?: unknown } {
-  let cur: unknown = obj;
-  for (const f of fields) {
-    if (!isObject(cur) || !Object.hasOwn(cur, f)) return { found: false };
-    cur = cur[f];
+export async function serveScale(r: ResourceRequest, store: GenericStore, paths: ScalePaths, opts: ScaleOptions): Promise<void> {
+  for (const w of opts.warnings ?? []) addWarning(r.res, w);
+  switch (r.info.verb) {
+    case 'get':
+      return getScale(r, store, paths);
+    case 'update':
+      return updateScale(r, store, paths);
+    case 'patch':
+      return patchScale(r, store, paths, opts);
   }
-  return { found: true, value: cur };
+  throw methodNotSupported(store, r.info.verb);
 }
 
-const goType = (v: unknown): string =>
-  typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? (Number.isInteger(v) ? 'int64' : 'float64') : Array.isArray(v) ? '[]interface {}' : v === null ? '<nil>' : 'map[string]interface {}';
+const namespaceOf = (r: ResourceRequest, store: GenericStore): string => (store.type.served.namespaced ? r.info.namespace : '');
 
-/** NestedInt64 / NestedString: found and typed, absent, or kube's accessor error. */
-function nestedTyped(obj: JSONObject, path: string, want: 'int64' | 'string'): { found: boolean; value?: number | string } {
-  const fields = fieldsOf(path);
-  const r = nested(obj, fields);
-  if (!r.found) return { found: false };
-  const ok = want === 'int64' ? typeof r.value === 'number' && Number.isInteger(r.value) : typeof r.value === 'string';
-  if (!ok) {
-    const shown = typeof r.value === 'object' && r.value !== null ? JSON.stringify(r.value) : r.value === null ? '<nil>' : String(r.value);
-    throw S.internal(`.${fields.join('.')} accessor error: ${shown} is of the type ${goType(r.value)}, expected ${want}`);
+/** scaleFromCustomResource where a Go error is passed on as it is (a 500 without a reason). */
+function readScale(cr: JSONObject, paths: ScalePaths): { scale: Scale; replicasFound: boolean } {
+  try {
+    return scaleFromCustomResource(cr, paths);
+  } catch (e) {
+    if (e instanceof GoError) throw unknownServerError(e.message);
+    throw e;
   }
-  return { found: true, value: r.value as number | string };
 }
 
-/** int32(x) as Go converts an int64: wrapped into 32 bits. */
-const int32 = (n: number): number => Number(BigInt.asIntN(32, BigInt(n)));
-
-/** scaleFromCustomResource: the Scale, and whether spec replicas was set. */
-export function scaleFromCustomResource(cr: JSONObject, paths: ScalePaths): { scale: JSONObject; replicasFound: boolean } {
-  const spec = nestedTyped(cr, paths.specReplicasPath, 'int64');
-  const status = nestedTyped(cr, paths.statusReplicasPath, 'int64');
-  const selector = paths.labelSelectorPath ? nestedTyped(cr, paths.labelSelectorPath, 'string') : { found: false };
-  const m = metaOf(cr);
-  const metadata: JSONObject = { name: m.name };
-  if (m.namespace) metadata['namespace'] = m.namespace;
-  metadata['uid'] = m.uid;
-  metadata['resourceVersion'] = m.resourceVersion;
-  metadata['creationTimestamp'] = m.creationTimestamp ?? null;
-  const specReplicas = spec.found ? int32(spec.value as number) : 0;
-  const scaleStatus: JSONObject = { replicas: status.found ? int32(status.value as number) : 0 };
-  if (selector.found && selector.value !== '') scaleStatus['selector'] = selector.value;
-  return {
-    scale: { kind: 'Scale', apiVersion: SCALE_GV, metadata, spec: specReplicas !== 0 ? { replicas: specReplicas } : {}, status: scaleStatus },
-    replicasFound: spec.found,
-  };
+function respond(r: ResourceRequest, paths: ScalePaths, scale: Scale, neg: Negotiated): void {
+  const obj = scaleToJSON(scale);
+  let out: JSONObject = obj;
+  if (neg.transform?.as === 'Table') out = toTable(scaleTable(paths), [obj], { resourceVersion: scale.resourceVersion }, tableOptions(r, neg)!);
+  else if (neg.transform?.as === 'PartialObjectMetadata') out = partialObjectMetadata(obj, neg.transform.version);
+  writeObject(r.res, 200, out, neg);
 }
 
-/** unstructured.SetNestedField: creates the maps on the way. */
-function setNested(obj: JSONObject, fields: string[], value: unknown): void {
-  let cur: JSONObject = obj;
-  for (const f of fields.slice(0, -1)) {
-    const next = cur[f];
-    if (isObject(next)) cur = next;
-    else {
-      const created: JSONObject = {};
-      cur[f] = created;
-      cur = created;
+async function getScale(r: ResourceRequest, store: GenericStore, paths: ScalePaths): Promise<void> {
+  const neg = negotiate(r, false);
+  const { scale, replicasFound } = readScale(await store.get(namespaceOf(r, store), r.info.name), paths);
+  if (!replicasFound) throw S.internal(`the spec replicas field ${goQuote(paths.specReplicasPath)} does not exist`);
+  respond(r, paths, scale, neg);
+}
+
+/** transformDecodeError's summarizeData: the body's start, as text when it looks like JSON, else hex. */
+function summarize(body: Buffer): string {
+  if (body.length === 0) return '<empty>';
+  const head = body.subarray(0, 30);
+  const text = body[0] === 0x7b ? head.toString('utf8') : head.toString('hex');
+  return body.length > 30 ? `${text} ...` : text;
+}
+
+/** A PUT body decoded into autoscalingv1.Scale, with the update handler's 400s. */
+function decodeScaleBody(r: ResourceRequest, body: Buffer, fieldValidation: FieldValidation, warnings: string[]): DecodedScale {
+  const strict: StrictDecoding | undefined = fieldValidation === 'Ignore' ? undefined : { errors: [] };
+  const decoded = decodeBody(r.req.headers['content-type'], body, { apiVersion: SCALE_API_VERSION, kind: 'Scale' }, strict);
+  if (decoded instanceof S.StatusError) throw decoded;
+  const cannotHandle = (kind: string, version: string, message: string): S.StatusError =>
+    S.badRequest(`${kind} in version ${goQuote(version)} cannot be handled as a Scale: ${message}`);
+  try {
+    const kind = checkScaleKind(decoded);
+    if ('unregistered' in kind) throw kind.unregistered;
+    if ('wrongVersion' in kind) {
+      throw S.badRequest(`the API version in the data (${kind.wrongVersion}) does not match the expected API version (${SCALE_API_VERSION})`);
     }
+    const scale = decodeScale(decoded);
+    reportStrictDecoding([...(strict?.errors ?? []), ...(strict ? scale.strictErrors : [])], fieldValidation, warnings, 'Scale', 'v1');
+    return scale;
+  } catch (e) {
+    if (e instanceof GoError) throw cannotHandle('Scale', 'v1', e.message);
+    if (e instanceof ScaleDecodeError) {
+      if (e.kind) throw cannotHandle(e.kind, e.version, e.message);
+      throw S.badRequest(`the object provided is unrecognized (must be of type Scale): ${e.message} (${summarize(body)})`);
+    }
+    throw e;
   }
-  cur[fields[fields.length - 1]!] = value;
 }
 
-/** The replicas of a Scale written by the client, checked as decoding into autoscaling/v1 Scale would. */
-function replicasOf(scale: unknown): { replicas: number; resourceVersion?: string } {
-  if (!isObject(scale)) throw S.badRequest('the body of the request was in an unknown format');
-  const spec = scale['spec'];
-  const raw = isObject(spec) ? spec['replicas'] : undefined;
-  if (raw !== undefined && raw !== null && !(typeof raw === 'number' && Number.isInteger(raw) && raw >= -2147483648 && raw <= 2147483647)) {
-    throw S.badRequest(`Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal ${typeof raw === 'number' ? 'number ' + String(raw) : typeof raw === 'string' ? 'string' : 'object'} into Go struct field ScaleSpec.spec.replicas of type int32`);
-  }
-  const meta = scale['metadata'];
-  const rv = isObject(meta) && typeof meta['resourceVersion'] === 'string' && meta['resourceVersion'] !== '' ? meta['resourceVersion'] : undefined;
-  return rv === undefined ? { replicas: typeof raw === 'number' ? raw : 0 } : { replicas: typeof raw === 'number' ? raw : 0, resourceVersion: rv };
+/** The handlers' checkName: the Scale must name the object of the URL, in the URL's namespace. */
+function checkName(scale: DecodedScale, name: string, ns: string, namespaceMismatch: string): void {
+  if (!scale.name) throw S.badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
+  if (scale.name !== name) throw S.badRequest(`the name of the object (${scale.name}) does not match the name on the URL (${name})`);
+  if (ns && scale.namespace && scale.namespace !== ns) throw S.badRequest(namespaceMismatch);
 }
 
-export async function serveScale(r: ResourceRequest, store: GenericStore, paths: ScalePaths): Promise<void> {
-  const { info } = r;
-  const ns = store.type.served.namespaced ? info.namespace : '';
-  const neg = negotiateOutput(r.req.headers.accept, false, false);
-  if (neg instanceof S.StatusError) throw neg;
-  if (info.verb === 'get') {
-    const { scale, replicasFound } = scaleFromCustomResource(await store.get(ns, info.name), paths);
-    if (!replicasFound) throw S.internal(`the spec replicas field ${JSON.stringify(paths.specReplicasPath)} does not exist`);
-    return writeObject(r.res, 200, scale, neg);
+/**
+ * scaleUpdatedObjectInfo.UpdatedObject's second half: the client's Scale written into the object
+ * (spec replicas, and its resourceVersion as the update's precondition).
+ */
+function writeBack(cr: JSONObject, scale: DecodedScale, paths: ScalePaths): JSONObject {
+  if (scale.specReplicas === INVALID_SPEC_REPLICAS) throw S.badRequest(`the spec replicas field ${goQuote(paths.specReplicasPath)} cannot be empty`);
+  try {
+    setNestedField(cr, paths.specReplicasPath, scale.specReplicas);
+  } catch (e) {
+    if (e instanceof GoError) throw unknownServerError(e.message);
+    throw e;
   }
-  if (info.verb !== 'update' && info.verb !== 'patch') throw S.methodNotAllowed();
-  const dryRun = r.query.getAll('dryRun');
-  if (dryRun.some((d) => d !== 'All')) throw S.invalid('meta.k8s.io', info.verb === 'update' ? 'UpdateOptions' : 'PatchOptions', '', [{ type: 'FieldValueNotSupported', field: 'dryRun', detail: 'supported values: "All"', badValue: dryRun }]);
+  if (scale.resourceVersion) metaOf(cr).resourceVersion = scale.resourceVersion;
+  return cr;
+}
+
+/** The object as written, answered as its Scale (ScaleREST.Update: a Go error there is a 400). */
+function updatedScale(obj: JSONObject, paths: ScalePaths): Scale {
+  try {
+    return scaleFromCustomResource(obj, paths).scale;
+  } catch (e) {
+    if (e instanceof GoError) throw S.badRequest(e.message);
+    throw e;
+  }
+}
+
+async function updateScale(r: ResourceRequest, store: GenericStore, paths: ScalePaths): Promise<void> {
+  const neg = negotiate(r, false);
+  const wq = writeQuery(r, 'UpdateOptions');
   const body = await readBody(r.req);
-  // The client's new Scale, given the Scale of the object as it is now.
-  let next: (old: JSONObject) => unknown;
-  if (info.verb === 'update') {
-    const decoded = decodeBody(r.req.headers['content-type'], body, { apiVersion: SCALE_GV, kind: 'Scale' });
-    if (decoded instanceof S.StatusError) throw decoded;
-    if (isObject(decoded) && decoded['apiVersion'] !== undefined && decoded['apiVersion'] !== SCALE_GV) {
-      throw S.badRequest(`the API version in the data (${String(decoded['apiVersion'])}) does not match the expected API version (${SCALE_GV})`);
-    }
-    next = () => decoded;
-  } else {
-    const type = patchTypeFor(r.req.headers['content-type'], { supported: SCALE_PATCH_TYPES, builtIn: true });
-    if (type instanceof S.StatusError) throw type;
-    const patch = decodePatch(type === STRATEGIC_MERGE_PATCH ? MERGE_PATCH : type, body);
-    if (patch instanceof S.StatusError) throw patch;
-    next = (old) => {
-      const out = patch.type === JSON_PATCH ? applyJsonPatch(old, patch.operations) : patch.type === MERGE_PATCH ? applyMergePatch(old, patch.patch) : S.badRequest(`unsupported patch type ${patch.type}`);
-      if (out instanceof S.StatusError) throw out;
-      return out;
-    };
-  }
+  const warnings: string[] = [];
+  const scale = decodeScaleBody(r, body, wq.fieldValidation, warnings);
+  const ns = namespaceOf(r, store);
+  const name = r.info.name;
+  // EnsureObjectNamespaceMatchesRequestNamespace, then checkName.
+  if (ns && scale.namespace && scale.namespace !== ns) throw S.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  checkName(scale, name, ns, 'the namespace of the provided object does not match the namespace sent on the request');
+  const { object } = await store.update(
+    ns,
+    name,
+    (current) => {
+      if (!current) throw S.notFound(store.type.gr, name);
+      readScale(current, paths); // the object's own Scale must be readable
+      return writeBack(current, scale, paths);
+    },
+    'scale',
+    { dryRun: wq.dryRun, warnings },
+  );
+  for (const w of warnings) addWarning(r.res, w);
+  respond(r, paths, updatedScale(object, paths), neg);
+}
+
+async function patchScale(r: ResourceRequest, store: GenericStore, paths: ScalePaths, opts: ScaleOptions): Promise<void> {
+  const neg = negotiate(r, false);
+  const wq = writeQuery(r, 'PatchOptions');
+  const body = await readBody(r.req);
+  const patchType = patchTypeFor(r.req.headers['content-type'], { supported: opts.patchTypes });
+  if (patchType instanceof S.StatusError) throw patchType;
+  const ns = namespaceOf(r, store);
+  const name = r.info.name;
   const warnings: string[] = [];
   const { object } = await store.update(
     ns,
-    info.name,
+    name,
     (current) => {
-      if (!current) throw S.notFound(store.type.gr, info.name);
-      const { scale: oldScale, replicasFound } = scaleFromCustomResource(current, paths);
-      // Signal "not set before", so that a patch that leaves replicas alone is refused below.
-      if (!replicasFound) oldScale['spec'] = { replicas: INVALID_SPEC_REPLICAS };
-      const scale = replicasOf(next(oldScale));
-      if (scale.replicas === INVALID_SPEC_REPLICAS) throw S.badRequest(`the spec replicas field ${JSON.stringify(paths.specReplicasPath)} cannot be empty`);
-      setNested(current, fieldsOf(paths.specReplicasPath), scale.replicas);
-      // A resourceVersion in the Scale is a precondition on the object.
-      if (scale.resourceVersion !== undefined) metaOf(current).resourceVersion = scale.resourceVersion;
-      return current;
+      if (!current) throw S.notFound(store.type.gr, name);
+      warnings.length = 0; // a conflict retry applies the patch again
+      const { scale: old, replicasFound } = readScale(current, paths);
+      // Marks "not set before": a patch that leaves spec replicas alone is then refused.
+      if (!replicasFound) old.specReplicas = INVALID_SPEC_REPLICAS;
+      const patched = applyScalePatch(scaleToJSON(old), patchType, body, wq.fieldValidation, warnings);
+      checkName(patched, name, ns, `the namespace of the object (${patched.namespace}) does not match the namespace on the request (${ns})`);
+      return writeBack(current, patched, paths);
     },
-    '',
-    { dryRun: dryRun.length > 0, warnings },
+    'scale',
+    { dryRun: wq.dryRun, warnings },
   );
   for (const w of warnings) addWarning(r.res, w);
-  writeObject(r.res, 200, scaleFromCustomResource(object, paths).scale, neg);
+  respond(r, paths, updatedScale(object, paths), neg);
+}
+
+/** jsonPatcher.applyPatchToCurrentObject over the Scale: patch its JSON, decode the result as a Scale. */
+function applyScalePatch(current: JSONObject, type: string, body: Buffer, fieldValidation: FieldValidation, warnings: string[]): DecodedScale {
+  if (type !== JSON_PATCH && type !== MERGE_PATCH) throw S.unsupportedMediaType([JSON_PATCH, MERGE_PATCH]);
+  const decoded = decodePatch(type, body, fieldValidation);
+  if (decoded instanceof S.StatusError) throw decoded;
+  let patched: unknown;
+  if (decoded.type === JSON_PATCH) patched = applyJsonPatch(current, decoded.operations);
+  else if (decoded.type === MERGE_PATCH) patched = applyMergePatch(current, decoded.patch);
+  if (patched instanceof S.StatusError) throw patched;
+  const rendered = (): string => goJsonMarshal(patched);
+  let scale: DecodedScale;
+  try {
+    const kind = checkScaleKind(patched);
+    if ('unregistered' in kind) throw new GoError(kind.unregistered.message);
+    scale = decodeScale(patched);
+  } catch (e) {
+    if (e instanceof GoError || e instanceof ScaleDecodeError) throw patchInvalid(rendered(), e.message);
+    throw e;
+  }
+  // The patch's own strict errors (duplicate fields), then the decoder's (unknown fields).
+  const strictErrors = [...decoded.strictErrors, ...(fieldValidation === 'Ignore' ? [] : scale.strictErrors)];
+  if (strictErrors.length > 0) {
+    if (fieldValidation === 'Strict') throw patchInvalid(rendered(), strictDecodingMessage(strictErrors));
+    if (fieldValidation === 'Warn') warnings.push(...strictErrors);
+  }
+  return scale;
 }

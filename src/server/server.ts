@@ -216,7 +216,7 @@ async function serveResourceRequest(
   if (info.parts.length > 3) return writeNotFoundPage(res);
   if (info.verb === 'delete' && ep.beforeDelete) ep.beforeDelete(info.name);
   if (info.verb === 'create' && !sub && ep.beforeCreate) ep.beforeCreate();
-  if (sub === 'scale' && ep.scale) return serveScale({ req, res, info, query }, ep.store, ep.scale);
+  if (sub === 'scale' && ep.scale) return serveScale({ req, res, info, query }, ep.store, ep.scale, { patchTypes: ep.patchTypes, warnings: ep.warnings });
   await serveResource({ req, res, info, query }, ep.store, sub, {
     patchTypes: ep.patchTypes,
     minRequestTimeoutSeconds: ctx.minRequestTimeoutSeconds,
