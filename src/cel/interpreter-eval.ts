@@ -3,10 +3,22 @@
 // with PresenceTestHasCost(false)), so a Program's cost matches kube-apiserver's.
 
 import type { Overload } from './decls.js';
+import { BINARY_IMPLS, UNARY_IMPLS } from './interpreter-nodes.js';
 import type { Attr, Fold, PNode, Qual, Root, Slot } from './interpreter-nodes.js';
-import { equalityCost, LIST_CREATE_COST, MAP_CREATE_COST, OVERLOAD_ID_COSTS } from './runtime-cost.js';
+import { JsonObject } from './json-values.js';
+import type { FieldInfo, ObjectInfo } from './json-values.js';
+import {
+  BINARY_COSTS,
+  equalityCost,
+  firstArgTraversal,
+  inequalityCost,
+  LIST_CREATE_COST,
+  MAP_CREATE_COST,
+  OVERLOAD_ID_COSTS,
+} from './runtime-cost.js';
 import {
   ABSENT,
+  bigintOf,
   celEquals,
   isAssignableRuntime,
   isContainer,
@@ -18,8 +30,12 @@ import {
   qualifyValue,
   runtimeTypeName,
   unmarkMutable,
+  mutableListMark,
+  releaseMutableLists,
   formatKey,
+  isMutable,
 } from './value-ops.js';
+import { add } from './stdlib-ops.js';
 import { CelError, CelMap, CelObject, Optional, Uint } from './values.js';
 import type { CelList, Val } from './values.js';
 
@@ -66,20 +82,9 @@ export function compile(n: PNode, opts: CompileOptions): Eval {
     case 'and': return compileLogic(n.terms.map((t) => compile(t, opts)), false);
     case 'or': return compileLogic(n.terms.map((t) => compile(t, opts)), true);
     case 'eq':
-    case 'ne': {
-      const l = compile(n.lhs, opts);
-      const r = compile(n.rhs, opts);
-      const negate = n.k === 'ne';
-      return (f) => {
-        const a = l(f);
-        const b = r(f);
-        charge(f, equalityCost(a, b));
-        if (a instanceof CelError) return a;
-        if (b instanceof CelError) return b;
-        const eq = celEquals(a, b);
-        return negate ? eq !== true : eq;
-      };
-    }
+    case 'ne':
+      if (n.rhs.k === 'const') return compileEqualityToConst(compile(n.lhs, opts), n.rhs.value, n.k === 'ne');
+      return compileEquality(compile(n.lhs, opts), compile(n.rhs, opts), n.k === 'ne');
     case 'list': return compileList(n.elems.map((e) => compile(e, opts)), n.optional);
     case 'map': return compileMap(n.keys.map((e) => compile(e, opts)), n.values.map((e) => compile(e, opts)), n.optional);
     case 'fold': return compileFold(n.fold, opts);
@@ -122,14 +127,62 @@ export function setKey(v: Val): unknown {
 
 function compileLogic(terms: Eval[], isOr: boolean): Eval {
   const stop = isOr; // the value that decides the result
+  if (terms.length === 2) {
+    const t0 = terms[0]!;
+    const t1 = terms[1]!;
+    return (f) => {
+      const a = t0(f);
+      if (a === stop) return stop;
+      const b = t1(f);
+      if (b === stop) return stop;
+      if (typeof a !== 'boolean') return a instanceof CelError ? a : noSuchOverload();
+      if (typeof b !== 'boolean') return b instanceof CelError ? b : noSuchOverload();
+      return !stop;
+    };
+  }
   return (f) => {
     let err: CelError | undefined;
-    for (const t of terms) {
-      const v = t(f);
+    for (let i = 0; i < terms.length; i++) {
+      const v = terms[i]!(f);
       if (v === stop) return stop;
       if (typeof v !== 'boolean' && err === undefined) err = v instanceof CelError ? v : noSuchOverload();
     }
     return err ?? !stop;
+  };
+}
+
+/** `==` and `!=`: errors propagate (the left one first), and `!=` is true unless equal. */
+function compileEquality(l: Eval, r: Eval, negate: boolean): Eval {
+  if (negate) {
+    return (f) => {
+      const a = l(f);
+      const b = r(f);
+      charge(f, inequalityCost(a, b));
+      if (a instanceof CelError) return a;
+      if (b instanceof CelError) return b;
+      return celEquals(a, b) !== true;
+    };
+  }
+  return (f) => {
+    const a = l(f);
+    const b = r(f);
+    charge(f, equalityCost(a, b));
+    if (a instanceof CelError) return a;
+    if (b instanceof CelError) return b;
+    return celEquals(a, b);
+  };
+}
+
+/** compileEquality with a constant right operand (`x == 'a'`), which then needs no evaluation. */
+function compileEqualityToConst(l: Eval, b: Val, negate: boolean): Eval {
+  const cost = negate ? inequalityCost : equalityCost;
+  return (f) => {
+    const a = l(f);
+    charge(f, cost(a, b));
+    if (a instanceof CelError) return a;
+    if (b instanceof CelError) return b;
+    const eq = celEquals(a, b);
+    return negate ? eq !== true : eq;
   };
 }
 
@@ -153,6 +206,94 @@ function invoke(o: Overload, args: Val[]): Val {
   }
 }
 
+/** The element of a one-element list literal (without `?`), else undefined. */
+function singleElementList(n: PNode): PNode | undefined {
+  return n.k === 'list' && n.elems.length === 1 && !n.optional[0] ? n.elems[0] : undefined;
+}
+
+/** `list + [elem]`, the step of map and filter: the same evaluation order, results and costs as
+ * building the one-element list (10) and adding it (1), but a comprehension's private
+ * accumulator takes the element in place without the temporary list. */
+function compileAppend(list: Eval, elem: Eval): Eval {
+  return (f) => {
+    const a = list(f);
+    const e = elem(f);
+    charge(f, LIST_CREATE_COST);
+    let r: Val;
+    if (a instanceof CelError) r = a;
+    else if (e instanceof CelError) r = e;
+    else if (isMutable(a)) {
+      (a as Val[]).push(e);
+      r = a;
+    } else r = add(a, [e]);
+    charge(f, 1);
+    return r;
+  };
+}
+
+const thrown = (e: unknown): CelError => new CelError(e instanceof Error ? e.message : String(e));
+
+type BinaryCost = (a: Val, b: Val, result: Val) => number;
+
+/** A one-argument call of a registered implementation, without an argument array; a strict one
+ * passes an error argument on without calling. */
+function unaryDirect(a0: Eval, fn: (a: Val) => Val, cost: BinaryCost | undefined, nonStrict: boolean): Eval {
+  return (f) => {
+    const a = a0(f);
+    let r: Val;
+    if (!nonStrict && a instanceof CelError) r = a;
+    else {
+      try {
+        r = fn(a);
+      } catch (e) {
+        r = thrown(e);
+      }
+    }
+    charge(f, cost === undefined ? 1 : cost(a, null, r));
+    return r;
+  };
+}
+
+/** A two-argument call of a registered implementation, without an argument array; a strict one
+ * passes the first error argument on without calling. */
+function binaryDirect(a0: Eval, a1: Eval, fn: (a: Val, b: Val) => Val, cost: BinaryCost | undefined, nonStrict: boolean): Eval {
+  return (f) => {
+    const a = a0(f);
+    const b = a1(f);
+    let r: Val;
+    if (!nonStrict && a instanceof CelError) r = a;
+    else if (!nonStrict && b instanceof CelError) r = b;
+    else {
+      try {
+        r = fn(a, b);
+      } catch (e) {
+        r = thrown(e);
+      }
+    }
+    charge(f, cost === undefined ? 1 : cost(a, b, r));
+    return r;
+  };
+}
+
+/** binaryDirect with a constant second argument (`x < 10`, `s.matches('^a')`). */
+function binaryDirectToConst(a0: Eval, b: Val, fn: (a: Val, b: Val) => Val, cost: BinaryCost | undefined, nonStrict: boolean): Eval {
+  return (f) => {
+    const a = a0(f);
+    let r: Val;
+    if (!nonStrict && a instanceof CelError) r = a;
+    else if (!nonStrict && b instanceof CelError) r = b;
+    else {
+      try {
+        r = fn(a, b);
+      } catch (e) {
+        r = thrown(e);
+      }
+    }
+    charge(f, cost === undefined ? 1 : cost(a, b, r));
+    return r;
+  };
+}
+
 function matches(o: Overload, args: Val[]): boolean {
   if (o.params.length !== args.length) return false;
   for (let i = 0; i < args.length; i++) if (!isAssignableRuntime(o.params[i]!, args[i]!)) return false;
@@ -160,6 +301,8 @@ function matches(o: Overload, args: Val[]): boolean {
 }
 
 function compileCall(n: Extract<PNode, { k: 'call' }>, opts: CompileOptions): Eval {
+  const appended = n.overload?.id === 'add_list' && !n.guard ? singleElementList(n.args[1]!) : undefined;
+  if (appended) return compileAppend(compile(n.args[0]!, opts), compile(appended, opts));
   const args = n.args.map((a) => compile(a, opts));
   const argc = args.length;
   const fn = n.fn;
@@ -179,6 +322,10 @@ function compileCall(n: Extract<PNode, { k: 'call' }>, opts: CompileOptions): Ev
     const costFn = costFnOf(resolved);
     const a0 = args[0]!;
     if (argc === 1) {
+      const direct = UNARY_IMPLS.get(resolved.impl);
+      if (direct && (costFn === undefined || costFn === firstArgTraversal)) {
+        return unaryDirect(a0, direct, costFn === undefined ? undefined : BINARY_COSTS.get(costFn)!, nonStrict);
+      }
       return (f) => {
         const a = a0(f);
         const vals = [a];
@@ -188,6 +335,13 @@ function compileCall(n: Extract<PNode, { k: 'call' }>, opts: CompileOptions): Ev
       };
     }
     const a1 = args[1]!;
+    const direct = BINARY_IMPLS.get(resolved.impl);
+    const cost2 = costFn === undefined ? undefined : BINARY_COSTS.get(costFn);
+    if (direct && (costFn === undefined || cost2 !== undefined)) {
+      const second = n.args[1]!;
+      if (second.k === 'const') return binaryDirectToConst(a0, second.value, direct, cost2, nonStrict);
+      return binaryDirect(a0, a1, direct, cost2, nonStrict);
+    }
     return (f) => {
       const a = a0(f);
       const b = a1(f);
@@ -303,11 +457,13 @@ function compileFold(fold: Fold, opts: CompileOptions): Eval {
   const it1 = fold.iterVar.index;
   const it2 = fold.iterVar2?.index;
   const accu = fold.accu.index;
+  const alwaysTrue = fold.cond.k === 'const' && fold.cond.value === true;
 
-  const finish = (f: Frame): Val => {
+  const finish = (f: Frame, mark: number): Val => {
     const res = result(f);
     const acc = f.slots[accu];
     if (acc !== undefined) unmarkMutable(acc);
+    releaseMutableLists(mark);
     return res;
   };
   /** One iteration; false when the loop condition stops the fold. */
@@ -318,23 +474,40 @@ function compileFold(fold: Fold, opts: CompileOptions): Eval {
     return true;
   };
 
+  const quantifier = it2 === undefined ? quantifierOf(fold, opts) : undefined;
+
   return (f) => {
     const r = range(f);
     if (r instanceof CelError) return r;
     const slots = f.slots;
     slots[accu] = UNINIT;
+    const mark = mutableListMark();
     if (Array.isArray(r)) {
       const list = r as CelList;
-      for (let i = 0; i < list.length; i++) {
-        if (it2 !== undefined) {
-          slots[it1] = BigInt(i);
-          slots[it2] = list[i]!;
-        } else {
+      const n = list.length;
+      if (quantifier !== undefined) {
+        slots[accu] = runQuantifier(f, quantifier, list, it1);
+      } else if (it2 === undefined && alwaysTrue) {
+        // map and filter: the loop condition is the constant true.
+        for (let i = 0; i < n; i++) {
           slots[it1] = list[i]!;
+          slots[accu] = step(f);
         }
-        if (!iterate(f)) break;
+      } else if (it2 === undefined) {
+        for (let i = 0; i < n; i++) {
+          slots[it1] = list[i]!;
+          if (cond(f) === false) break;
+          slots[accu] = step(f);
+        }
+      } else {
+        for (let i = 0; i < n; i++) {
+          slots[it1] = bigintOf(i);
+          slots[it2] = list[i]!;
+          if (cond(f) === false) break;
+          slots[accu] = step(f);
+        }
       }
-      return finish(f);
+      return finish(f, mark);
     }
     if (r instanceof CelMap || r instanceof CelObject) {
       const keys = r instanceof CelMap ? r.keys() : objectKeys(r);
@@ -346,11 +519,77 @@ function compileFold(fold: Fold, opts: CompileOptions): Eval {
         }
         if (!iterate(f)) break;
       }
-      return finish(f);
+      return finish(f, mark);
     }
     if (it2 !== undefined) return new CelError(`unsupported comprehension range type: ${runtimeTypeName(r)}`);
     return new CelError(`got '${runtimeTypeName(r)}', expected iterable type`);
   };
+}
+
+/** `all` and `exists` over a list (cel-go's expansions: accumulator `init`, loop condition
+ * `@not_strictly_false(accu)` or `@not_strictly_false(!accu)`, step `accu && pred` or
+ * `accu || pred`), run without evaluating the accumulator, condition and step as expressions:
+ * the same results, and the same costs charged in the same order. */
+interface Quantifier {
+  init: boolean;
+  /** `!_` and `@not_strictly_false` as the checker resolved them. */
+  not: ((a: Val) => Val) | undefined;
+  notStrictlyFalse: (a: Val) => Val;
+  /** The value that decides `accu || pred` (true) or `accu && pred` (false). */
+  stop: boolean;
+  pred: Eval;
+}
+
+function quantifierOf(fold: Fold, opts: CompileOptions): Quantifier | undefined {
+  const isAccu = (n: PNode | undefined): boolean =>
+    n !== undefined && n.k === 'attr' && !n.testOnly && n.attr.root.k === 'var' && n.attr.root.slot === fold.accu && n.attr.quals.length === 0;
+  const directUnary = (n: PNode | undefined, id: string): ((a: Val) => Val) | undefined =>
+    n !== undefined && n.k === 'call' && n.overload?.id === id && !n.guard && n.args.length === 1 && n.overload.cost === undefined
+      ? UNARY_IMPLS.get(n.overload.impl)
+      : undefined;
+  const { cond, step } = fold;
+  const init = fold.accu.init;
+  if (init.k !== 'const' || typeof init.value !== 'boolean') return undefined;
+  if (cond.k !== 'call') return undefined;
+  const notStrictlyFalse = directUnary(cond, 'not_strictly_false');
+  if (notStrictlyFalse === undefined) return undefined;
+  const arg = cond.args[0];
+  let not: ((a: Val) => Val) | undefined;
+  if (!isAccu(arg)) {
+    not = directUnary(arg, 'logical_not');
+    if (not === undefined || arg!.k !== 'call' || !isAccu(arg.args[0])) return undefined;
+  }
+  if ((step.k !== 'and' && step.k !== 'or') || step.terms.length !== 2 || !isAccu(step.terms[0])) return undefined;
+  return { init: init.value, not, notStrictlyFalse, stop: step.k === 'or', pred: compile(step.terms[1]!, opts) };
+}
+
+/** The accumulator after looping over a list; each reference to the accumulator costs 1, each
+ * call 1. */
+function runQuantifier(f: Frame, q: Quantifier, list: CelList, it: number): Val {
+  const { stop, pred, not, notStrictlyFalse } = q;
+  let acc: Val = q.init;
+  for (let i = 0; i < list.length; i++) {
+    f.slots[it] = list[i]!;
+    // The loop condition.
+    charge(f, 1);
+    let c: Val = acc;
+    if (not !== undefined) {
+      c = c instanceof CelError ? c : not(c);
+      charge(f, 1);
+    }
+    c = notStrictlyFalse(c);
+    charge(f, 1);
+    if (c === false) break;
+    // The step: `accu && pred` / `accu || pred` as compileLogic evaluates it.
+    charge(f, 1);
+    if (acc === stop) continue;
+    const b = pred(f);
+    if (b === stop) acc = stop;
+    else if (typeof acc !== 'boolean') acc = acc instanceof CelError ? acc : noSuchOverload();
+    else if (typeof b !== 'boolean') acc = b instanceof CelError ? b : noSuchOverload();
+    else acc = !stop;
+  }
+  return acc;
 }
 
 function objectKeys(o: CelObject): Iterable<Val> {
@@ -363,15 +602,17 @@ function objectKeys(o: CelObject): Iterable<Val> {
 function readAccumulator(slot: Slot, init: Eval): Eval {
   const index = slot.index;
   return (f) => {
-    let v: Val = f.slots[index] as Val;
-    if (v === UNINIT) {
-      v = init(f);
-      if (Array.isArray(v) && v.length === 0) v = markMutable([]);
-      else if (v instanceof CelMap && v.size === 0) v = markMutable(new LiteralMap());
-      f.slots[index] = v;
-    }
-    return v;
+    const v: Val = f.slots[index] as Val;
+    return v === UNINIT ? initAccumulator(f, index, init) : v;
   };
+}
+
+function initAccumulator(f: Frame, index: number, init: Eval): Val {
+  let v = init(f);
+  if (Array.isArray(v) && v.length === 0) v = markMutable([]);
+  else if (v instanceof CelMap && v.size === 0) v = markMutable(new LiteralMap());
+  f.slots[index] = v;
+  return v;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -402,11 +643,18 @@ function compileRoot(root: Root, opts: CompileOptions): Eval {
       }
       const name = root.name;
       const missing = new CelError(`no such attribute(s): ${(root.candidates ?? [name]).join(', ')}`);
-      const typeIdent = root.typeIdent;
+      const fallback = root.typeIdent ?? missing;
+      if (!(name in Object.prototype)) {
+        // No inherited member has this name, so a defined value is the caller's own.
+        return (f) => {
+          const v = f.vars[name];
+          return v !== undefined ? v : fallback;
+        };
+      }
       return (f) => {
         const v = f.vars[name];
         if (v !== undefined && hasOwn.call(f.vars, name)) return v;
-        return typeIdent ?? missing;
+        return fallback;
       };
     }
   }
@@ -480,36 +728,127 @@ const endsInPresenceTest = (attr: Attr): boolean => {
   return last !== undefined && last.k === 'const' && last.testOnly;
 };
 
-/** Attribute.Resolve: the root's value qualified in turn, optional chains yielding optionals. */
-function compileResolver(attr: Attr, opts: CompileOptions): Eval {
-  if (attr.root.k === 'var' && attr.path && attr.path.length > 1) return compileMaybeRoot(attr, opts);
+/** Attribute.Resolve: the root's value qualified in turn, optional chains yielding optionals;
+ * `own` is charged after resolving (the attribute's own cost when it is evaluated as an
+ * expression). */
+function compileResolver(attr: Attr, opts: CompileOptions, own = 0): Eval {
+  const resolver = compileResolverOnly(attr, opts, own);
+  if (resolver.chargesOwn || own === 0) return resolver.eval;
+  const resolve = resolver.eval;
+  return (f) => {
+    const v = resolve(f);
+    charge(f, own);
+    return v;
+  };
+}
+
+function compileResolverOnly(attr: Attr, opts: CompileOptions, own: number): { eval: Eval; chargesOwn: boolean } {
+  if (attr.root.k === 'var' && attr.path && attr.path.length > 1) return { eval: compileMaybeRoot(attr, opts), chargesOwn: false };
+  const direct = attr.root.k === 'var' ? directRoot(attr.root) : undefined;
+  if (attr.quals.length === 0) {
+    if (direct?.k === 'slot' && own !== 0) return { eval: slotRead(direct.index, direct.init, own, opts), chargesOwn: true };
+    return { eval: compileRoot(attr.root, opts), chargesOwn: false };
+  }
   const rootEval = compileRoot(attr.root, opts);
-  if (attr.quals.length === 0) return rootEval;
   const quals = attr.quals.map((q) => compileQual(q, opts));
   const testOnly = endsInPresenceTest(attr);
-  const generic: Eval = (f) => applyQualifiers(f, rootEval(f), quals, testOnly);
-  // The common `self.a.b` shape: constant names, no optionals, no presence test. The same steps and
-  // costs as applyQualifiers with qualifyBy, without the per-step closures.
+  // The common `self.a.b` shape: constant names, no optionals, no presence test.
   const keys = attr.quals.map((q) => (q.k === 'const' && !q.optional && !q.testOnly && typeof q.key === 'string' ? q.key : undefined));
-  if (keys.some((k) => k === undefined)) return generic;
-  const names = keys as string[];
+  if (keys.every((k) => k !== undefined)) {
+    return { eval: compileNameChain(rootEval, direct, keys as string[], quals, own), chargesOwn: true };
+  }
+  return { eval: (f) => applyQualifiers(f, rootEval(f), quals, testOnly), chargesOwn: false };
+}
+
+/** Roots read straight from the frame: a comprehension slot (without an accumulator to
+ * initialize) or a variable whose name no inherited member shares. */
+type DirectRoot =
+  | { k: 'slot'; index: number; init?: PNode }
+  | { k: 'var'; name: string; fallback: Val };
+
+function directRoot(root: Extract<Root, { k: 'var' }>): DirectRoot | undefined {
+  if (root.slot) return { k: 'slot', index: root.slot.index, init: root.slot.init };
+  if (root.name in Object.prototype) return undefined;
+  return { k: 'var', name: root.name, fallback: root.typeIdent ?? new CelError(`no such attribute(s): ${(root.candidates ?? [root.name]).join(', ')}`) };
+}
+
+/** A comprehension variable or accumulator evaluated as an expression, with its cost. */
+function slotRead(index: number, initNode: PNode | undefined, own: number, opts: CompileOptions): Eval {
+  if (initNode === undefined) {
+    return (f) => {
+      const v = f.slots[index] as Val;
+      charge(f, own);
+      return v;
+    };
+  }
+  const init = compile(initNode, opts);
+  return (f) => {
+    let v = f.slots[index] as Val;
+    if (v === UNINIT) v = initAccumulator(f, index, init);
+    charge(f, own);
+    return v;
+  };
+}
+
+/** An inline cache of the field one select step reads from JSON-backed objects of one type. */
+interface FieldCache {
+  info: ObjectInfo | undefined;
+  field: FieldInfo | undefined;
+}
+
+/** One constant-name select step (qualifyBy without optionals or presence tests), charging 1
+ * when it reaches a container; errors pass through uncharged. */
+function selectName(f: Frame, obj: Val, key: string, ic: FieldCache): Val {
+  if (obj instanceof JsonObject) {
+    const info = obj.info;
+    if (info !== ic.info) {
+      ic.info = info;
+      ic.field = info.byName.get(key);
+    }
+    const x = ic.field === undefined ? undefined : obj.read(ic.field);
+    charge(f, 1);
+    return x === undefined ? missingKeyError(obj, key) : x;
+  }
+  if (obj instanceof CelError) return obj;
+  const x = qualifyValue(obj, key);
+  charge(f, 1);
+  return x === ABSENT ? missingKeyError(obj, key) : x;
+}
+
+/** `root.a.b...` with constant field names: the same steps and costs as applyQualifiers with
+ * qualifyBy, without per-step closures, with JSON-backed objects read through a field looked up
+ * once per object type at each step, and the root read in place when it is a slot or variable. */
+function compileNameChain(rootEval: Eval, direct: DirectRoot | undefined, names: readonly string[], quals: readonly CQual[], own: number): Eval {
+  if (names.length === 1) {
+    const key = names[0]!;
+    const ic: FieldCache = { info: undefined, field: undefined };
+    const finish = (f: Frame, obj: Val): Val => {
+      const v = obj instanceof Optional ? applyQualifiers(f, obj, quals, false) : selectName(f, obj, key, ic);
+      if (own !== 0) charge(f, own);
+      return v;
+    };
+    if (direct?.k === 'slot' && direct.init === undefined) {
+      const index = direct.index;
+      return (f) => finish(f, f.slots[index] as Val);
+    }
+    if (direct?.k === 'var') {
+      const { name, fallback } = direct;
+      return (f) => {
+        const v = f.vars[name];
+        return finish(f, v !== undefined ? v : fallback);
+      };
+    }
+    return (f) => finish(f, rootEval(f));
+  }
+  const caches: FieldCache[] = names.map(() => ({ info: undefined, field: undefined }));
+  const n = names.length;
   return (f) => {
     let obj = rootEval(f);
-    if (obj instanceof Optional) return applyQualifiers(f, obj, quals, testOnly);
-    for (let i = 0; i < names.length; i++) {
-      if (obj instanceof CelError) return obj;
-      const key = names[i]!;
-      let v: Val | typeof ABSENT;
-      if (obj instanceof CelObject) {
-        const x = obj.field(key);
-        v = x === undefined ? ABSENT : x;
-      } else {
-        v = qualifyValue(obj, key);
-      }
-      charge(f, 1);
-      if (v === ABSENT) return missingKeyError(obj, key);
-      obj = v;
+    if (obj instanceof Optional) obj = applyQualifiers(f, obj, quals, false);
+    else {
+      for (let i = 0; i < n && !(obj instanceof CelError); i++) obj = selectName(f, obj, names[i]!, caches[i]!);
     }
+    if (own !== 0) charge(f, own);
     return obj;
   };
 }
@@ -560,19 +899,14 @@ function compileMaybeRoot(attr: Attr, opts: CompileOptions): Eval {
 /** An attribute evaluated as an expression: its resolution plus 1 (0 for a conditional), less 1
  * for a presence test (PresenceTestHasCost(false)). */
 function compileAttrNode(attr: Attr, testOnly: boolean, opts: CompileOptions): Eval {
-  const resolve = compileResolver(attr, opts);
   const own = (attr.root.k === 'cond' ? 0 : 1) - (testOnly && !opts.presenceTestHasCost ? 1 : 0);
   if (testOnly) {
+    const resolve = compileResolver(attr, opts);
     return (f) => {
       const v = resolve(f);
       if (own !== 0) charge(f, own);
       return v instanceof Optional ? v.hasValue() : v;
     };
   }
-  if (own === 0) return resolve;
-  return (f) => {
-    const v = resolve(f);
-    charge(f, own);
-    return v;
-  };
+  return compileResolver(attr, opts, own);
 }

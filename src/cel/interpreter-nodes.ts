@@ -6,6 +6,8 @@
 import type { Overload } from './decls.js';
 import type { Val } from './values.js';
 
+type Impl = Overload['impl'];
+
 export type PNode =
   | { k: 'const'; value: Val }
   | { k: 'attr'; attr: Attr; testOnly: boolean }
@@ -70,4 +72,22 @@ export const SELF_CHECKING_OVERLOADS = new WeakSet<Overload>();
 export function selfChecking<T extends { functions: { overloads: Overload[] }[] }>(lib: T): T {
   for (const f of lib.functions) for (const o of f.overloads) SELF_CHECKING_OVERLOADS.add(o);
   return lib;
+}
+
+/** Implementations that are a function of one or two separate arguments, registered by the
+ * libraries that build their overloads from such functions: the interpreter then calls them
+ * directly instead of through an argument array. */
+export const UNARY_IMPLS = new WeakMap<Impl, (a: Val) => Val>();
+export const BINARY_IMPLS = new WeakMap<Impl, (a: Val, b: Val) => Val>();
+
+export function unaryImpl(f: (a: Val) => Val): Impl {
+  const impl: Impl = (args) => f(args[0]!);
+  UNARY_IMPLS.set(impl, f);
+  return impl;
+}
+
+export function binaryImpl(f: (a: Val, b: Val) => Val): Impl {
+  const impl: Impl = (args) => f(args[0]!, args[1]!);
+  BINARY_IMPLS.set(impl, f);
+  return impl;
 }

@@ -7,6 +7,7 @@ import { compile, CostLimitExceeded, Frame } from './interpreter-eval.js';
 import type { Eval } from './interpreter-eval.js';
 import { Planner } from './interpreter.js';
 import type { PlanOptions } from './interpreter.js';
+import { releaseMutableLists } from './value-ops.js';
 import { CelError } from './values.js';
 import type { Val } from './values.js';
 
@@ -39,6 +40,7 @@ export class Program {
     try {
       value = this.root(frame);
     } catch (e) {
+      releaseMutableLists(0);
       if (e instanceof CostLimitExceeded) value = new CelError(COST_LIMIT_EXCEEDED);
       else value = new CelError(`internal error: ${e instanceof Error ? e.message : String(e)}`);
     }

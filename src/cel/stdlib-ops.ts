@@ -22,8 +22,10 @@ import {
   MIN_UNIX_SECONDS,
   MAX_UNIX_SECONDS,
 } from './time.js';
+import { nativeRegex } from './stdlib-regex.js';
 import { formatGoG, parseGoBool, parseGoFloat, parseGoInt, parseGoUint } from './stdlib-numbers.js';
 import {
+  bigintOf,
   celCompare,
   concatLists,
   maybeNoSuchOverload,
@@ -162,7 +164,7 @@ export const greaterEquals = (a: Val, b: Val): Val => {
 
 export function size(v: Val): Val {
   const s = sizeOf(v);
-  return s === undefined ? maybeNoSuchOverload(v) : BigInt(s);
+  return s === undefined ? maybeNoSuchOverload(v) : bigintOf(s);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -204,12 +206,41 @@ export function compileRegex(pattern: string): RE2JS | CelError {
   return re;
 }
 
+type Matcher = (s: string) => boolean;
+const matcherCache = new Map<string, Matcher | CelError>();
+
+/** The test `matches` runs for a pattern (cached like compileRegex): a native RegExp where it is
+ * provably equivalent to RE2 and linear (stdlib-regex.ts), else re2js. */
+export function regexMatcher(pattern: string): Matcher | CelError {
+  let m = matcherCache.get(pattern);
+  if (m === undefined) {
+    const re = compileRegex(pattern);
+    if (re instanceof CelError) m = re;
+    else {
+      const native = nativeRegex(pattern);
+      m = native === undefined
+        ? (s) => re.test(s)
+        : (s) => {
+            try {
+              return native.test(s);
+            } catch {
+              // V8 gave up (its backtracking stack); RE2 has no such limit.
+              return re.test(s);
+            }
+          };
+    }
+    if (matcherCache.size >= REGEX_CACHE_LIMIT) matcherCache.clear();
+    matcherCache.set(pattern, m);
+  }
+  return m;
+}
+
 /** `s.matches(re)`: an unanchored RE2 search, as Go's regexp.MatchString. */
 export function matches(s: Val, pattern: Val): Val {
   if (typeof s !== 'string') return maybeNoSuchOverload(s);
   if (typeof pattern !== 'string') return maybeNoSuchOverload(pattern);
-  const re = compileRegex(pattern);
-  return re instanceof CelError ? re : re.test(s);
+  const m = regexMatcher(pattern);
+  return m instanceof CelError ? m : m(s);
 }
 
 // ---------------------------------------------------------------------------------------------

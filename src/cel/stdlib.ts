@@ -3,7 +3,7 @@
 // cost interpreter/runtimecost.go gives it. Type names (`int`, `list`, `google.protobuf.Timestamp`,
 // ...) are identifiers whose values are type values.
 
-import { selfChecking } from './interpreter-nodes.js';
+import { binaryImpl, selfChecking, unaryImpl } from './interpreter-nodes.js';
 import type { FunctionDecl, Library, Overload } from './decls.js';
 import {
   firstArgTraversal,
@@ -56,8 +56,8 @@ const m = (id: string, params: CelType[], result: CelType, impl: Impl, extra: Ex
   o(id, params, result, impl, { ...extra, member: true });
 const fn = (name: string, ...overloads: Overload[]): FunctionDecl => ({ name, overloads });
 
-const unary = (f: (a: Val) => Val): Impl => (args) => f(args[0]!);
-const binary = (f: (a: Val, b: Val) => Val): Impl => (args) => f(args[0]!, args[1]!);
+const unary = unaryImpl;
+const binary = binaryImpl;
 
 /** Special-cased by the interpreter; this binding only serves callers outside it. */
 const conditional: Impl = (args) => {
@@ -115,7 +115,7 @@ function relation(op: string, name: string, impl: (a: Val, b: Val) => Val): Func
   );
 }
 
-const identity: Impl = (args) => args[0]!;
+const identity: Impl = unary((a) => a);
 
 const index = (obj: Val, key: Val): Val => {
   const v = qualifyValue(obj, key);

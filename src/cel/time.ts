@@ -115,9 +115,66 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{1,2}):(\d{2}):(\d{2})(?:[.,](\d+))
  * digits are ignored), the zone is `Z` or `±hh:mm`. Returns undefined when Go would fail.
  * The result is not range-checked (see {@link inTimestampRange}). */
 export function parseRfc3339(s: string): Timestamp | undefined {
+  const fast = parseRfc3339Common(s);
+  if (fast !== null) return fast;
   const m = RFC3339.exec(s);
   if (!m) return undefined;
   return fromFields(m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!, m[7], m[8] ? undefined : [m[9]!, m[10]!, m[11]!]);
+}
+
+/** The value of `len` ASCII digits at `at`, or -1. */
+function digitsAt(s: string, at: number, len: number): number {
+  let v = 0;
+  for (let i = at; i < at + len; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+/** parseRfc3339 without a regex or bigint arithmetic for the common spelling
+ * (`2024-01-02T03:04:05[.frac](Z|±hh:mm)`, two-digit hour, at most nine fraction digits); null for
+ * anything else, which the general parser then reads. */
+function parseRfc3339Common(s: string): Timestamp | undefined | null {
+  const n = s.length;
+  if (n < 20 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84 ||
+      s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return null;
+  const year = digitsAt(s, 0, 4);
+  const month = digitsAt(s, 5, 2);
+  const day = digitsAt(s, 8, 2);
+  const hour = digitsAt(s, 11, 2);
+  const minute = digitsAt(s, 14, 2);
+  const second = digitsAt(s, 17, 2);
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return null;
+  let i = 19;
+  let ns = 0;
+  const sep = s.charCodeAt(i);
+  if (sep === 46 || sep === 44) {
+    const start = ++i;
+    while (i < n && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) i++;
+    if (i === start || i - start > 9) return null;
+    ns = digitsAt(s, start, i - start) * 10 ** (9 - (i - start));
+  }
+  let offset = 0;
+  const z = s.charCodeAt(i);
+  if (z === 90 /* Z */) {
+    if (i + 1 !== n) return null;
+  } else if (z === 43 || z === 45) {
+    if (i + 6 !== n || s.charCodeAt(i + 3) !== 58) return null;
+    const zh = digitsAt(s, i + 1, 2);
+    const zm = digitsAt(s, i + 4, 2);
+    if (zh < 0 || zm < 0) return null;
+    if (zh > 24 || zm > 60) return undefined;
+    offset = (zh * 60 + zm) * 60 * (z === 45 ? -1 : 1);
+  } else return null;
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(month, year)) return undefined;
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  // Whole seconds of years 0001..9999 are exact doubles.
+  const secs = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset;
+  let nanos = BigInt(secs) * NANOS_PER_SECOND;
+  if (ns !== 0) nanos += BigInt(ns);
+  return offset === 0 ? new Timestamp(nanos) : new ZonedTimestamp(nanos, offset);
 }
 
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{1,2}):(\d{2}):(\d{2})(?:[.,](\d+))?$/;
@@ -249,6 +306,8 @@ const TWO_63 = 1n << 63n;
 /** time.ParseDuration: a signed sequence of decimal numbers with units (`1h2m3.5s`, `-1.5h`,
  * `300ms`). Returns nanoseconds, or undefined where Go reports an error. */
 export function parseGoDuration(s: string): bigint | undefined {
+  const simple = parseWholeDuration(s);
+  if (simple !== null) return simple;
   let neg = false;
   let rest = s;
   if (rest !== '' && (rest[0] === '-' || rest[0] === '+')) {
@@ -293,6 +352,37 @@ export function parseGoDuration(s: string): bigint | undefined {
   if (neg) return -d;
   if (d > TWO_63 - 1n) return undefined;
   return d;
+}
+
+const UNIT_NANOS_NUMBER = new Map([...UNIT_NANOS].map(([u, n]) => [u, Number(n)]));
+
+/** parseGoDuration for whole numbers of units (`1h`, `90m`, `1h30m`) totalling less than 2^53 ns,
+ * in doubles; null for anything else (fractions, errors, large values), which the general parser
+ * then reads. */
+function parseWholeDuration(s: string): bigint | null {
+  const n = s.length;
+  let i = 0;
+  let neg = false;
+  const sign = s.charCodeAt(0);
+  if (sign === 45 || sign === 43) {
+    neg = sign === 45;
+    i = 1;
+  }
+  if (i >= n) return null;
+  let total = 0;
+  while (i < n) {
+    const start = i;
+    let v = 0;
+    for (let c = s.charCodeAt(i); c >= 48 && c <= 57; c = s.charCodeAt(++i)) v = v * 10 + (c - 48);
+    if (i === start || i - start > 15) return null;
+    const unitStart = i;
+    for (let c = s.charCodeAt(i); i < n && c !== 46 && !(c >= 48 && c <= 57); c = s.charCodeAt(++i));
+    const unit = UNIT_NANOS_NUMBER.get(s.slice(unitStart, i));
+    if (unit === undefined) return null;
+    total += v * unit;
+    if (!Number.isSafeInteger(total)) return null;
+  }
+  return BigInt(neg ? -total : total);
 }
 
 const K8S_UNITS: [string[], bigint][] = [

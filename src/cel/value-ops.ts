@@ -60,7 +60,18 @@ export interface JsonBacked {
   /** Whether another value is JSON of the same declared type, so equal raw scalars convert to
    * equal CEL values. */
   sameShape(other: unknown): boolean;
+  /** The number of JSON keys (null-valued ones too). */
+  count(): number;
 }
+
+// BigInt() allocates; most integers in custom resources and list indexes are small.
+const SMALL_INT_MIN = -256;
+const SMALL_INT_MAX = 4096;
+const SMALL_INTS: readonly bigint[] = Array.from({ length: SMALL_INT_MAX - SMALL_INT_MIN }, (_, i) => BigInt(i + SMALL_INT_MIN));
+
+/** BigInt(n) for an integral number, shared for small values. */
+export const bigintOf = (n: number): bigint =>
+  n >= SMALL_INT_MIN && n < SMALL_INT_MAX ? SMALL_INTS[n - SMALL_INT_MIN]! : BigInt(n);
 
 export function isJsonBacked(v: unknown): v is JsonBacked & (CelMap | CelObject) {
   return (v instanceof CelMap || v instanceof CelObject) && typeof (v as Partial<JsonBacked>).rawField === 'function';
@@ -71,8 +82,10 @@ export function isUnstructuredList(v: CelList): boolean {
 }
 
 export function markUnstructured<T extends Val[]>(list: T, type?: ListType): T {
+  // A set or map list type marks the list by itself (one property less to add to the array).
+  if (type !== undefined && (type.listType === 'set' || type.listType === 'map')) return withListType(list, type);
   (list as unknown as { [UNSTRUCTURED_LIST]?: boolean })[UNSTRUCTURED_LIST] = true;
-  return type ? withListType(list, type) : list;
+  return list;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -451,7 +464,7 @@ function rawDeepEqual(x: unknown, y: unknown): boolean {
 /** Size of a map or object value (for objects: the JSON keys, as k8s counts them). */
 export function mapSize(m: CelMap | CelObject): number {
   if (m instanceof CelMap) return m.size;
-  if (isJsonBacked(m)) return Object.keys(m.raw).length;
+  if (isJsonBacked(m)) return m.count();
   return 0;
 }
 
@@ -540,25 +553,34 @@ export function doubleToUintLossless(d: number): bigint | undefined {
 // Comprehension accumulators: an empty list or map accumulator is replaced by a private mutable
 // one, so that `@result + [x]` and `cel.@mapInsert` do not copy on every iteration.
 
-const MUTABLE: unique symbol = Symbol('cel.mutable');
+/** The lists that are a comprehension's private accumulator right now, innermost last. Marking
+ * the list itself would change its shape (or show in it), and a WeakSet costs more; folds nest
+ * and evaluation is synchronous, so a stack serves. */
+const mutableLists: CelList[] = [];
 
 export function markMutable<T extends Val[] | LiteralMap>(v: T): T {
   if (v instanceof LiteralMap) v.mutable = true;
-  // Non-enumerable, and later set to false rather than deleted: deleting would drop the array into
-  // dictionary mode, and the mark must not show in the list's own properties.
-  else Object.defineProperty(v, MUTABLE, { value: true, writable: true, enumerable: false, configurable: true });
+  else mutableLists.push(v);
   return v;
 }
 
 export function isMutable(v: Val): boolean {
   if (v instanceof LiteralMap) return v.mutable;
-  return Array.isArray(v) && (v as { [MUTABLE]?: boolean })[MUTABLE] === true;
+  return mutableLists.length !== 0 && Array.isArray(v) && mutableLists.lastIndexOf(v as CelList) >= 0;
 }
 
-/** The accumulator leaves the comprehension: freeze it again. */
+/** The accumulator map leaves the comprehension: freeze it again (lists: releaseMutableLists). */
 export function unmarkMutable(v: Val): void {
   if (v instanceof LiteralMap) v.mutable = false;
-  else if (Array.isArray(v) && (v as { [MUTABLE]?: boolean })[MUTABLE]) (v as { [MUTABLE]?: boolean })[MUTABLE] = false;
+}
+
+/** How many lists are mutable now: a comprehension notes this when it starts ... */
+export const mutableListMark = (): number => mutableLists.length;
+
+/** ... and freezes the lists marked since when it ends, whatever its accumulator became (an
+ * error, another list). An abandoned evaluation (cost limit) releases everything with mark 0. */
+export function releaseMutableLists(mark: number): void {
+  if (mutableLists.length > mark) mutableLists.length = mark;
 }
 
 /** types.InsertMapKeyValue: a new map with one more entry (in place for a mutable accumulator),
@@ -581,6 +603,8 @@ export function insertMapKeyValue(m: CelMap | CelObject, k: Val, v: Val): Val {
 /** `elem in container` (inAggregate): list membership by equality, map membership by key. */
 export function celIn(elem: Val, container: Val): Val {
   if (Array.isArray(container)) return listContains(container as CelList, elem);
+  // A string key is present or not, never an error: has() answers without converting the entry.
+  if (typeof elem === 'string' && container instanceof CelMap) return container.has(elem);
   if (container instanceof CelMap || container instanceof CelObject) {
     const v = mapFind(container, elem);
     return v instanceof CelError ? v : v !== undefined;
@@ -654,7 +678,7 @@ export function sizeOf(v: Val): number | undefined {
   if (Array.isArray(v)) return v.length;
   if (v instanceof Uint8Array) return v.length;
   if (v instanceof CelMap) return v.size;
-  if (v instanceof CelObject && isJsonBacked(v)) return Object.keys(v.raw).length;
+  if (v instanceof CelObject && isJsonBacked(v)) return v.count();
   return undefined;
 }
 
