@@ -20,6 +20,9 @@ import { type CelValidator, compileCelValidator } from './cel-validator.js';
 import { Correlated } from './cel-correlation.js';
 import { ratchetSchemaErrors } from './cel-ratcheting.js';
 import { validateScaleSpec, validateScaleStatus, type ScalePaths } from './scale.js';
+import { versionCodec } from './cr-codec.js';
+import { coerceObjectMeta } from '../schema/prune-objectmeta.js';
+import type { ConvertObjects } from '../conversion/types.js';
 
 /** The body without metadata (and status, when it has its own endpoint): what generation tracks. */
 function content(obj: JSONObject, withStatus: boolean): JSONObject {
@@ -108,6 +111,7 @@ function customResourceStrategy(
   hasStatus: boolean,
   scale: ScalePaths | undefined,
   schemas: Schemas | undefined,
+  preserveUnknownFields: boolean,
 ): Strategy {
   const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
   const validateTypeMeta = (obj: JSONObject): FieldError[] => {
@@ -199,6 +203,15 @@ function customResourceStrategy(
     canonicalize: sortKeysDeep,
     admitBody(obj, fieldValidation, warnings, decodeErrors = []) {
       if (!schemas) return reportStrictDecoding(decodeErrors, fieldValidation, warnings, kind, version);
+      if (preserveUnknownFields) {
+        // Nothing is pruned; metadata still decodes as ObjectMeta (its unknown fields are reported).
+        const meta = Object.hasOwn(obj, 'metadata')
+          ? coerceObjectMeta(obj['metadata'], { dropMalformedFields: false, returnUnknownFieldPaths: fieldValidation !== 'Ignore', pathPrefix: 'metadata' })
+          : undefined;
+        if (meta?.error !== undefined) throw badRequest(cannotBeHandledAs(kind, version, kind, meta.error));
+        if (meta?.meta !== undefined) obj['metadata'] = meta.meta;
+        return reportStrictDecoding([...decodeErrors, ...(meta?.unknownFields ?? []).map(unknownFieldError)], fieldValidation, warnings, kind, version);
+      }
       // The custom resource decoder: defaults for the request version, then pruning of unknown fields.
       schemas.object.default(obj);
       let unknown: string[];
@@ -218,20 +231,45 @@ export function storageVersionOf(crd: CustomResourceDefinition): string {
   return crd.spec.versions.find((v) => v.storage)?.name ?? crd.spec.versions[0]?.name ?? '';
 }
 
-export function customResourceType(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion, served: ServedResource): ResourceType {
+/** Every version's schemas, compiled once per CRD change and shared by all its endpoints. */
+export type CrdSchemas = ReadonlyMap<string, Schemas | undefined>;
+
+export function compileCrdSchemas(crd: CustomResourceDefinition): CrdSchemas {
+  const out = new Map<string, Schemas | undefined>();
+  for (const v of crd.spec.versions) out.set(v.name, compileSchemas(v.schema?.openAPIV3Schema, Boolean(v.subresources?.status)));
+  return out;
+}
+
+export interface CustomResourceTypeOptions {
+  schemas: CrdSchemas;
+  /** The webhook converter, for strategy Webhook. */
+  convert?: ConvertObjects;
+  /** The CRD's revision when these schemas were compiled: objects written later need no pruning on reads. */
+  schemaRevision?: number;
+}
+
+export function customResourceType(
+  crd: CustomResourceDefinition,
+  v: CustomResourceDefinitionVersion,
+  served: ServedResource,
+  opts: CustomResourceTypeOptions = { schemas: compileCrdSchemas(crd) },
+): ResourceType {
   const group = crd.spec.group;
   const apiVersion = `${group}/${v.name}`;
-  const storageApiVersion = `${group}/${storageVersionOf(crd)}`;
   const namespaced = crd.spec.scope === 'Namespaced';
   const hasStatus = Boolean(v.subresources?.status);
-  const schemas = compileSchemas(v.schema?.openAPIV3Schema, hasStatus);
-  // Conversion strategy None: only apiVersion changes (webhook conversion comes with the versions work).
-  const setVersion = (obj: JSONObject, to: string): JSONObject => (obj['apiVersion'] === to ? obj : { ...obj, apiVersion: to });
+  const schemas = opts.schemas.get(v.name);
+  const codec = versionCodec(
+    { group, preserveUnknownFields: crd.spec.preserveUnknownFields === true, schemas: opts.schemas },
+    v.name,
+    storageVersionOf(crd),
+    opts.convert,
+  );
   return {
     served,
     gr: { group, resource: crd.spec.names.plural },
     keyPrefix: `/registry/${group}/${crd.spec.names.plural}/`,
-    strategy: customResourceStrategy(apiVersion, served.kind, namespaced, hasStatus, v.subresources?.scale, schemas),
+    strategy: customResourceStrategy(apiVersion, served.kind, namespaced, hasStatus, v.subresources?.scale, schemas, crd.spec.preserveUnknownFields === true),
     table: customResourceTableConvertor(v.additionalPrinterColumns),
     selectableFields: (obj) => {
       const m = metaOf(obj);
@@ -242,12 +280,9 @@ export function customResourceType(crd: CustomResourceDefinition, v: CustomResou
     // Sorted keys: stored custom resources begin with apiVersion then kind. With defaults in the schema,
     // reads must default what is stored, so they cannot pass the bytes through.
     storedBytesPrefix: schemas?.hasDefaults ? undefined : `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(served.kind)},`,
-    fromStorage: (obj) => {
-      const out = setVersion(obj, apiVersion);
-      // Defaults also apply to what is read from storage (and are not written back).
-      if (schemas?.hasDefaults) schemas.object.default(out);
-      return out;
-    },
-    toStorage: (obj) => setVersion(obj, storageApiVersion),
+    rawSinceRevision: opts.schemaRevision,
+    fromStorage: codec.fromStorage,
+    toStorage: codec.toStorage,
+    ...(codec.asyncCodec ? { asyncCodec: codec.asyncCodec } : {}),
   };
 }

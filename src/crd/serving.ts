@@ -5,7 +5,8 @@ import { StatusError, type GroupResource } from '../api/status.js';
 import type { KVStore } from '../storage/types.js';
 import { GenericStore, type Admission } from '../registry/store.js';
 import { storageVersionHash, compareKubeVersions } from '../server/discovery.js';
-import { customResourceType, storageVersionOf } from './custom-resource.js';
+import { compileCrdSchemas, customResourceType, storageVersionOf } from './custom-resource.js';
+import type { ConvertObjects } from '../conversion/types.js';
 import { isConditionTrue } from './conditions.js';
 import type { CustomResourceDefinition } from './types.js';
 import type { Subresource } from '../registry/resource-type.js';
@@ -75,6 +76,8 @@ export class CrdServing {
   constructor(
     private readonly kv: KVStore,
     private readonly admission: Admission,
+    /** Builds the webhook converter of a CRD with strategy Webhook. */
+    private readonly webhookConverter?: (crd: CustomResourceDefinition) => ConvertObjects,
   ) {}
 
   /** The CRD was created or changed. */
@@ -91,8 +94,11 @@ export class CrdServing {
     const sorted = [...crd.spec.versions].sort((a, b) => compareKubeVersions(a.name, b.name));
     const versions = new Map<string, CrdEndpoint>();
     let storageStore: GenericStore | undefined;
+    const schemas = compileCrdSchemas(crd);
+    const convert = crd.spec.conversion?.strategy === 'Webhook' ? this.webhookConverter?.(crd) : undefined;
+    const schemaRevision = Number(crd.metadata.resourceVersion ?? 0) || 0;
     sorted.forEach((v, i) => {
-      const type = customResourceType(crd, v, servedResource(crd, v.name, i));
+      const type = customResourceType(crd, v, servedResource(crd, v.name, i), { schemas, convert, schemaRevision });
       const store = new GenericStore(this.kv, type, this.admission);
       if (v.storage) storageStore = store;
       const deprecationWarning = v.deprecated

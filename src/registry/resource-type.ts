@@ -76,4 +76,21 @@ export interface ResourceType {
   fromStorage(obj: JSONObject): JSONObject;
   /** This endpoint's version to the stored form. */
   toStorage(obj: JSONObject): JSONObject;
+  /**
+   * Conversion that needs a round trip (a conversion webhook). When present, the store decodes and encodes
+   * through it instead of fromStorage/toStorage, converting what it reads together in one call.
+   */
+  asyncCodec?: AsyncCodec;
+  /**
+   * Stored objects written after this revision need no decoding work beyond the resourceVersion when they are
+   * at this endpoint's version (see storedBytesPrefix): the schema they were pruned by is the current one.
+   */
+  rawSinceRevision?: number;
+}
+
+export interface AsyncCodec {
+  /** Stored forms (parsed, in order) to this endpoint's version. */
+  decode(stored: JSONObject[]): Promise<JSONObject[]>;
+  /** An object at this endpoint's version to its stored form. */
+  encode(obj: JSONObject): Promise<JSONObject>;
 }

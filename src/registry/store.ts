@@ -87,24 +87,64 @@ export class GenericStore {
     return this.type.served.namespaced && namespace ? `${this.type.keyPrefix}${namespace}/` : this.type.keyPrefix;
   }
 
-  /** Stored bytes to an object at this endpoint's version, with its resourceVersion. */
+  /**
+   * Stored bytes to an object at this endpoint's version, with its resourceVersion, for types whose
+   * conversion is local (no asyncCodec); `read` serves every type.
+   */
   decode(kv: KeyValue, revision = kv.modRevision): JSONObject {
-    const obj = this.type.fromStorage(JSON.parse(kv.value) as JSONObject);
+    const parsed = JSON.parse(kv.value) as JSONObject;
+    const obj = this.servedAsStored(kv) ? parsed : this.type.fromStorage(parsed);
     setResourceVersion(obj, String(revision));
     return obj;
   }
 
   /**
-   * The object as response JSON without parsing it: the stored bytes with the resourceVersion placeholder
-   * filled in, when this endpoint serves the stored version unchanged; otherwise through decode.
+   * Whether this endpoint serves the stored object as it is: stored at its version, written after its schema
+   * last changed (so pruning it again changes nothing), nothing to default.
    */
-  raw(kv: KeyValue, revision = kv.modRevision): string {
+  private servedAsStored(kv: KeyValue): boolean {
     const prefix = this.type.storedBytesPrefix;
-    if (prefix !== undefined && kv.value.startsWith(prefix)) {
-      const spliced = spliceResourceVersion(kv.value, revision);
-      if (spliced !== undefined) return spliced;
-    }
-    return JSON.stringify(this.decode(kv, revision));
+    return prefix !== undefined && kv.value.startsWith(prefix) && kv.modRevision > (this.type.rawSinceRevision ?? 0);
+  }
+
+  /** Stored bytes to an object at this endpoint's version, through the type's conversion. */
+  async read(kv: KeyValue, revision = kv.modRevision): Promise<JSONObject> {
+    if (!this.type.asyncCodec || this.servedAsStored(kv)) return this.decode(kv, revision);
+    const [obj] = await this.type.asyncCodec.decode([JSON.parse(kv.value) as JSONObject]);
+    setResourceVersion(obj!, String(revision));
+    return obj!;
+  }
+
+  /** Many stored objects at once: a conversion webhook gets them all in one review. */
+  async readAll(kvs: readonly KeyValue[]): Promise<JSONObject[]> {
+    const codec = this.type.asyncCodec;
+    if (!codec) return kvs.map((kv) => this.decode(kv));
+    const out: (JSONObject | undefined)[] = kvs.map((kv) => (this.servedAsStored(kv) ? this.decode(kv) : undefined));
+    const todo = kvs.filter((_, i) => out[i] === undefined);
+    if (todo.length === 0) return out as JSONObject[];
+    const objs = await codec.decode(todo.map((kv) => JSON.parse(kv.value) as JSONObject));
+    let j = 0;
+    return out.map((o, i) => {
+      if (o) return o;
+      const obj = objs[j++]!;
+      setResourceVersion(obj, String(kvs[i]!.modRevision));
+      return obj;
+    });
+  }
+
+  /** The stored bytes with the resourceVersion filled in, when served as stored; undefined otherwise. */
+  private rawAsStored(kv: KeyValue, revision: number): string | undefined {
+    return this.servedAsStored(kv) ? spliceResourceVersion(kv.value, revision) : undefined;
+  }
+
+  /** Objects as response JSON, parsing only what needs converting (in one batch). */
+  async rawAll(kvs: readonly KeyValue[]): Promise<string[]> {
+    const out: (string | undefined)[] = kvs.map((kv) => this.rawAsStored(kv, kv.modRevision));
+    const todo = kvs.filter((_, i) => out[i] === undefined);
+    if (todo.length === 0) return out as string[];
+    const decoded = await this.readAll(todo);
+    let j = 0;
+    return out.map((s) => s ?? JSON.stringify(decoded[j++]));
   }
 
   /**
@@ -121,16 +161,52 @@ export class GenericStore {
   }
 
   private readonly shared = new WeakMap<StoreEvent, { kv?: JSONObject; prev?: JSONObject }>();
+  /** Conversions of watch events under way, shared by every watcher that needs them. */
+  private readonly converting = new WeakMap<StoreEvent, Promise<void>>();
 
-  private encode(obj: JSONObject): string {
-    const stored = this.type.toStorage(obj);
+  /**
+   * Converts the objects of watch events through the async codec into the shared cache, all in one call
+   * (except events another watcher is already converting: those are awaited).
+   */
+  private async convertEvents(events: readonly StoreEvent[], withPrev: boolean): Promise<void> {
+    const pending: Promise<void>[] = [];
+    const todo: { ev: StoreEvent; which: 'kv' | 'prev' }[] = [];
+    for (const ev of events) {
+      const running = this.converting.get(ev);
+      if (running) {
+        pending.push(running);
+        continue;
+      }
+      const entry = this.shared.get(ev);
+      if (!entry?.kv) todo.push({ ev, which: 'kv' });
+      if (withPrev && ev.prev && !entry?.prev) todo.push({ ev, which: 'prev' });
+    }
+    if (todo.length > 0) {
+      const run = this.readAll(todo.map((t) => (t.which === 'kv' ? t.ev.kv : t.ev.prev!))).then((objs) => {
+        todo.forEach((t, i) => {
+          let entry = this.shared.get(t.ev);
+          if (!entry) this.shared.set(t.ev, (entry = {}));
+          entry[t.which] = objs[i]!;
+        });
+      });
+      for (const t of todo) this.converting.set(t.ev, run);
+      // Once settled, later watchers read the cache (or retry after a failure).
+      const forget = (): void => todo.forEach((t) => this.converting.delete(t.ev));
+      run.then(forget, forget);
+      pending.push(run);
+    }
+    await Promise.all(pending);
+  }
+
+  private async encode(obj: JSONObject): Promise<string> {
+    const stored = this.type.asyncCodec ? await this.type.asyncCodec.encode(obj) : this.type.toStorage(obj);
     // An empty resourceVersion holds its place in the canonical key order; reads fill it in.
     const meta = { ...metaOf(stored), resourceVersion: '' };
     return JSON.stringify(this.type.strategy.canonicalize({ ...stored, metadata: meta }));
   }
 
   async get(namespace: string, name: string): Promise<JSONObject> {
-    return this.decode(await this.getKV(namespace, name));
+    return this.read(await this.getKV(namespace, name));
   }
 
   async getKV(namespace: string, name: string): Promise<KeyValue> {
@@ -141,7 +217,7 @@ export class GenericStore {
 
   async list(opts: ListOptions): Promise<ListResult> {
     const r = await this.listKV(opts);
-    return { ...r, items: r.items.map((kv) => this.decode(kv)) };
+    return { ...r, items: await this.readAll(r.items) };
   }
 
   /** A list as stored key-values: selectors applied, paging done, nothing decoded that need not be. */
@@ -169,10 +245,12 @@ export class GenericStore {
         listRevision = page.revision;
         revision = page.revision;
         let stopAt = -1;
+        // Selectors see objects as served (a conversion webhook may change labels).
+        const objs = filtered ? await this.readAll(page.items) : undefined;
         for (let i = 0; i < page.items.length; i++) {
           const kv = page.items[i]!;
           lastKey = kv.key;
-          if (!filtered || this.matches(this.decode(kv), opts)) items.push(kv);
+          if (!objs || this.matches(objs[i]!, opts)) items.push(kv);
           if (limit && items.length >= limit) {
             stopAt = i;
             break;
@@ -240,9 +318,9 @@ export class GenericStore {
       if (existing) throw S.alreadyExists(this.gr, name);
       return obj;
     }
-    const res = await this.kv.create(this.key(namespace, name), this.encode(obj));
+    const res = await this.kv.create(this.key(namespace, name), await this.encode(obj));
     if (!res.ok) throw S.alreadyExists(this.gr, name);
-    return this.decode(res.kv);
+    return this.read(res.kv);
   }
 
   private fillNamespace(meta: ObjectMeta, namespace: string): void {
@@ -270,7 +348,7 @@ export class GenericStore {
     const key = this.key(namespace, name);
     for (let attempt = 0; ; attempt++) {
       const kv = await this.kv.get(key);
-      const current = kv ? this.decode(kv) : undefined;
+      const current = kv ? await this.read(kv) : undefined;
       const desired = await mutate(current ? structuredClone(current) : undefined);
       const meta = metaOf(desired);
       if (meta.name !== undefined && meta.name !== name) {
@@ -303,7 +381,7 @@ export class GenericStore {
       // the updated object at the revision it was read at (deleteWithoutFinalizers returns it so).
       const deletable = this.type.strategy.deletableOnUpdate?.(desired) ?? true;
       if (shouldDeleteDuringUpdate(meta, metaOf(old)) && deletable) {
-        const out = this.decode({ ...kv, value: this.encode(desired) });
+        const out = await this.read({ ...kv, value: await this.encode(desired) });
         if (opts.dryRun) return { object: out, created: false };
         const del = await this.kv.delete(key, kv.modRevision);
         if (del.ok) return { object: out, created: false };
@@ -311,14 +389,14 @@ export class GenericStore {
         if (attempt >= MAX_CONFLICT_RETRIES) throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
         continue;
       }
-      const value = this.encode(desired);
-      if (value === kv.value) return { object: this.decode(kv), created: false }; // no-op: no new revision
+      const value = await this.encode(desired);
+      if (value === kv.value) return { object: current, created: false }; // no-op: no new revision
       if (opts.dryRun) {
         setResourceVersion(desired, String(kv.modRevision));
         return { object: this.type.strategy.canonicalize(desired), created: false };
       }
       const res = await this.kv.update(key, value, kv.modRevision);
-      if (res.ok) return { object: this.decode(res.kv), created: false };
+      if (res.ok) return { object: await this.read(res.kv), created: false };
       if (!res.current) throw S.notFound(this.gr, name);
       // Someone wrote between our read and our write: read again (a stale precondition then fails above).
       if (attempt >= MAX_CONFLICT_RETRIES) throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
@@ -337,19 +415,19 @@ export class GenericStore {
     for (let attempt = 0; ; attempt++) {
       const kv = await this.kv.get(key);
       if (!kv) throw S.notFound(this.gr, name);
-      const current = this.decode(kv);
+      const current = await this.read(kv);
       const failed = preconditionFailure(this.type, name, opts.preconditions, metaOf(current));
       if (failed) throw failed;
       const decided = this.type.strategy.beforeDelete?.(structuredClone(current), opts);
       if (decided === 'keep') return { object: current, deleted: false };
       const next = decided ? decided.update : markForDeletion(structuredClone(current), opts);
       if (next) {
-        const value = this.encode(next);
+        const value = await this.encode(next);
         // Nothing changes (deleting again while finalizers remain): no write, no event.
         if (value === kv.value) return { object: current, deleted: false };
-        if (opts.dryRun) return { object: this.decode({ ...kv, value }), deleted: false };
+        if (opts.dryRun) return { object: await this.read({ ...kv, value }), deleted: false };
         const res = await this.kv.update(key, value, kv.modRevision);
-        if (res.ok) return { object: this.decode(res.kv), deleted: false };
+        if (res.ok) return { object: await this.read(res.kv), deleted: false };
         if (!res.current) throw S.notFound(this.gr, name);
       } else {
         if (opts.dryRun) return { object: current, deleted: true };
@@ -374,14 +452,61 @@ export class GenericStore {
     onError: (status: S.StatusError) => void,
   ): Watcher {
     const prefix = this.prefix(namespace);
-    return this.kv.watch(prefix, {
+    const onStorageError = (err: StorageError): void => onError(mapStorageError(err, false, fromRevision));
+    if (!this.type.asyncCodec) {
+      return this.kv.watch(prefix, {
+        fromRevision,
+        onEvent: (ev: StoreEvent) => {
+          const out = this.toWatchEvent(ev, filter);
+          if (out) onEvent(out);
+        },
+        onError: onStorageError,
+      });
+    }
+    // Conversion takes a round trip: queue events, convert what has gathered in one call, deliver in order.
+    const queue: StoreEvent[] = [];
+    let pumping = false;
+    let closed = false;
+    const withPrev = Boolean(filter.labelMatch || filter.fieldMatch);
+    const pump = async (): Promise<void> => {
+      pumping = true;
+      while (queue.length > 0 && !closed) {
+        const batch = queue.splice(0);
+        try {
+          await this.convertEvents(batch, withPrev);
+        } catch (e) {
+          closed = true;
+          inner.close();
+          onError(e instanceof S.StatusError ? e : S.internal(e instanceof Error ? e.message : String(e)));
+          return;
+        }
+        for (const ev of batch) {
+          if (closed) return;
+          const out = this.toWatchEvent(ev, filter);
+          if (out) onEvent(out);
+        }
+      }
+      pumping = false;
+    };
+    const inner = this.kv.watch(prefix, {
       fromRevision,
       onEvent: (ev: StoreEvent) => {
-        const out = this.toWatchEvent(ev, filter);
-        if (out) onEvent(out);
+        queue.push(ev);
+        if (!pumping) void pump();
       },
-      onError: (err) => onError(mapStorageError(err, false, fromRevision)),
+      onError: (err) => {
+        // Deliver what was converted before the storage error.
+        closed = true;
+        onStorageError(err);
+      },
     });
+    return {
+      ...inner,
+      close: () => {
+        closed = true;
+        inner.close();
+      },
+    };
   }
 
   private toWatchEvent(ev: StoreEvent, filter: Parameters<GenericStore['matches']>[1]): WatchEvent | undefined {

@@ -116,8 +116,8 @@ async function get(r: ResourceRequest, store: GenericStore, ns: string): Promise
   const neg = negotiate(r, false);
   const kv = await store.getKV(ns, r.info.name);
   // Plain JSON: the stored bytes as they are, without a parse and stringify.
-  if (!neg.transform && neg.format === 'json') return writeRaw(r.res, 200, neg.contentType, store.raw(kv) + '\n');
-  respondObject(r, store, 200, store.decode(kv), neg);
+  if (!neg.transform && neg.format === 'json') return writeRaw(r.res, 200, neg.contentType, (await store.rawAll([kv]))[0] + '\n');
+  respondObject(r, store, 200, await store.read(kv), neg);
 }
 
 function listMetadata(result: Omit<ListResult, 'items'>): JSONObject {
@@ -155,9 +155,9 @@ async function list(r: ResourceRequest, store: GenericStore, ns: string): Promis
     minRevision: exact ? undefined : rev,
   });
   if (!neg.transform && neg.format === 'json') {
-    return writeRaw(r.res, 200, neg.contentType, rawList(store, listed.items.map((kv) => store.raw(kv)), listed));
+    return writeRaw(r.res, 200, neg.contentType, rawList(store, await store.rawAll(listed.items), listed));
   }
-  const result: ListResult = { ...listed, items: listed.items.map((kv) => store.decode(kv)) };
+  const result: ListResult = { ...listed, items: await store.readAll(listed.items) };
   const listMeta = { resourceVersion: result.resourceVersion, continue: result.continueToken, remainingItemCount: result.remainingItemCount };
   if (neg.transform?.as === 'Table') {
     writeObject(r.res, 200, toTable(store.type.table, result.items, listMeta, tableOptions(r, neg)!), neg);
