@@ -125,6 +125,10 @@ export const gone = (message: string): StatusError => failure(410, 'Expired', me
 
 export const requestEntityTooLarge = (message: string): StatusError => failure(413, 'RequestEntityTooLarge', message);
 
+/** What ErrorToAPIStatus makes of an error that is not a Status (a converter's, say): a 500 with its text and no reason. */
+export const plainError = (message: string): StatusError =>
+  new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
+
 export const internal = (message: string): StatusError =>
   failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
 

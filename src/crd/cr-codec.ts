@@ -9,6 +9,7 @@ import type { CompiledSchema } from '../schema/compile.js';
 import { coerceObjectMeta } from '../schema/prune-objectmeta.js';
 import type { AsyncCodec } from '../registry/resource-type.js';
 import type { ConvertObjects } from '../conversion/types.js';
+import { plainError } from '../api/status.js';
 
 /** What decoding needs of one version's compiled schema. */
 export interface CodecSchema {
@@ -44,6 +45,17 @@ function coerce(ctx: CodecContext, version: string | undefined, obj: JSONObject)
   }
 }
 
+/**
+ * crConverter refuses objects stored at a version the CRD no longer lists (storedVersions trimmed by hand
+ * while such objects remained).
+ */
+function checkStoredVersion(ctx: CodecContext, obj: JSONObject): void {
+  const version = versionOf(ctx, obj);
+  if (version !== undefined && !ctx.schemas.has(version)) {
+    throw plainError(`request to convert CR from an invalid group/version: ${String(obj['apiVersion'])}`);
+  }
+}
+
 /** The storage decoder and defaulter: prune, then default, at the version the object was stored at. */
 function decodeStored(ctx: CodecContext, obj: JSONObject): void {
   const version = versionOf(ctx, obj);
@@ -69,6 +81,7 @@ export function versionCodec(ctx: CodecContext, version: string, storageVersion:
   const apiVersion = `${ctx.group}/${version}`;
   const storageApiVersion = `${ctx.group}/${storageVersion}`;
   const fromStorage = (obj: JSONObject): JSONObject => {
+    checkStoredVersion(ctx, obj);
     decodeStored(ctx, obj);
     if (obj['apiVersion'] === apiVersion) return obj;
     // The None converter: only apiVersion changes; then pruning at the version asked for.
@@ -91,6 +104,7 @@ export function versionCodec(ctx: CodecContext, version: string, storageVersion:
       const todo: number[] = [];
       for (let i = 0; i < out.length; i++) {
         const obj = out[i]!;
+        checkStoredVersion(ctx, obj);
         decodeStored(ctx, obj);
         if (obj['apiVersion'] !== apiVersion) todo.push(i);
       }

@@ -454,11 +454,20 @@ export class GenericStore {
     const prefix = this.prefix(namespace);
     const onStorageError = (err: StorageError): void => onError(mapStorageError(err, false, fromRevision));
     if (!this.type.asyncCodec) {
+      let failed = false;
       return this.kv.watch(prefix, {
         fromRevision,
         onEvent: (ev: StoreEvent) => {
-          const out = this.toWatchEvent(ev, filter);
-          if (out) onEvent(out);
+          let out: WatchEvent | undefined;
+          try {
+            out = this.toWatchEvent(ev, filter);
+          } catch (e) {
+            // An object that cannot be decoded (converted) ends this watch, not the others.
+            if (!failed) onError(e instanceof S.StatusError ? e : S.internal(e instanceof Error ? e.message : String(e)));
+            failed = true;
+            return;
+          }
+          if (out && !failed) onEvent(out);
         },
         onError: onStorageError,
       });

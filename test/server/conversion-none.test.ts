@@ -172,3 +172,26 @@ test('preserveUnknownFields: true keeps unknown fields (a CRD stored by the v1be
     await api.close();
   }
 });
+
+test('an object stored at a version the CRD no longer lists: kube\'s converter error, a 500 without reason', async () => {
+  const api = await startApi();
+  try {
+    assert.equal((await api.req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('v1'))).status, 201);
+    await established(api);
+    const orphan = { apiVersion: 'example.com/v0', kind: 'Widget', metadata: { name: 'orphan', namespace: 'default', uid: 'u', resourceVersion: '' }, a: 'A' };
+    assert.ok((await api.kv.create(KEY + 'orphan', JSON.stringify(orphan))).ok);
+    const r = await api.req('GET', path('v1', 'orphan'));
+    assert.equal(r.status, 500);
+    assert.deepEqual(r.json, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'request to convert CR from an invalid group/version: example.com/v0',
+      code: 500,
+    });
+    assert.equal((await api.req('GET', path('v1'))).status, 500);
+  } finally {
+    await api.close();
+  }
+});
