@@ -7,6 +7,7 @@ import { createCachedStore } from '../storage/cache.js';
 import { ensureCertificates } from '../auth/certs.js';
 import { writeKubeconfig } from '../auth/kubeconfig.js';
 import { startServer, type RunningServer } from '../server/server.js';
+import type { ServiceResolver } from '../conversion/types.js';
 
 export interface ServeOptions {
   dataDir: string;
@@ -15,6 +16,8 @@ export interface ServeOptions {
   bindAddress: string;
   /** Extra names and addresses for the serving certificate. */
   hosts: string[];
+  /** Where webhook service references are reached (default: `<name>.<namespace>.svc`). */
+  serviceResolver?: ServiceResolver;
 }
 
 export interface Served {
@@ -35,6 +38,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     securePort: opts.securePort,
     insecurePort: opts.insecurePort,
     bindAddress: opts.bindAddress,
+    serviceResolver: opts.serviceResolver,
   });
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   const serverUrl = server.secureUrl!.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//127.0.0.1:');

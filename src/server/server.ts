@@ -20,6 +20,8 @@ import { serveOpenAPI } from './openapi-handler.js';
 import { authenticate, type UserInfo } from '../auth/authenticate.js';
 import { checkAuthorized } from '../auth/authorize.js';
 import type { Subresource } from '../registry/resource-type.js';
+import { defaultServiceResolver, type ServiceResolver } from '../conversion/types.js';
+import { webhookConverter } from '../conversion/webhook-converter.js';
 
 export interface ServerOptions {
   kv: KVStore;
@@ -33,6 +35,8 @@ export interface ServerOptions {
   bookmarkIntervalMs?: number;
   /** How the CRD finalizer polls for instances to go (tests shorten its one-minute wait). */
   crdFinalizerTiming?: Partial<FinalizerTiming>;
+  /** Where conversion webhooks' service references are reached (default: `<name>.<namespace>.svc`). */
+  serviceResolver?: ServiceResolver;
 }
 
 export interface RunningServer {
@@ -60,7 +64,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const kv = opts.kv;
   const namespaces = new GenericStore(kv, namespaceType());
   const admission = namespaceLifecycle(namespaces);
-  const serving = new CrdServing(kv, admission);
+  const resolver = opts.serviceResolver ?? defaultServiceResolver;
+  const serving = new CrdServing(kv, admission, (crd) => webhookConverter(crd, resolver));
   const registry = new ApiRegistry(serving);
   const crds = new GenericStore(kv, crdResourceType());
   registry.addBuiltin({

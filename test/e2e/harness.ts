@@ -10,6 +10,7 @@ import { ensureCertificates } from '../../src/auth/certs.js';
 import { writeKubeconfig } from '../../src/auth/kubeconfig.js';
 import { startServer } from '../../src/server/server.js';
 import type { KVStore } from '../../src/storage/types.js';
+import type { ServiceResolver } from '../../src/conversion/types.js';
 
 export interface TestServer {
   served: Served;
@@ -45,6 +46,8 @@ export interface TestServerOptions {
   /** Watches end after this many seconds (to twice that); kube's --min-request-timeout. */
   minRequestTimeoutSeconds?: number;
   bookmarkIntervalMs?: number;
+  /** Where conversion webhooks' service references are reached. */
+  serviceResolver?: ServiceResolver;
 }
 
 export async function startTestServer(opts?: TestServerOptions): Promise<TestServer> {
@@ -64,6 +67,7 @@ export async function startTestServer(opts?: TestServerOptions): Promise<TestSer
       bindAddress: '127.0.0.1',
       minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
       bookmarkIntervalMs: opts.bookmarkIntervalMs,
+      serviceResolver: opts.serviceResolver,
     });
     const kubeconfigPath = join(dataDir, 'kubeconfig');
     await writeKubeconfig(kubeconfigPath, {
