@@ -2,11 +2,16 @@
 // The crd-apiserver command line.
 import { parseArgs } from './args.js';
 import { serve } from './serve.js';
+import { connectionFromKubeconfig } from './kube-client.js';
+import { migrateStorage } from './migrate-storage.js';
+import { mappedServiceResolver, parseServiceMappings } from '../conversion/service-map.js';
 
 const USAGE = `Usage: crd-apiserver <command> [flags]
 
 Commands:
-  serve     Serve the Kubernetes API for CustomResourceDefinitions.
+  serve                  Serve the Kubernetes API for CustomResourceDefinitions.
+  migrate-storage CRD    Rewrite every object of a CRD at its storage version, then set
+                         status.storedVersions to that version alone (works against any API server).
 
 Flags for serve:
   --data-dir DIR         where state, certificates and the kubeconfig live (default ./.crd-apiserver)
@@ -14,6 +19,12 @@ Flags for serve:
   --insecure-port N      also serve plain HTTP on 127.0.0.1:N (off unless given; for tests and local tools)
   --bind-address ADDR    address of the HTTPS port (default 127.0.0.1)
   --tls-san NAME[,NAME]  extra DNS names or IPs for the serving certificate
+  --service-resolver NS/NAME[:PORT]=HOST:PORT[,...]
+                         where webhook service references are reached (default <name>.<namespace>.svc)
+
+Flags for migrate-storage:
+  --kubeconfig PATH      the API server to talk to (default $KUBECONFIG, then ~/.kube/config)
+  --chunk-size N         objects per list request (default 500)
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -22,6 +33,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return args.command === '' && !args.flags.has('help') ? 2 : 0;
   }
+  if (args.command === 'migrate-storage') return runMigrateStorage(args.positional, args.flags);
   if (args.command !== 'serve') {
     process.stderr.write(`unknown command "${args.command}"\n${USAGE}`);
     return 2;
@@ -40,6 +52,7 @@ async function main(argv: string[]): Promise<number> {
     insecurePort: port('insecure-port'),
     bindAddress: args.flags.get('bind-address') ?? '127.0.0.1',
     hosts: (args.flags.get('tls-san') ?? '').split(',').filter(Boolean),
+    serviceResolver: mappedServiceResolver(parseServiceMappings(args.flags.get('service-resolver') ?? '')),
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   process.stdout.write(`crd-apiserver serving on ${s.server.secureUrl}${s.server.insecureUrl ? ` and ${s.server.insecureUrl}` : ''} (ready in ${ms.toFixed(0)} ms)\n`);
@@ -64,3 +77,17 @@ main(process.argv.slice(2)).then(
     process.exit(1);
   },
 );
+
+async function runMigrateStorage(positional: readonly string[], flags: ReadonlyMap<string, string>): Promise<number> {
+  const crdName = positional[0];
+  if (!crdName || positional.length > 1) {
+    process.stderr.write(`migrate-storage needs exactly one CRD name\n${USAGE}`);
+    return 2;
+  }
+  const kubeconfig = flags.get('kubeconfig') ?? process.env['KUBECONFIG']?.split(':')[0] ?? `${process.env['HOME'] ?? ''}/.kube/config`;
+  const chunkSize = flags.has('chunk-size') ? Number(flags.get('chunk-size')) : undefined;
+  if (chunkSize !== undefined && (!Number.isInteger(chunkSize) || chunkSize < 1)) throw new Error(`invalid --chunk-size: ${flags.get('chunk-size')}`);
+  await migrateStorage({ conn: connectionFromKubeconfig(kubeconfig), crdName, chunkSize, log: (l) => process.stdout.write(`${l}\n`) });
+  return 0;
+}
+

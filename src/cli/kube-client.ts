@@ -1,0 +1,82 @@
+// A minimal Kubernetes API client from a kubeconfig (current context; embedded or file credentials, client
+// certificates or a bearer token), for the command line's own tools.
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import { parse as parseYaml } from 'yaml';
+
+export interface Connection {
+  server: string;
+  ca?: string;
+  cert?: string;
+  key?: string;
+  token?: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: any;
+}
+
+const pick = (list: unknown, name: unknown): Record<string, any> | undefined =>
+  Array.isArray(list) ? (list.find((e) => e?.name === name) as Record<string, any> | undefined) : undefined;
+
+const material = (obj: Record<string, any> | undefined, field: string): string | undefined => {
+  if (!obj) return undefined;
+  if (typeof obj[`${field}-data`] === 'string') return Buffer.from(obj[`${field}-data`], 'base64').toString('utf8');
+  if (typeof obj[field] === 'string') return readFileSync(obj[field], 'utf8');
+  return undefined;
+};
+
+export function connectionFromKubeconfig(path: string): Connection {
+  const cfg = parseYaml(readFileSync(path, 'utf8')) as Record<string, any>;
+  const ctx = pick(cfg['contexts'], cfg['current-context'])?.['context'];
+  if (!ctx) throw new Error(`kubeconfig ${path}: no current context`);
+  const cluster = pick(cfg['clusters'], ctx.cluster)?.['cluster'];
+  if (!cluster?.server) throw new Error(`kubeconfig ${path}: no server for cluster ${String(ctx.cluster)}`);
+  const user = pick(cfg['users'], ctx.user)?.['user'] as Record<string, any> | undefined;
+  return {
+    server: String(cluster.server),
+    ca: material(cluster, 'certificate-authority'),
+    cert: material(user, 'client-certificate'),
+    key: material(user, 'client-key'),
+    token: typeof user?.['token'] === 'string' ? user['token'] : undefined,
+  };
+}
+
+export function request(conn: Connection, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse> {
+  const url = new URL(path, conn.server);
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (payload !== undefined) headers['Content-Type'] = contentType;
+  if (conn.token) headers['Authorization'] = `Bearer ${conn.token}`;
+  const secure = url.protocol === 'https:';
+  return new Promise((resolve, reject) => {
+    const req = (secure ? https : http).request(
+      url,
+      { method, headers, ...(secure ? { ca: conn.ca, cert: conn.cert, key: conn.key } : {}) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // Not JSON (a plain 404 page): keep the text.
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** The error a response carries: the Status message, as kubectl prints it. */
+export function responseError(r: ApiResponse): Error {
+  const msg = typeof r.body === 'object' && r.body && typeof r.body.message === 'string' ? r.body.message : String(r.body).trim();
+  return new Error(`Error from server (${typeof r.body?.reason === 'string' ? r.body.reason : r.status}): ${msg}`);
+}
