@@ -14,6 +14,7 @@ import { CRD_CLEANUP_FINALIZER, CRD_GROUP, type CustomResourceDefinition } from 
 import { setCondition } from './conditions.js';
 import { crdSchemaValidator } from './schema-checks.js';
 import { typedOrder, orderKeys } from '../registry/typed-order.js';
+import { crdToV1, crdToV1beta1 } from './v1beta1.js';
 
 const asCRD = (obj: JSONObject): CustomResourceDefinition => obj as unknown as CustomResourceDefinition;
 
@@ -31,7 +32,9 @@ function addStoredVersion(crd: CustomResourceDefinition): void {
   if (!stored.includes(storage.name)) crd.status.storedVersions = [...stored, storage.name];
 }
 
-const strategy: Strategy = {
+function crdStrategy(requestVersion: 'v1' | 'v1beta1'): Strategy {
+  const options = { validateSchemaStructure: crdSchemaValidator, requestVersion };
+  return {
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: false,
   prepareForCreate(obj) {
@@ -41,7 +44,7 @@ const strategy: Strategy = {
     crd.metadata.generation = 1;
     addStoredVersion(crd);
   },
-  validate: (obj) => validateCRD(asCRD(obj), { validateSchemaStructure: crdSchemaValidator }),
+  validate: (obj) => validateCRD(asCRD(obj), options),
   prepareForUpdate(obj, old, sub) {
     const crd = asCRD(obj);
     const prev = asCRD(old);
@@ -60,7 +63,7 @@ const strategy: Strategy = {
     if (sub === 'status') {
       return [...validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata'), ...validateCRDStatusUpdate(asCRD(obj), asCRD(old))];
     }
-    return validateCRDUpdate(asCRD(obj), asCRD(old), { validateSchemaStructure: crdSchemaValidator });
+    return validateCRDUpdate(asCRD(obj), asCRD(old), options);
   },
   canonicalize(obj) {
     const out = typedOrder(obj);
@@ -88,7 +91,10 @@ const strategy: Strategy = {
     });
     return { update: obj };
   },
-};
+  };
+}
+
+const strategy = crdStrategy('v1');
 
 export function crdResourceType(): ResourceType {
   return {
@@ -117,3 +123,55 @@ export function crdResourceType(): ResourceType {
     toStorage: (obj) => obj,
   };
 }
+
+/**
+ * apiextensions.k8s.io/v1beta1 CustomResourceDefinitions: the same objects (stored as v1), converted at the
+ * endpoint, validated with the options kube 1.21 gave v1beta1 requests.
+ */
+export function crdV1beta1ResourceType(): ResourceType {
+  const v1 = crdStrategy('v1beta1');
+  const v1Type = crdResourceType();
+  // Runs a v1 step on the v1 form of a v1beta1 object and writes the result back in place.
+  const inV1 = (obj: JSONObject, step: (o: JSONObject) => void): void => {
+    const converted = crdToV1(obj);
+    step(converted);
+    const back = crdToV1beta1(converted);
+    for (const k of Object.keys(obj)) delete obj[k];
+    Object.assign(obj, back);
+  };
+  const strategy: Strategy = {
+    ...v1,
+    prepareForCreate: (obj) => inV1(obj, (o) => v1.prepareForCreate(o)),
+    validate: (obj) => v1.validate(crdToV1(obj)),
+    prepareForUpdate: (obj, old, sub) => inV1(obj, (o) => v1.prepareForUpdate(o, crdToV1(old), sub)),
+    validateUpdate: (obj, old, sub) => v1.validateUpdate(crdToV1(obj), crdToV1(old), sub),
+    canonicalize(obj) {
+      const out = typedOrder(obj);
+      if (out['spec']) {
+        out['spec'] = orderKeys(out['spec'] as JSONObject, [
+          'group', 'version', 'names', 'scope', 'validation', 'subresources', 'versions', 'additionalPrinterColumns', 'conversion', 'preserveUnknownFields',
+        ]);
+      }
+      if (out['status']) out['status'] = orderKeys(out['status'] as JSONObject, ['conditions', 'acceptedNames', 'storedVersions']);
+      return out;
+    },
+    beforeDelete(obj, opts) {
+      const r = v1.beforeDelete!(crdToV1(obj), opts);
+      return r && r !== 'keep' ? { update: crdToV1beta1(r.update) } : r;
+    },
+  };
+  return {
+    ...v1Type,
+    served: { ...v1Type.served, version: 'v1beta1' },
+    strategy,
+    // Stored as v1: every read converts.
+    storedBytesPrefix: undefined,
+    fromStorage: (obj) => crdToV1beta1(obj),
+    toStorage: (obj) => crdToV1(obj),
+  };
+}
+
+/** The warning kube 1.19-1.21 sent with every v1beta1 CRD request. */
+export const V1BETA1_CRD_WARNING =
+  'apiextensions.k8s.io/v1beta1 CustomResourceDefinition is deprecated in v1.16+, unavailable in v1.22+; use apiextensions.k8s.io/v1 CustomResourceDefinition';
+

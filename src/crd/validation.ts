@@ -22,6 +22,8 @@ import {
 } from './go-types.js';
 import { type InternalConversion, type InternalSpec, schemaForVersion, subresourcesForVersion, toInternalSpec } from './internal.js';
 import { selectableFieldErrors } from './selectable-fields.js';
+import { newStructural } from '../schema/structural-model.js';
+import { validateStructural } from '../schema/structural-validate.js';
 import {
   type CustomResourceColumnDefinition,
   type CustomResourceDefinition,
@@ -42,6 +44,10 @@ export interface SchemaCheckContext {
   requireStructuralSchema: boolean;
   /** Defaults are allowed in the schema (kube: always on create and update). */
   allowDefaults: boolean;
+  /** Why defaults are not allowed, appended to "must not be set". */
+  disallowDefaultsReason?: string;
+  /** Property types must be valid OpenAPI types (relaxed for v1beta1 requests). */
+  requireValidPropertyType?: boolean;
   /** Set on update: the old internal spec, and whether this schema is unchanged from it (kube ratchets CEL cost then). */
   update?: { oldSpec: InternalSpec; schemaUnchanged: boolean };
 }
@@ -55,13 +61,26 @@ export type SchemaStructureValidator = (schema: JSONSchemaProps, path: string, c
 
 export interface CRDValidationOptions {
   validateSchemaStructure?: SchemaStructureValidator;
+  /**
+   * The CRD API version of the request. apiextensions.k8s.io/v1beta1 requests (served for compatibility)
+   * get the options kube 1.21 gave them: no required or structural schema, no defaults, any property type,
+   * no API-approval or preserveUnknownFields checks.
+   */
+  requestVersion?: 'v1' | 'v1beta1';
 }
+
+const V1BETA1_DEFAULTS_REASON = '(cannot set default values in apiextensions.k8s.io/v1beta1 CRDs, must use apiextensions.k8s.io/v1)';
 
 interface Opts {
   requireRecognizedConversionReviewVersion: boolean;
   requireImmutableNames: boolean;
   requireOpenAPISchema: boolean;
   allowInvalidCABundle: boolean;
+  /** Structural schemas required (before the defaults and x-kubernetes-* rules tighten it). */
+  requireStructuralSchema: boolean;
+  allowDefaults: boolean;
+  disallowDefaultsReason?: string;
+  requireValidPropertyType?: boolean;
   hook?: SchemaStructureValidator;
   update?: { oldSpec: InternalSpec; unchangedSchemas: Set<string> };
 }
@@ -82,12 +101,16 @@ const ALLOWED_AT_ROOT_WITH_STATUS = [
 /** ValidateCustomResourceDefinition: a CRD being created (after defaulting and PrepareForCreate). */
 export function validateCRD(crd: CustomResourceDefinition, options: CRDValidationOptions = {}): FieldError[] {
   const spec = toInternalSpec(crd.spec);
+  const beta = options.requestVersion === 'v1beta1';
   const opts: Opts = {
     requireRecognizedConversionReviewVersion: true,
     requireImmutableNames: false,
-    requireOpenAPISchema: true,
+    requireOpenAPISchema: !beta,
     // The CRD is not established yet.
     allowInvalidCABundle: true,
+    requireStructuralSchema: !beta,
+    allowDefaults: !beta,
+    ...(beta ? { disallowDefaultsReason: V1BETA1_DEFAULTS_REASON, requireValidPropertyType: false } : {}),
     hook: options.validateSchemaStructure,
   };
   return [
@@ -95,8 +118,7 @@ export function validateCRD(crd: CustomResourceDefinition, options: CRDValidatio
     ...validateSpec(spec, opts, 'spec'),
     ...validateCRDStatus(crd),
     ...validateStoredVersions(crd.status?.storedVersions, spec.versions, 'status.storedVersions'),
-    ...validateAPIApproval(crd, undefined),
-    ...validatePreserveUnknownFields(crd, undefined),
+    ...(beta ? [] : [...validateAPIApproval(crd, undefined), ...validatePreserveUnknownFields(crd, undefined)]),
   ];
 }
 
@@ -105,11 +127,18 @@ export function validateCRDUpdate(crd: CustomResourceDefinition, old: CustomReso
   const spec = toInternalSpec(crd.spec);
   const oldSpec = toInternalSpec(old.spec);
   const established = isConditionTrue(old, 'Established');
+  const beta = options.requestVersion === 'v1beta1';
+  // Validation never tightens on what is already stored; v1beta1 requests get kube 1.21's relaxations.
+  const oldHasDefaults = specHasSchemaWith(oldSpec, (s) => s['default'] !== undefined && s['default'] !== null);
   const opts: Opts = {
     requireRecognizedConversionReviewVersion: !oldSpec.conversion || hasValidConversionReviewVersionOrEmpty(oldSpec.conversion.conversionReviewVersions),
     requireImmutableNames: established,
-    requireOpenAPISchema: allVersionsSpecifyOpenAPISchema(oldSpec),
+    requireOpenAPISchema: !beta && allVersionsSpecifyOpenAPISchema(oldSpec),
     allowInvalidCABundle: allowInvalidCABundle(old, oldSpec),
+    requireStructuralSchema: !beta && !specHasNonStructuralSchema(oldSpec),
+    allowDefaults: !beta || oldHasDefaults,
+    ...(beta && !oldHasDefaults ? { disallowDefaultsReason: V1BETA1_DEFAULTS_REASON } : {}),
+    ...(beta ? { requireValidPropertyType: false } : {}),
     hook: options.validateSchemaStructure,
     update: { oldSpec, unchangedSchemas: versionsWithUnchangedSchemas(spec, oldSpec) },
   };
@@ -128,8 +157,7 @@ export function validateCRDUpdate(crd: CustomResourceDefinition, old: CustomReso
   errs.push(
     ...validateCRDStatus(crd),
     ...validateStoredVersions(crd.status?.storedVersions, spec.versions, 'status.storedVersions'),
-    ...validateAPIApproval(crd, old),
-    ...validatePreserveUnknownFields(crd, old),
+    ...(beta ? [] : [...validateAPIApproval(crd, old), ...validatePreserveUnknownFields(crd, old)]),
   );
   return errs;
 }
@@ -174,10 +202,9 @@ function validateSpec(spec: InternalSpec, opts: Opts, path: string): FieldError[
 
   const puf = spec.preserveUnknownFields;
   const hasDefaults = specHasSchemaWith(spec, (s) => s['default'] !== undefined && s['default'] !== null);
-  // kube requires structural schemas unless preserveUnknownFields is true, no schema has defaults
-  // or x-kubernetes-* extensions, and the old CRD already had a non-structural schema. Only v1
-  // CRDs are ever stored here, and v1 forbids preserveUnknownFields: true, so that never holds.
-  const requireStructuralSchema = true;
+  // Pruning (preserveUnknownFields false), defaults and x-kubernetes-* extensions need a structural schema.
+  const requireStructuralSchema =
+    opts.requireStructuralSchema || !puf || (opts.allowDefaults && hasDefaults) || specHasSchemaWith(spec, hasKubernetesExtensions);
 
   if (opts.requireOpenAPISchema) {
     if (!spec.validation?.openAPIV3Schema) {
@@ -192,7 +219,7 @@ function validateSpec(spec: InternalSpec, opts: Opts, path: string): FieldError[
       }
     });
   }
-  if (hasDefaults && puf) {
+  if (opts.allowDefaults && hasDefaults && puf) {
     errs.push(invalid(`${path}.preserveUnknownFields`, true, 'must be false in order to use defaults in the schema'));
   }
 
@@ -390,7 +417,9 @@ function validateSchemaRoot(
   }
   if (schema['nullable'] === true) errs.push(forbidden(`${path}.openAPIV3Schema.nullable`, 'nullable cannot be true at the root'));
   if (opts.hook) {
-    const ctx: SchemaCheckContext = { statusEnabled, requireStructuralSchema, allowDefaults: true };
+    const ctx: SchemaCheckContext = { statusEnabled, requireStructuralSchema, allowDefaults: opts.allowDefaults };
+    if (opts.disallowDefaultsReason) ctx.disallowDefaultsReason = opts.disallowDefaultsReason;
+    if (opts.requireValidPropertyType !== undefined) ctx.requireValidPropertyType = opts.requireValidPropertyType;
     if (opts.update) ctx.update = { oldSpec: opts.update.oldSpec, schemaUnchanged: opts.update.unchangedSchemas.has(version) };
     errs.push(...opts.hook(schema, `${path}.openAPIV3Schema`, ctx));
   }
@@ -438,6 +467,24 @@ export function schemaHas(s: unknown, pred: SchemaPred): boolean {
 function specHasSchemaWith(spec: InternalSpec, pred: SchemaPred): boolean {
   if (schemaHas(spec.validation?.openAPIV3Schema, pred)) return true;
   return spec.versions.some((v) => schemaHas(v.schema?.openAPIV3Schema, pred));
+}
+
+const hasKubernetesExtensions: SchemaPred = (s) =>
+  s['x-kubernetes-embedded-resource'] === true ||
+  (s['x-kubernetes-preserve-unknown-fields'] !== undefined && s['x-kubernetes-preserve-unknown-fields'] !== null) ||
+  s['x-kubernetes-int-or-string'] === true ||
+  (Array.isArray(s['x-kubernetes-list-map-keys']) && s['x-kubernetes-list-map-keys'].length > 0) ||
+  (s['x-kubernetes-list-type'] !== undefined && s['x-kubernetes-list-type'] !== null) ||
+  (Array.isArray(s['x-kubernetes-validations']) && s['x-kubernetes-validations'].length > 0);
+
+/** A schema kube's structural conversion or validation refuses (one stored through v1beta1). */
+function specHasNonStructuralSchema(spec: InternalSpec): boolean {
+  const nonStructural = (schema: JSONSchemaProps | undefined): boolean => {
+    if (!schema) return false;
+    const r = newStructural(schema);
+    return 'error' in r || validateStructural('', r.structural).length > 0;
+  };
+  return nonStructural(spec.validation?.openAPIV3Schema) || spec.versions.some((v) => nonStructural(v.schema?.openAPIV3Schema));
 }
 
 function allVersionsSpecifyOpenAPISchema(spec: InternalSpec): boolean {

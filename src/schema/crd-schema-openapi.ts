@@ -52,6 +52,7 @@ export type ValidationRulesCheck = (ctx: ValidationRulesContext) => FieldError[]
 
 export interface OpenAPISchemaOptions {
   allowDefaults: boolean;
+  disallowDefaultsReason?: string;
   requireValidPropertyType: boolean;
   requireAtomicSetType: boolean;
   requireMapListKeysMapSetValidation: boolean;
@@ -78,7 +79,7 @@ interface Result {
 export function validateOpenAPISchema(schema: JSONSchemaProps, path: string, opts: OpenAPISchemaOptions): FieldError[] {
   const ssv: Standard = {
     allowDefaults: opts.allowDefaults,
-    disallowDefaultsReason: '',
+    disallowDefaultsReason: opts.disallowDefaultsReason ?? '',
     insideResourceMeta: false,
     requireValidPropertyType: opts.requireValidPropertyType,
   };

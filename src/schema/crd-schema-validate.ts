@@ -42,6 +42,8 @@ export function validateCRDSchema(schema: JSONSchemaProps, path: string, ctx: Sc
     requireStructuralSchema: ctx.requireStructuralSchema,
     allowDefaults: ctx.allowDefaults,
   };
+  if (ctx.requireValidPropertyType !== undefined) opts.requireValidPropertyType = ctx.requireValidPropertyType;
+  if (ctx.disallowDefaultsReason) opts.disallowDefaultsReason = ctx.disallowDefaultsReason;
   if (ctx.update) opts.update = ctx.update;
   return checkCRDSchema(schema, path, opts, deps);
 }
@@ -51,6 +53,7 @@ export interface CRDSchemaOptions extends SchemaOptions {
   statusEnabled: boolean;
   requireStructuralSchema: boolean;
   allowDefaults: boolean;
+  disallowDefaultsReason?: string;
   update?: SchemaCheckContext['update'];
 }
 
@@ -77,6 +80,7 @@ export function checkCRDSchema(schema: JSONSchemaProps, path: string, opts: CRDS
   }
   const openAPIOpts: Parameters<typeof validateOpenAPISchema>[2] = {
     allowDefaults: opts.allowDefaults,
+    ...(opts.disallowDefaultsReason ? { disallowDefaultsReason: opts.disallowDefaultsReason } : {}),
     requireValidPropertyType: opts.requireValidPropertyType,
     requireAtomicSetType: opts.requireAtomicSetType,
     requireMapListKeysMapSetValidation: opts.requireMapListKeysMapSetValidation,

@@ -7,7 +7,7 @@ import * as S from '../api/status.js';
 import type { KVStore } from '../storage/types.js';
 import { GenericStore } from '../registry/store.js';
 import { namespaceType, namespaceLifecycle, ensureInitialNamespaces, NamespaceController, forbidImmortalDelete } from '../registry/namespaces.js';
-import { crdResourceType } from '../crd/resource.js';
+import { crdResourceType, crdV1beta1ResourceType, V1BETA1_CRD_WARNING } from '../crd/resource.js';
 import { CrdServing } from '../crd/serving.js';
 import { CrdController, type FinalizerTiming } from '../crd/controller.js';
 import { ApiRegistry, BUILTIN_PATCH_TYPES, type Endpoint } from './api-registry.js';
@@ -75,6 +75,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     beforeDelete: forbidImmortalDelete,
   });
   registry.addBuiltin({ store: crds, subresources: new Set<Subresource>(['status']), patchTypes: BUILTIN_PATCH_TYPES });
+  registry.addBuiltin({
+    store: new GenericStore(kv, crdV1beta1ResourceType()),
+    subresources: new Set<Subresource>(['status']),
+    patchTypes: BUILTIN_PATCH_TYPES,
+    warnings: [V1BETA1_CRD_WARNING],
+  });
 
   await ensureInitialNamespaces(namespaces);
   const crdController = new CrdController(crds, serving, opts.crdFinalizerTiming);
