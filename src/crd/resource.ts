@@ -35,62 +35,62 @@ function addStoredVersion(crd: CustomResourceDefinition): void {
 function crdStrategy(requestVersion: 'v1' | 'v1beta1'): Strategy {
   const options = { validateSchemaStructure: crdSchemaValidator, requestVersion };
   return {
-  allowCreateOnUpdate: false,
-  allowUnconditionalUpdate: false,
-  prepareForCreate(obj) {
-    applyDefaults(obj);
-    const crd = asCRD(obj);
-    crd.status = { acceptedNames: { plural: '', kind: '' } };
-    crd.metadata.generation = 1;
-    addStoredVersion(crd);
-  },
-  validate: (obj) => validateCRD(asCRD(obj), options),
-  prepareForUpdate(obj, old, sub) {
-    const crd = asCRD(obj);
-    const prev = asCRD(old);
-    if (sub === 'status') {
-      // Status writes change status only (kube resets metadata from the object itself, i.e. keeps it).
-      crd.spec = prev.spec;
-      return;
-    }
-    applyDefaults(obj);
-    crd.status = prev.status;
-    crd.metadata.generation = prev.metadata.generation ?? 1;
-    if (!specsSemanticallyEqual(crd.spec, prev.spec)) crd.metadata.generation += 1;
-    addStoredVersion(crd);
-  },
-  validateUpdate(obj, old, sub) {
-    if (sub === 'status') {
-      return [...validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata'), ...validateCRDStatusUpdate(asCRD(obj), asCRD(old))];
-    }
-    return validateCRDUpdate(asCRD(obj), asCRD(old), options);
-  },
-  canonicalize(obj) {
-    const out = typedOrder(obj);
-    if (out['spec']) out['spec'] = orderKeys(out['spec'] as JSONObject, ['group', 'names', 'scope', 'versions', 'conversion', 'preserveUnknownFields']);
-    if (out['status']) out['status'] = orderKeys(out['status'] as JSONObject, ['conditions', 'acceptedNames', 'storedVersions']);
-    return out;
-  },
-  // The CRD REST words its precondition failures as storage does, against customresourcedefinitions.
-  storagePreconditionMessages: true,
-  beforeDelete(obj) {
-    const crd = asCRD(obj);
-    // Once terminating, deletes go to the generic store (which waits for the finalizers).
-    if (crd.metadata.deletionTimestamp) return undefined;
-    // First delete: mark terminating (a timestamp, no grace period) and add the cleanup finalizer; the
-    // finalizer controller removes the instances, then the finalizer.
-    crd.metadata.deletionTimestamp = rfc3339();
-    if (!crd.metadata.finalizers?.includes(CRD_CLEANUP_FINALIZER)) {
-      crd.metadata.finalizers = [...(crd.metadata.finalizers ?? []), CRD_CLEANUP_FINALIZER];
-    }
-    setCondition(crd, {
-      type: 'Terminating',
-      status: 'True',
-      reason: 'InstanceDeletionPending',
-      message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
-    });
-    return { update: obj };
-  },
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: false,
+    prepareForCreate(obj) {
+      applyDefaults(obj);
+      const crd = asCRD(obj);
+      crd.status = { acceptedNames: { plural: '', kind: '' } };
+      crd.metadata.generation = 1;
+      addStoredVersion(crd);
+    },
+    validate: (obj) => validateCRD(asCRD(obj), options),
+    prepareForUpdate(obj, old, sub) {
+      const crd = asCRD(obj);
+      const prev = asCRD(old);
+      if (sub === 'status') {
+        // Status writes change status only (kube resets metadata from the object itself, i.e. keeps it).
+        crd.spec = prev.spec;
+        return;
+      }
+      applyDefaults(obj);
+      crd.status = prev.status;
+      crd.metadata.generation = prev.metadata.generation ?? 1;
+      if (!specsSemanticallyEqual(crd.spec, prev.spec)) crd.metadata.generation += 1;
+      addStoredVersion(crd);
+    },
+    validateUpdate(obj, old, sub) {
+      if (sub === 'status') {
+        return [...validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata'), ...validateCRDStatusUpdate(asCRD(obj), asCRD(old))];
+      }
+      return validateCRDUpdate(asCRD(obj), asCRD(old), options);
+    },
+    canonicalize(obj) {
+      const out = typedOrder(obj);
+      if (out['spec']) out['spec'] = orderKeys(out['spec'] as JSONObject, ['group', 'names', 'scope', 'versions', 'conversion', 'preserveUnknownFields']);
+      if (out['status']) out['status'] = orderKeys(out['status'] as JSONObject, ['conditions', 'acceptedNames', 'storedVersions']);
+      return out;
+    },
+    // The CRD REST words its precondition failures as storage does, against customresourcedefinitions.
+    storagePreconditionMessages: true,
+    beforeDelete(obj) {
+      const crd = asCRD(obj);
+      // Once terminating, deletes go to the generic store (which waits for the finalizers).
+      if (crd.metadata.deletionTimestamp) return undefined;
+      // First delete: mark terminating (a timestamp, no grace period) and add the cleanup finalizer; the
+      // finalizer controller removes the instances, then the finalizer.
+      crd.metadata.deletionTimestamp = rfc3339();
+      if (!crd.metadata.finalizers?.includes(CRD_CLEANUP_FINALIZER)) {
+        crd.metadata.finalizers = [...(crd.metadata.finalizers ?? []), CRD_CLEANUP_FINALIZER];
+      }
+      setCondition(crd, {
+        type: 'Terminating',
+        status: 'True',
+        reason: 'InstanceDeletionPending',
+        message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+      });
+      return { update: obj };
+    },
   };
 }
 
