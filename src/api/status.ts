@@ -112,8 +112,12 @@ export const forbidden = (gr: GroupResource, name: string, why: string, causes?:
 
 export const unauthorized = (message = 'Unauthorized'): StatusError => failure(401, 'Unauthorized', message);
 
+/**
+ * A route that does not exist for the method: go-restful's 405, which kube's service error handler turns
+ * into NewGenericServerResponse(405, ...): its fixed message and empty (present) details.
+ */
 export const methodNotAllowed = (): StatusError =>
-  failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+  failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
 
 export const unsupportedMediaType = (accepted: readonly string[]): StatusError =>
   failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);

@@ -7,11 +7,8 @@ import type { IncomingMessage } from 'node:http';
 import type { TLSSocket, PeerCertificate } from 'node:tls';
 import { unauthorized, type StatusError } from '../api/status.js';
 
-export interface UserInfo {
-  name: string;
-  groups: string[];
-  uid?: string;
-}
+export type { UserInfo } from '../api/user.js';
+import type { UserInfo } from '../api/user.js';
 
 export const ANONYMOUS_USER = 'system:anonymous';
 export const ALL_UNAUTHENTICATED = 'system:unauthenticated';

@@ -4,6 +4,7 @@ import { parseArgs } from './args.js';
 import { serve } from './serve.js';
 import { connectionFromKubeconfig } from './kube-client.js';
 import { migrateStorage } from './migrate-storage.js';
+import { loadTokenFile } from '../auth/authenticate.js';
 import { mappedServiceResolver, parseServiceMappings } from '../conversion/service-map.js';
 
 const USAGE = `Usage: crd-apiserver <command> [flags]
@@ -21,6 +22,8 @@ Flags for serve:
   --tls-san NAME[,NAME]  extra DNS names or IPs for the serving certificate
   --service-resolver NS/NAME[:PORT]=HOST:PORT[,...]
                          where webhook service references are reached (default <name>.<namespace>.svc)
+  --token-auth-file PATH a CSV of bearer tokens (token,user,uid,"group1,group2"), as kube-apiserver reads it
+  --anonymous-auth BOOL  requests without credentials are system:anonymous (true, default) or get 401 (false)
 
 Flags for migrate-storage:
   --kubeconfig PATH      the API server to talk to (default $KUBECONFIG, then ~/.kube/config)
@@ -28,7 +31,7 @@ Flags for migrate-storage:
 `;
 
 async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, new Set(['help']));
+  const args = parseArgs(argv, new Set(['help', 'anonymous-auth']));
   if (args.flags.has('help') || args.command === 'help' || args.command === '') {
     process.stdout.write(USAGE);
     return args.command === '' && !args.flags.has('help') ? 2 : 0;
@@ -53,6 +56,8 @@ async function main(argv: string[]): Promise<number> {
     bindAddress: args.flags.get('bind-address') ?? '127.0.0.1',
     hosts: (args.flags.get('tls-san') ?? '').split(',').filter(Boolean),
     serviceResolver: mappedServiceResolver(parseServiceMappings(args.flags.get('service-resolver') ?? '')),
+    tokens: args.flags.has('token-auth-file') ? loadTokenFile(args.flags.get('token-auth-file')!) : undefined,
+    anonymousAuth: boolFlag(args.flags, 'anonymous-auth', true),
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   process.stdout.write(`crd-apiserver serving on ${s.server.secureUrl}${s.server.insecureUrl ? ` and ${s.server.insecureUrl}` : ''} (ready in ${ms.toFixed(0)} ms)\n`);
@@ -77,6 +82,15 @@ main(process.argv.slice(2)).then(
     process.exit(1);
   },
 );
+
+/** A boolean flag as Go's flag package parses one: bare means true; 1, t, true, 0, f, false in any case. */
+function boolFlag(flags: ReadonlyMap<string, string>, name: string, def: boolean): boolean {
+  const v = flags.get(name);
+  if (v === undefined) return def;
+  if (/^(1|t|true)$/i.test(v)) return true;
+  if (/^(0|f|false)$/i.test(v)) return false;
+  throw new Error(`invalid boolean value "${v}" for --${name}`);
+}
 
 async function runMigrateStorage(positional: readonly string[], flags: ReadonlyMap<string, string>): Promise<number> {
   const crdName = positional[0];

@@ -8,6 +8,7 @@ import { ensureCertificates } from '../auth/certs.js';
 import { writeKubeconfig } from '../auth/kubeconfig.js';
 import { startServer, type RunningServer } from '../server/server.js';
 import type { ServiceResolver } from '../conversion/types.js';
+import type { TokenTable } from '../auth/authenticate.js';
 
 export interface ServeOptions {
   dataDir: string;
@@ -18,6 +19,10 @@ export interface ServeOptions {
   hosts: string[];
   /** Where webhook service references are reached (default: `<name>.<namespace>.svc`). */
   serviceResolver?: ServiceResolver;
+  /** Bearer tokens accepted on the secure port (--token-auth-file). */
+  tokens?: TokenTable;
+  /** Whether requests without credentials are system:anonymous (default) or refused (--anonymous-auth=false). */
+  anonymousAuth?: boolean;
 }
 
 export interface Served {
@@ -39,6 +44,8 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     insecurePort: opts.insecurePort,
     bindAddress: opts.bindAddress,
     serviceResolver: opts.serviceResolver,
+    tokens: opts.tokens,
+    anonymousAuth: opts.anonymousAuth,
   });
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   const serverUrl = server.secureUrl!.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//127.0.0.1:');

@@ -3,14 +3,16 @@
 import type { ServedResource } from '../api/resource.js';
 import { StatusError, type GroupResource } from '../api/status.js';
 import type { KVStore } from '../storage/types.js';
-import { GenericStore, type Admission } from '../registry/store.js';
+import { GenericStore } from '../registry/store.js';
+import type { Admission } from '../registry/admission.js';
 import { storageVersionHash, compareKubeVersions } from '../server/discovery.js';
 import { compileCrdSchemas, customResourceType, storageVersionOf } from './custom-resource.js';
 import type { ConvertObjects } from '../conversion/types.js';
 import { isConditionTrue } from './conditions.js';
 import type { CustomResourceDefinition } from './types.js';
 import type { Subresource } from '../registry/resource-type.js';
-import { CR_PATCH_TYPES, type Endpoint } from '../server/api-registry.js';
+import type { Endpoint } from '../server/api-registry.js';
+import { CUSTOM_RESOURCE_PATCH_TYPES, servedPatchTypes } from '../registry/patch.js';
 
 export interface CrdEndpoint {
   crd: CustomResourceDefinition;
@@ -54,8 +56,10 @@ function servedResource(crd: CustomResourceDefinition, version: string, priority
   };
 }
 
+const CR_PATCH_TYPES = servedPatchTypes(CUSTOM_RESOURCE_PATCH_TYPES);
+
 /** NewMethodNotSupported with crdHandler's message for creates while the CRD is terminating. */
-function terminatingCreate(gr: GroupResource): StatusError {
+export function terminatingCreate(gr: GroupResource): StatusError {
   return new StatusError({
     kind: 'Status',
     apiVersion: 'v1',
@@ -116,10 +120,7 @@ export class CrdServing {
           ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
           patchTypes: CR_PATCH_TYPES,
           warnings: deprecationWarning ? [deprecationWarning] : undefined,
-          // crdHandler: no new objects once the CRD is terminating (reads, updates and deletes go on).
-          beforeCreate: () => {
-            if (isConditionTrue(served.crd, 'Terminating')) throw terminatingCreate(type.gr);
-          },
+          customResource: true,
         },
       };
       versions.set(v.name, served);
@@ -128,6 +129,12 @@ export class CrdServing {
     if (!storageStore) return;
     this.byName.set(name, { crd, fingerprint, versions, storageStore });
     this.generation++;
+  }
+
+  /** Whether the CRD serving this resource is terminating: no new objects then (reads, updates and deletes go on). */
+  isTerminating(resource: { group: string; resource: string }): boolean {
+    const info = this.byName.get(`${resource.resource}.${resource.group}`);
+    return info !== undefined && isConditionTrue(info.crd, 'Terminating');
   }
 
   remove(name: string): void {

@@ -1,5 +1,5 @@
-// Core v1 Namespaces: the resource, the lifecycle admission that guards content creation, and the
-// controller that empties a terminating namespace and then removes it.
+// Core v1 Namespaces: the resource, and the controller that empties a terminating namespace and then
+// removes it. The admission that guards their content is src/admission/namespace-lifecycle.ts.
 import type { FieldError } from '../api/field-error.js';
 import { invalid as invalidField } from '../api/field-error.js';
 import * as S from '../api/status.js';
@@ -9,7 +9,7 @@ import { rfc3339 } from '../util/time.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../schema/objectmeta.js';
 import { namespaceTableConvertor } from '../server/table.js';
 import type { ResourceType, Strategy, Subresource } from './resource-type.js';
-import { GenericStore, metaOf, type Admission } from './store.js';
+import { GenericStore, metaOf } from './store.js';
 import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS, type DeleteOptions } from './deletion.js';
 import { typedOrder } from './typed-order.js';
 import { storageVersionHash } from '../server/discovery.js';
@@ -170,34 +170,6 @@ export async function ensureInitialNamespaces(store: GenericStore): Promise<void
       if (!(e instanceof S.StatusError && e.code === 409)) throw e;
     }
   }
-}
-
-/** NamespaceLifecycle admission: content goes only into namespaces that exist and are not terminating. */
-export function namespaceLifecycle(namespaces: GenericStore): Admission {
-  return {
-    async admitCreate(type, namespace, obj) {
-      if (!type.served.namespaced) return;
-      let ns: JSONObject;
-      try {
-        ns = await namespaces.get('', namespace);
-      } catch (e) {
-        if (e instanceof S.StatusError && e.code === 404) throw S.notFound(NAMESPACE_GR, namespace);
-        throw e;
-      }
-      if ((ns['status'] as JSONObject | undefined)?.['phase'] === 'Terminating' || metaOf(ns).deletionTimestamp) {
-        // admission.NewForbidden names the object as admission sees it: before generateName is applied.
-        const m = metaOf(obj);
-        const name = m.name || m.generateName || 'Unknown';
-        throw S.forbidden(type.gr, name, `unable to create new content in namespace ${namespace} because it is being terminated`, [
-          { reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' },
-        ]);
-      }
-    },
-  };
-}
-
-export function forbidImmortalDelete(name: string): void {
-  if (IMMORTAL_NAMESPACES.includes(name)) throw S.forbidden(NAMESPACE_GR, name, 'this namespace may not be deleted');
 }
 
 const CONDITIONS: Array<[string, string, string]> = [

@@ -11,6 +11,8 @@ import { isObject } from '../util/json.js';
 import { rfc3339 } from '../util/time.js';
 import type { ResourceType, Subresource } from './resource-type.js';
 import { gcFinalizers, markAsDeleting, setFinalizers, shouldDeleteDuringUpdate, type DeleteOptions } from './deletion.js';
+import { NO_ADMISSION, type Admission, type AdmissionAttributes } from './admission.js';
+import type { UserInfo } from '../api/user.js';
 
 export type { ObjectMeta } from '../api/meta.js';
 import type { ObjectMeta } from '../api/meta.js';
@@ -32,6 +34,14 @@ export interface ListOptions {
   minRevision?: number;
 }
 
+/** Label and field selectors, as matchers over an object's labels and selectable fields. */
+export type ListFilter = Pick<ListOptions, 'labelMatch' | 'fieldMatch'>;
+
+/** A delete's scope: the requester, and whether mutating admission already ran (each item of a deletecollection). */
+export interface DeleteScope extends RequestScope {
+  admitted?: boolean;
+}
+
 export interface ListResult {
   items: JSONObject[];
   resourceVersion: string;
@@ -48,15 +58,15 @@ export interface WatchEvent {
 
 export type { DeleteOptions } from './deletion.js';
 
-export interface WriteOptions {
+export interface WriteOptions extends RequestScope {
   dryRun?: boolean;
   /** Collects the strategy's warnings for the response. */
   warnings?: string[];
 }
 
-/** Hooks a server installs around writes: namespace lifecycle admission and the like. */
-export interface Admission {
-  admitCreate?(type: ResourceType, namespace: string, obj: JSONObject): Promise<void>;
+/** Who is writing, for admission: the request's user (absent for the server's own writes). */
+export interface RequestScope {
+  user?: UserInfo;
 }
 
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -72,8 +82,13 @@ export class GenericStore {
   constructor(
     readonly kv: KVStore,
     readonly type: ResourceType,
-    private readonly admission: Admission = {},
+    private readonly admission: Admission = NO_ADMISSION,
   ) {}
+
+  /** Admission attributes for a write through this endpoint. */
+  private attrs(a: Omit<AdmissionAttributes, 'resource'>): AdmissionAttributes {
+    return { resource: this.type.served, ...a };
+  }
 
   private get gr(): S.GroupResource {
     return this.type.gr;
@@ -297,8 +312,9 @@ export class GenericStore {
     const obj = input;
     const meta = metaOf(obj);
     this.fillNamespace(meta, namespace);
-    // Mutating admission (NamespaceLifecycle) runs before the strategy: before name generation and validation.
-    await this.admission.admitCreate?.(this.type, namespace, obj);
+    const dryRun = opts.dryRun === true;
+    // Mutating admission runs before the strategy: before name generation and validation.
+    await this.admission.admit(this.attrs({ operation: 'CREATE', subresource: '', namespace, name: meta.name ?? '', object: obj, dryRun, user: opts.user }));
     if (!meta.name && meta.generateName) meta.name = meta.generateName + randomSuffix();
     const name = meta.name ?? '';
     // Metadata the server owns.
@@ -312,6 +328,7 @@ export class GenericStore {
     const errs = this.type.strategy.validate(obj);
     if (!name && !errs.some((e) => e.field === 'metadata.name')) errs.unshift(required('metadata.name', 'name or generateName is required'));
     if (errs.length) throw S.invalid(this.type.served.group, this.type.served.kind, name, errs);
+    await this.admission.validate(this.attrs({ operation: 'CREATE', subresource: '', namespace, name, object: obj, dryRun, user: opts.user }));
     opts.warnings?.push(...(this.type.strategy.warnings?.(obj) ?? []));
     if (opts.dryRun) {
       const existing = await this.kv.get(this.key(namespace, name));
@@ -372,10 +389,16 @@ export class GenericStore {
         throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
       }
       const old = current;
+      const dryRun = opts.dryRun === true;
+      const attrs = (): AdmissionAttributes =>
+        this.attrs({ operation: 'UPDATE', subresource: sub, namespace, name, object: desired, oldObject: old, dryRun, user: opts.user });
+      // Mutating admission sees the object as sent (or patched), before the strategy prepares it.
+      await this.admission.admit(attrs());
       carryOverServerMeta(meta, metaOf(old));
       this.type.strategy.prepareForUpdate(desired, old, sub);
       const errs = this.type.strategy.validateUpdate(desired, old, sub);
       if (errs.length) throw S.invalid(this.type.served.group, this.type.served.kind, name, errs);
+      await this.admission.validate(attrs());
       if (opts.warnings) opts.warnings.push(...(this.type.strategy.warnings?.(desired, old) ?? []));
       // Finalizers emptied on an object being deleted: the update completes the deletion. The answer is
       // the updated object at the revision it was read at (deleteWithoutFinalizers returns it so).
@@ -410,14 +433,19 @@ export class GenericStore {
    * (deletionTimestamp, deletionGracePeriodSeconds 0) and kept until an update empties them; one without
    * is removed. Returns the object (the kept one, or the last state of the removed one) and whether it is gone.
    */
-  async delete(namespace: string, name: string, opts: DeleteOptions = {}): Promise<{ object: JSONObject; deleted: boolean }> {
+  async delete(namespace: string, name: string, opts: DeleteOptions = {}, scope: DeleteScope = {}): Promise<{ object: JSONObject; deleted: boolean }> {
     const key = this.key(namespace, name);
+    const attrs = (oldObject?: JSONObject): AdmissionAttributes =>
+      this.attrs({ operation: 'DELETE', subresource: '', namespace, name, oldObject, options: opts, dryRun: opts.dryRun === true, user: scope.user });
+    // Mutating admission of a delete runs before the object is read, as kube's delete handler calls it.
+    if (!scope.admitted) await this.admission.admit(attrs());
     for (let attempt = 0; ; attempt++) {
       const kv = await this.kv.get(key);
       if (!kv) throw S.notFound(this.gr, name);
       const current = await this.read(kv);
       const failed = preconditionFailure(this.type, name, opts.preconditions, metaOf(current));
       if (failed) throw failed;
+      await this.admission.validate(attrs(current));
       const decided = this.type.strategy.beforeDelete?.(structuredClone(current), opts);
       if (decided === 'keep') return { object: current, deleted: false };
       const next = decided ? decided.update : markForDeletion(structuredClone(current), opts);
@@ -438,6 +466,25 @@ export class GenericStore {
       // Written meanwhile: read again (the preconditions are checked against what is there now).
       if (attempt >= MAX_CONFLICT_RETRIES) throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
     }
+  }
+
+  /**
+   * Store.DeleteCollection: mutating admission once for the collection, then each listed object deleted
+   * with the same options (preconditions included) as a single delete, each through validating admission.
+   * Objects gone meanwhile are skipped. Returns the list as it was read, before the deletes.
+   */
+  async deleteCollection(namespace: string, filter: ListFilter, opts: DeleteOptions = {}, scope: RequestScope = {}): Promise<ListResult> {
+    await this.admission.admit(this.attrs({ operation: 'DELETE', subresource: '', namespace, name: '', options: opts, dryRun: opts.dryRun === true, user: scope.user }));
+    const all = await this.list({ namespace, ...filter });
+    for (const obj of all.items) {
+      const m = metaOf(obj);
+      try {
+        await this.delete(m.namespace ?? '', m.name ?? '', opts, { ...scope, admitted: true });
+      } catch (e) {
+        if (!(e instanceof S.StatusError && e.code === 404)) throw e;
+      }
+    }
+    return all;
   }
 
   /**

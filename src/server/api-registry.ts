@@ -11,18 +11,15 @@ export interface Endpoint {
   subresources: ReadonlySet<Subresource>;
   /** The scale subresource's paths, when it is served. */
   scale?: ScalePaths;
-  /** Patch content types accepted. */
+  /** Patch content types accepted (servedPatchTypes of kube's list for the kind). */
   patchTypes: readonly string[];
   warnings?: readonly string[];
-  /** A hook run before a delete is carried out (e.g. immortal namespaces). */
-  beforeDelete?(name: string): void;
-  /** A hook run before a create (custom resources of a terminating CRD refuse new objects). */
-  beforeCreate?(): void;
+  /**
+   * Served by the CRD handler rather than the built-in (go-restful) routes: unsupported verbs and patch
+   * content types are answered in crdHandler's words instead of go-restful's.
+   */
+  customResource: boolean;
 }
-
-// Server-side apply (application/apply-patch+yaml) is not served yet: it is refused with 415 like any unknown type.
-export const CR_PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json'];
-export const BUILTIN_PATCH_TYPES = [...CR_PATCH_TYPES, 'application/strategic-merge-patch+json'];
 
 export class ApiRegistry {
   private builtins = new Map<string, Endpoint>();

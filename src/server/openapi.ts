@@ -5,6 +5,7 @@
 // kubectl reads these: create/apply --validate=strict looks for fieldValidation on the kind's PATCH
 // operation, apply looks for strategic-merge-patch support, explain walks components.schemas.
 
+import { CUSTOM_RESOURCE_PATCH_TYPES } from '../registry/patch.js';
 import { type ServedResource } from '../api/resource.js';
 import { compareKubeVersions, isBuiltinGroup, parseAcceptClauses } from './discovery.js';
 import { goJSON, sha512HexUpper } from './discovery-json.js';
@@ -230,7 +231,7 @@ interface Route {
 
 const JSON_YAML = ['application/json', 'application/yaml'];
 /** A CRD's PATCH accepts no strategic merge patch; kubectl apply then falls back to JSON merge patch. */
-const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
+const PATCH_TYPES = CUSTOM_RESOURCE_PATCH_TYPES;
 
 /** GetArticleForNoun: plurals (ending in s, not ss) get none; otherwise a/an. */
 const article = (noun: string): string =>

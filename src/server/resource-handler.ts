@@ -1,7 +1,6 @@
 // The REST verbs of one resource endpoint over the generic store: get, list, watch, create, update,
 // patch, delete, deletecollection, for the main resource and its status subresource.
 import { gvString } from '../api/resource.js';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as S from '../api/status.js';
 import { GO_VALUE, goQuote, invalid as invalidField, notSupported, type FieldError } from '../api/field-error.js';
 import type { GenericStore, ListResult, DeleteOptions } from '../registry/store.js';
@@ -11,18 +10,20 @@ import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
 import { decodeBody, negotiateOutput, type Negotiated, type StrictDecoding } from './negotiation.js';
 import { reportStrictDecoding, typedOpaquePaths } from './duplicate-fields.js';
-import { readBody, writeObject, writeRaw, addWarning } from './http.js';
+import { readBody, writeObject, writeRaw } from './http.js';
 import { parseListQuery, parseRevision } from './list-options.js';
 import { partialObjectMetadata, toTable, type IncludeObject, type TableOptions } from './table.js';
 import { serveWatch } from './watch.js';
 import { applyPatchRequest } from './patch-request.js';
 import { decodeProtobufDeleteOptions, isProtobufContentType } from './protobuf.js';
 import { patchTypeFor, type FieldValidation } from '../registry/patch.js';
-import type { RequestInfo } from './request-info.js';
+import type { RequestContext } from './context.js';
 
 export interface EndpointOptions {
   /** Patch content types this endpoint accepts (custom resources refuse strategic merge patch). */
   patchTypes: readonly string[];
+  /** Built-in routes answer an unmatched patch Content-Type with go-restful's 415 before the handler runs. */
+  builtIn: boolean;
   /** Watch timeouts and bookmark cadence (tests shorten them). */
   minRequestTimeoutSeconds: number;
   bookmarkIntervalMs: number;
@@ -30,24 +31,16 @@ export interface EndpointOptions {
   warnings?: readonly string[];
 }
 
-export interface ResourceRequest {
-  req: IncomingMessage;
-  res: ServerResponse;
-  info: RequestInfo;
-  query: URLSearchParams;
-}
+/** A resource request is the request context: request info, user, warnings. */
+export type ResourceRequest = RequestContext;
 
 const FIELD_VALIDATION = ['Ignore', 'Warn', 'Strict'];
 
 export async function serveResource(r: ResourceRequest, store: GenericStore, sub: Subresource, opts: EndpointOptions): Promise<void> {
   const { info } = r;
   const ns = store.type.served.namespaced ? info.namespace : '';
-  for (const w of opts.warnings ?? []) addWarning(r.res, w);
-  // crdHandler.serveStatus (custom resources): get, update and patch; any other verb is not supported.
-  const crSubresource = sub !== '' && store.type.strategy.validatesTypeMeta === true;
-  if (crSubresource && info.verb !== 'get' && info.verb !== 'update' && info.verb !== 'patch') throw methodNotSupported(store, info.verb);
-  // POST to a named path, or PUT/PATCH to a collection: no such route.
-  if ((info.verb === 'create' && info.name) || ((info.verb === 'update' || info.verb === 'patch') && !info.name)) throw S.methodNotAllowed();
+  for (const w of opts.warnings ?? []) r.warn(w);
+  // Which verbs reach here is decided by the router (served-verbs.ts).
   switch (info.verb) {
     case 'get':
       return get(r, store, ns);
@@ -71,20 +64,8 @@ export async function serveResource(r: ResourceRequest, store: GenericStore, sub
       if (sub) break;
       return deleteCollection(r, store, ns);
   }
-  throw methodNotSupported(store, info.verb);
+  throw S.methodNotAllowed();
 }
-
-export const methodNotSupported = (store: GenericStore, verb: string): S.StatusError =>
-  new S.StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: `${verb} is not supported on resources of kind "${S.grString(store.type.gr)}"`,
-    reason: 'MethodNotAllowed',
-    details: { group: store.type.gr.group || undefined, kind: store.type.gr.resource },
-    code: 405,
-  });
 
 export function negotiate(r: ResourceRequest, isList: boolean): Negotiated {
   const neg = negotiateOutput(r.req.headers.accept, true, isList);
@@ -296,8 +277,8 @@ async function create(r: ResourceRequest, store: GenericStore, ns: string): Prom
   const obj = decoded.obj;
   const warnings: string[] = [];
   admitDecoded(store, decoded, wq.fieldValidation, warnings);
-  const out = await store.create(ns, obj, { dryRun: wq.dryRun, warnings });
-  for (const w of warnings) addWarning(r.res, w);
+  const out = await store.create(ns, obj, { dryRun: wq.dryRun, warnings, user: r.user });
+  for (const w of warnings) r.warn(w);
   respondObject(r, store, 201, out, neg);
 }
 
@@ -310,8 +291,8 @@ async function update(r: ResourceRequest, store: GenericStore, ns: string, sub: 
   admitDecoded(store, decoded, wq.fieldValidation, warnings);
   // checkName: a body without a name is refused (one naming another object is, by the store).
   if (!metaOf(obj).name) throw S.badRequest(`the name of the object (${r.info.name} based on URL) was undeterminable: name must be provided`);
-  const { object, created } = await store.update(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings });
-  for (const w of warnings) addWarning(r.res, w);
+  const { object, created } = await store.update(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings, user: r.user });
+  for (const w of warnings) r.warn(w);
   respondObject(r, store, created ? 201 : 200, object, neg);
 }
 
@@ -319,7 +300,7 @@ async function patch(r: ResourceRequest, store: GenericStore, ns: string, sub: S
   const neg = negotiate(r, false);
   const wq = writeQuery(r, 'PatchOptions');
   const body = await readBody(r.req);
-  const patchType = patchTypeFor(r.req.headers['content-type'], { supported: opts.patchTypes });
+  const patchType = patchTypeFor(r.req.headers['content-type'], { supported: opts.patchTypes, builtIn: opts.builtIn, hasBody: body.length > 0 });
   if (patchType instanceof S.StatusError) throw patchType;
   const warnings: string[] = [];
   const { object } = await store.update(
@@ -333,9 +314,9 @@ async function patch(r: ResourceRequest, store: GenericStore, ns: string, sub: S
       return patched;
     },
     sub,
-    { dryRun: wq.dryRun, warnings },
+    { dryRun: wq.dryRun, warnings, user: r.user },
   );
-  for (const w of warnings) addWarning(r.res, w);
+  for (const w of warnings) r.warn(w);
   respondObject(r, store, 200, object, neg);
 }
 
@@ -388,7 +369,7 @@ async function readDeleteOptions(r: ResourceRequest): Promise<DeleteOptions> {
 async function del(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
   const neg = negotiate(r, false);
   const opts = await readDeleteOptions(r);
-  const { object, deleted } = await store.delete(ns, r.info.name, opts);
+  const { object, deleted } = await store.delete(ns, r.info.name, opts, { user: r.user });
   // 202 only for a kept object when the deprecated orphanDependents=false asked for cascading deletion.
   const code = !deleted && opts.orphanDependents === false ? 202 : 200;
   if (deleted && !store.type.strategy.returnDeletedObject) {
@@ -403,23 +384,12 @@ async function del(r: ResourceRequest, store: GenericStore, ns: string): Promise
   respondObject(r, store, code, object, neg);
 }
 
-/**
- * Store.DeleteCollection: each listed object is deleted with the same options (preconditions included)
- * as a single delete would be; the answer is the list as it was read, before the deletes.
- */
+/** DeleteCollection: the answer is the list as it was read, before the deletes. */
 async function deleteCollection(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
   const neg = negotiate(r, true);
   const opts = await readDeleteOptions(r);
   const q = parseListQuery(r.query, false, fieldLabels(store));
-  const all = await store.list({ namespace: ns, labelMatch: q.labelMatch, fieldMatch: q.fieldMatch });
-  for (const obj of all.items) {
-    const m = metaOf(obj);
-    try {
-      await store.delete(m.namespace ?? '', m.name ?? '', opts);
-    } catch (e) {
-      if (!(e instanceof S.StatusError && e.code === 404)) throw e;
-    }
-  }
+  const all = await store.deleteCollection(ns, { labelMatch: q.labelMatch, fieldMatch: q.fieldMatch }, opts, { user: r.user });
   writeObject(r.res, 200, listObject(store, all), neg);
 }
 

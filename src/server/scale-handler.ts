@@ -37,9 +37,9 @@ import {
 } from '../crd/scale.js';
 import { decodeBody, type Negotiated, type StrictDecoding } from './negotiation.js';
 import { reportStrictDecoding } from './duplicate-fields.js';
-import { addWarning, readBody, writeObject } from './http.js';
+import { readBody, writeObject } from './http.js';
 import { customResourceTableConvertor, partialObjectMetadata, scalePrinterColumns, toTable } from './table.js';
-import { methodNotSupported, negotiate, tableOptions, writeQuery, type ResourceRequest } from './resource-handler.js';
+import { negotiate, tableOptions, writeQuery, type ResourceRequest } from './resource-handler.js';
 
 export type { ScalePaths } from '../crd/scale.js';
 
@@ -62,7 +62,7 @@ const scaleTable = (paths: ScalePaths): TableConvertor => {
 };
 
 export async function serveScale(r: ResourceRequest, store: GenericStore, paths: ScalePaths, opts: ScaleOptions): Promise<void> {
-  for (const w of opts.warnings ?? []) addWarning(r.res, w);
+  for (const w of opts.warnings ?? []) r.warn(w);
   switch (r.info.verb) {
     case 'get':
       return getScale(r, store, paths);
@@ -71,7 +71,8 @@ export async function serveScale(r: ResourceRequest, store: GenericStore, paths:
     case 'patch':
       return patchScale(r, store, paths, opts);
   }
-  throw methodNotSupported(store, r.info.verb);
+  // Which verbs reach here is decided by the router (served-verbs.ts).
+  throw S.methodNotAllowed();
 }
 
 const namespaceOf = (r: ResourceRequest, store: GenericStore): string => (store.type.served.namespaced ? r.info.namespace : '');
@@ -188,9 +189,9 @@ async function updateScale(r: ResourceRequest, store: GenericStore, paths: Scale
       return writeBack(current, scale, paths);
     },
     'scale',
-    { dryRun: wq.dryRun, warnings },
+    { dryRun: wq.dryRun, warnings, user: r.user },
   );
-  for (const w of warnings) addWarning(r.res, w);
+  for (const w of warnings) r.warn(w);
   respond(r, paths, updatedScale(object, paths), neg);
 }
 
@@ -217,9 +218,9 @@ async function patchScale(r: ResourceRequest, store: GenericStore, paths: ScaleP
       return writeBack(current, patched, paths);
     },
     'scale',
-    { dryRun: wq.dryRun, warnings },
+    { dryRun: wq.dryRun, warnings, user: r.user },
   );
-  for (const w of warnings) addWarning(r.res, w);
+  for (const w of warnings) r.warn(w);
   respond(r, paths, updatedScale(object, paths), neg);
 }
 

@@ -1,27 +1,36 @@
-// The API server: one request path from HTTP to storage, as kube-apiserver's handler chain.
+// The API server's assembly: storage → the built-in and custom-resource stores behind one admission chain
+// → the controllers → the API router behind the handler chain (handler-chain.ts), on a TLS listener
+// and optionally a plain one.
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import * as S from '../api/status.js';
 import type { KVStore } from '../storage/types.js';
 import { GenericStore } from '../registry/store.js';
-import { namespaceType, namespaceLifecycle, ensureInitialNamespaces, NamespaceController, forbidImmortalDelete } from '../registry/namespaces.js';
+import { namespaceType, ensureInitialNamespaces, NamespaceController } from '../registry/namespaces.js';
+import { BUILT_IN_PATCH_TYPES, servedPatchTypes } from '../registry/patch.js';
+import type { Admission } from '../registry/admission.js';
 import { crdResourceType, crdV1beta1ResourceType, V1BETA1_CRD_WARNING } from '../crd/resource.js';
 import { CrdServing } from '../crd/serving.js';
 import { CrdController, type FinalizerTiming } from '../crd/controller.js';
-import { ApiRegistry, BUILTIN_PATCH_TYPES, type Endpoint } from './api-registry.js';
-import { requestInfo, type RequestInfo } from './request-info.js';
-import { writeError, writeNotFoundPage, writeRaw } from './http.js';
-import { serveResource } from './resource-handler.js';
-import { serveScale } from './scale-handler.js';
-import { serveDiscovery } from './discovery-handler.js';
-import { serveOpenAPI } from './openapi-handler.js';
-import { authenticate, type UserInfo } from '../auth/authenticate.js';
+import { admissionChain } from '../admission/chain.js';
+import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
+import { crdTerminating } from '../admission/crd-terminating.js';
+import { authenticate, type TokenTable } from '../auth/authenticate.js';
 import { checkAuthorized } from '../auth/authorize.js';
+import type { UserInfo } from '../api/user.js';
+import * as S from '../api/status.js';
 import type { Subresource } from '../registry/resource-type.js';
 import { defaultServiceResolver, type ServiceResolver } from '../conversion/types.js';
 import { webhookConverter } from '../conversion/webhook-converter.js';
+import { ApiRegistry } from './api-registry.js';
+import { apiRouter } from './router.js';
+import { buildHandlerChain } from './handler-chain.js';
+import { newRequestContext, type Handler } from './context.js';
+import type { Authenticator } from './filters/authentication.js';
+import { writeError } from './http.js';
+
+export { VERSION_INFO } from './router.js';
 
 export interface ServerOptions {
   kv: KVStore;
@@ -37,6 +46,10 @@ export interface ServerOptions {
   crdFinalizerTiming?: Partial<FinalizerTiming>;
   /** Where conversion webhooks' service references are reached (default: `<name>.<namespace>.svc`). */
   serviceResolver?: ServiceResolver;
+  /** Bearer tokens of the secure port (kube's --token-auth-file). */
+  tokens?: TokenTable;
+  /** Whether requests without credentials on the secure port are system:anonymous (true) or refused with 401 (kube's --anonymous-auth). */
+  anonymousAuth?: boolean;
 }
 
 export interface RunningServer {
@@ -48,57 +61,58 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export const VERSION_INFO = {
-  major: '1',
-  minor: '33',
-  gitVersion: 'v1.33.0',
-  gitCommit: '0000000000000000000000000000000000000000',
-  gitTreeState: 'clean',
-  buildDate: '2026-11-22T00:00:00Z',
-  goVersion: 'go1.24.0',
-  compiler: 'gc',
-  platform: 'linux/amd64',
-};
+/**
+ * The plain port trusts whoever reaches it, as kube-apiserver's insecure port did: its requests are made by
+ * this user, a member of system:masters.
+ */
+export const INSECURE_USER: UserInfo = { name: 'system:unsecured', groups: ['system:masters', 'system:authenticated'] };
+
+const NAMESPACE_SUBRESOURCES = new Set<Subresource>(['status', 'finalize']);
+const CRD_SUBRESOURCES = new Set<Subresource>(['status']);
+const BUILTIN_PATCH_TYPES = servedPatchTypes(BUILT_IN_PATCH_TYPES);
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const kv = opts.kv;
-  const namespaces = new GenericStore(kv, namespaceType());
-  const admission = namespaceLifecycle(namespaces);
+  // Admission plugins look things up through the stores they guard, so the chain refers to them lazily.
+  let serving: CrdServing | undefined;
+  const admission: Admission = admissionChain([
+    crdTerminating((r) => serving?.isTerminating(r) ?? false),
+    namespaceLifecycle((name) => namespaces.get('', name).then((ns) => ns, (e: unknown) => (e instanceof S.StatusError && e.code === 404 ? undefined : Promise.reject(e)))),
+  ]);
+  const namespaces = new GenericStore(kv, namespaceType(), admission);
   const resolver = opts.serviceResolver ?? defaultServiceResolver;
-  const serving = new CrdServing(kv, admission, (crd) => webhookConverter(crd, resolver));
+  serving = new CrdServing(kv, admission, (crd) => webhookConverter(crd, resolver));
   const registry = new ApiRegistry(serving);
-  const crds = new GenericStore(kv, crdResourceType());
+  const crds = new GenericStore(kv, crdResourceType(), admission);
+  registry.addBuiltin({ store: namespaces, subresources: NAMESPACE_SUBRESOURCES, patchTypes: BUILTIN_PATCH_TYPES, customResource: false });
+  registry.addBuiltin({ store: crds, subresources: CRD_SUBRESOURCES, patchTypes: BUILTIN_PATCH_TYPES, customResource: false });
   registry.addBuiltin({
-    store: namespaces,
-    subresources: new Set<Subresource>(['status', 'finalize']),
-    patchTypes: BUILTIN_PATCH_TYPES,
-    beforeDelete: forbidImmortalDelete,
-  });
-  registry.addBuiltin({ store: crds, subresources: new Set<Subresource>(['status']), patchTypes: BUILTIN_PATCH_TYPES });
-  registry.addBuiltin({
-    store: new GenericStore(kv, crdV1beta1ResourceType()),
-    subresources: new Set<Subresource>(['status']),
+    store: new GenericStore(kv, crdV1beta1ResourceType(), admission),
+    subresources: CRD_SUBRESOURCES,
     patchTypes: BUILTIN_PATCH_TYPES,
     warnings: [V1BETA1_CRD_WARNING],
+    customResource: false,
   });
 
   await ensureInitialNamespaces(namespaces);
   const crdController = new CrdController(crds, serving, opts.crdFinalizerTiming);
   await crdController.start();
-  const nsController = new NamespaceController(namespaces, () => serving.storageStores((c) => c.spec.scope === 'Namespaced'));
+  const nsController = new NamespaceController(namespaces, () => serving!.storageStores((c) => c.spec.scope === 'Namespaced'));
   await nsController.start();
 
-  const ctx: HandlerContext = {
+  let ready = true;
+  const api = apiRouter({
     registry,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
-    ready: true,
-  };
+    ready: () => ready,
+  });
+  const secureAuthenticator: Authenticator = (req) => authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth });
   const servers: http.Server[] = [];
   const out: RunningServer = {
     registry,
     close: async () => {
-      ctx.ready = false;
+      ready = false;
       crdController.stop();
       nsController.stop();
       await Promise.all(
@@ -114,16 +128,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
   const host = opts.bindAddress ?? '127.0.0.1';
   if (opts.tls) {
+    const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized });
     const s = https.createServer(
       { cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false },
-      (req, res) => void handle(ctx, req, res, true),
+      listener(chain, (req) => `${req.socket.localAddress ?? ''}:${req.socket.localPort ?? ''}`),
     );
     const port = await listen(s, opts.securePort ?? 6443, host);
     servers.push(s);
     out.secureUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   }
   if (opts.insecurePort !== undefined) {
-    const s = http.createServer((req, res) => void handle(ctx, req, res, false));
+    const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized });
+    const s = http.createServer(listener(chain, () => ''));
     const port = await listen(s, opts.insecurePort, '127.0.0.1');
     servers.push(s);
     out.insecureUrl = `http://127.0.0.1:${port}`;
@@ -136,6 +152,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   return out;
 }
 
+/** A listener's request callback: a fresh context per request, through the chain. */
+function listener(chain: Handler, serverAddress: (req: IncomingMessage) => string): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    try {
+      void chain(newRequestContext(req, res, serverAddress(req)));
+    } catch (e) {
+      // A request line the context cannot be made from (an unparsable URL) never reaches the chain's recovery.
+      writeError(res, S.badRequest(e instanceof Error ? e.message : String(e)));
+    }
+  };
+}
+
 function listen(s: http.Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     s.once('error', reject);
@@ -143,95 +171,5 @@ function listen(s: http.Server, port: number, host: string): Promise<number> {
       s.off('error', reject);
       resolve((s.address() as AddressInfo).port);
     });
-  });
-}
-
-export interface HandlerContext {
-  registry: ApiRegistry;
-  minRequestTimeoutSeconds: number;
-  bookmarkIntervalMs: number;
-  ready: boolean;
-}
-
-const HEALTH_PATHS = new Set(['/healthz', '/livez', '/readyz']);
-
-async function handle(ctx: HandlerContext, req: IncomingMessage, res: ServerResponse, secure: boolean): Promise<void> {
-  try {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const path = url.pathname;
-    const info = requestInfo(req.method ?? 'GET', path, url.searchParams);
-    if (secure) {
-      const user = authenticate(req);
-      if (!user) throw S.unauthorized();
-      const denied = checkAuthorized(attributes(user, info));
-      if (denied) throw denied;
-    }
-    if (HEALTH_PATHS.has(path) || /^\/(healthz|livez|readyz)\//.test(path)) return serveHealth(ctx, res, path, url.searchParams);
-    if (path === '/version' || path === '/version/') return writeRaw(res, 200, 'application/json', JSON.stringify(VERSION_INFO, null, 2));
-    if (path.startsWith('/openapi/')) return serveOpenAPI(ctx.registry, req, res, path, url.searchParams);
-    if (!info.isResourceRequest) {
-      if (serveDiscovery(ctx.registry, req, res, path, secure ? `${req.socket.localAddress ?? ''}:${req.socket.localPort ?? ''}` : '')) return;
-      return writeNotFoundPage(res);
-    }
-    return await serveResourceRequest(ctx, req, res, info, url.searchParams);
-  } catch (e) {
-    writeError(res, e);
-  }
-}
-
-function attributes(user: UserInfo, info: RequestInfo) {
-  return {
-    user,
-    verb: info.verb,
-    isResourceRequest: info.isResourceRequest,
-    path: info.path,
-    group: info.apiGroup,
-    version: info.apiVersion,
-    resource: info.resource,
-    subresource: info.subresource,
-    namespace: info.namespace,
-    name: info.name,
-  };
-}
-
-function serveHealth(ctx: HandlerContext, res: ServerResponse, path: string, q: URLSearchParams): void {
-  const ok = ctx.ready || path.startsWith('/livez') || path.startsWith('/healthz');
-  if (q.has('verbose')) {
-    const checks = ['ping', 'log', 'etcd', 'poststarthook/crd-informer-synced', 'poststarthook/start-apiextensions-controllers'];
-    const lines = checks.map((c) => `[+]${c} ok`).join('\n');
-    const kind = path.slice(1).split('/')[0];
-    return writeRaw(res, ok ? 200 : 500, 'text/plain; charset=utf-8', `${lines}\n${kind} check ${ok ? 'passed' : 'failed'}\n`);
-  }
-  writeRaw(res, ok ? 200 : 500, 'text/plain; charset=utf-8', ok ? 'ok' : 'not ready');
-}
-
-async function serveResourceRequest(
-  ctx: HandlerContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  rawInfo: RequestInfo,
-  query: URLSearchParams,
-): Promise<void> {
-  let info = rawInfo;
-  // /api/v1/namespaces/<name>[/status|/finalize]: the namespace is the object, not a scope.
-  if (info.apiPrefix === 'api' && info.resource === 'namespaces' && info.parts[0] === 'namespaces') info = { ...info, namespace: '' };
-  if ((info.apiPrefix === 'api') !== (info.apiGroup === '')) return writeNotFoundPage(res);
-  const ep: Endpoint | undefined = ctx.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
-  if (!ep) return writeNotFoundPage(res);
-  const served = ep.store.type.served;
-  // Scope mismatches fall through to 404, as crdHandler delegates them.
-  if (!served.namespaced && info.namespace) return writeNotFoundPage(res);
-  if (served.namespaced && !info.namespace && info.verb !== 'list' && info.verb !== 'watch') return writeNotFoundPage(res);
-  const sub = info.subresource as Subresource;
-  if (sub && !ep.subresources.has(sub)) throw S.notFound(ep.store.type.gr, info.name);
-  if (info.parts.length > 3) return writeNotFoundPage(res);
-  if (info.verb === 'delete' && ep.beforeDelete) ep.beforeDelete(info.name);
-  if (info.verb === 'create' && !sub && ep.beforeCreate) ep.beforeCreate();
-  if (sub === 'scale' && ep.scale) return serveScale({ req, res, info, query }, ep.store, ep.scale, { patchTypes: ep.patchTypes, warnings: ep.warnings });
-  await serveResource({ req, res, info, query }, ep.store, sub, {
-    patchTypes: ep.patchTypes,
-    minRequestTimeoutSeconds: ctx.minRequestTimeoutSeconds,
-    bookmarkIntervalMs: ctx.bookmarkIntervalMs,
-    warnings: ep.warnings,
   });
 }

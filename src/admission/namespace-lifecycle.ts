@@ -1,0 +1,41 @@
+// The NamespaceLifecycle admission plugin (kube's plugin/pkg/admission/namespace/lifecycle): the immortal
+// namespaces cannot be deleted, namespaced objects are written only into namespaces that exist, and
+// nothing new is created in a namespace being terminated.
+import * as S from '../api/status.js';
+import type { JSONObject } from '../util/json.js';
+import { IMMORTAL_NAMESPACES, NAMESPACE_GR } from '../registry/namespaces.js';
+import type { AdmissionAttributes } from '../registry/admission.js';
+import type { AdmissionPlugin } from './chain.js';
+
+/** The namespace by name, or undefined when there is none. */
+export type NamespaceLookup = (name: string) => Promise<JSONObject | undefined>;
+
+const isNamespace = (a: AdmissionAttributes): boolean => a.resource.group === '' && a.resource.kind === 'Namespace';
+
+export function namespaceLifecycle(lookup: NamespaceLookup): AdmissionPlugin {
+  return {
+    name: 'NamespaceLifecycle',
+    operations: ['CREATE', 'UPDATE', 'DELETE'],
+    async admit(a) {
+      if (a.operation === 'DELETE' && isNamespace(a) && IMMORTAL_NAMESPACES.includes(a.name)) {
+        throw S.forbidden(NAMESPACE_GR, a.name, 'this namespace may not be deleted');
+      }
+      // Cluster-scoped objects, namespaces themselves and deletes of anything are not its concern.
+      if (!a.namespace || isNamespace(a) || a.operation === 'DELETE') return;
+      const ns = await lookup(a.namespace);
+      if (!ns) throw S.notFound(NAMESPACE_GR, a.namespace);
+      if (a.operation !== 'CREATE') return;
+      const status = ns['status'] as JSONObject | undefined;
+      const meta = ns['metadata'] as JSONObject | undefined;
+      if (status?.['phase'] === 'Terminating' || meta?.['deletionTimestamp']) {
+        // admission.NewForbidden names the object as admission sees it: before generateName is applied.
+        const m = (a.object?.['metadata'] ?? {}) as JSONObject;
+        const name = a.name || (typeof m['generateName'] === 'string' && m['generateName']) || 'Unknown';
+        const gr = { group: a.resource.group, resource: a.resource.resource };
+        throw S.forbidden(gr, name, `unable to create new content in namespace ${a.namespace} because it is being terminated`, [
+          { reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' },
+        ]);
+      }
+    },
+  };
+}

@@ -1,0 +1,17 @@
+// WithAuthentication: the authenticator names the user, or the request ends with kube's 401.
+import type { IncomingMessage } from 'node:http';
+import type { UserInfo } from '../../api/user.js';
+import * as S from '../../api/status.js';
+import type { Filter } from '../context.js';
+
+/** The user a request is made by; undefined when it must be refused (a bad credential, or none and no anonymous access). */
+export type Authenticator = (req: IncomingMessage) => UserInfo | undefined;
+
+export function withAuthentication(authenticate: Authenticator): Filter {
+  return async (ctx, next) => {
+    const user = authenticate(ctx.req);
+    if (!user) throw S.unauthorized();
+    ctx.user = user;
+    await next();
+  };
+}

@@ -1,0 +1,88 @@
+// The API handlers behind the filter chain: health, version, OpenAPI, discovery, and every resource
+// endpoint the registry holds (kube's NonGoRestfulMux and go-restful container, in one place).
+import * as S from '../api/status.js';
+import type { Subresource } from '../registry/resource-type.js';
+import type { ApiRegistry } from './api-registry.js';
+import type { Handler, RequestContext } from './context.js';
+import { writeNotFoundPage, writeRaw } from './http.js';
+import { serveResource } from './resource-handler.js';
+import { serveScale } from './scale-handler.js';
+import { serveDiscovery } from './discovery-handler.js';
+import { serveOpenAPI } from './openapi-handler.js';
+import { verbRefusal } from './served-verbs.js';
+
+export interface RouterOptions {
+  registry: ApiRegistry;
+  /** Watches last between this and twice this (kube's --min-request-timeout). */
+  minRequestTimeoutSeconds: number;
+  bookmarkIntervalMs: number;
+  /** False once the server is shutting down: /readyz fails. */
+  ready(): boolean;
+}
+
+export const VERSION_INFO = {
+  major: '1',
+  minor: '33',
+  gitVersion: 'v1.33.0',
+  gitCommit: '0000000000000000000000000000000000000000',
+  gitTreeState: 'clean',
+  buildDate: '2026-11-22T00:00:00Z',
+  goVersion: 'go1.24.0',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+};
+
+const HEALTH_PATHS = new Set(['/healthz', '/livez', '/readyz']);
+
+export function apiRouter(opts: RouterOptions): Handler {
+  return async (ctx) => {
+    const { path, req, res } = ctx;
+    if (HEALTH_PATHS.has(path) || /^\/(healthz|livez|readyz)\//.test(path)) return serveHealth(ctx, opts.ready());
+    if (path === '/version' || path === '/version/') return writeRaw(res, 200, 'application/json', JSON.stringify(VERSION_INFO, null, 2));
+    if (path.startsWith('/openapi/')) return serveOpenAPI(opts.registry, req, res, path, ctx.query);
+    if (!ctx.info.isResourceRequest) {
+      if (serveDiscovery(opts.registry, req, res, path, ctx.serverAddress)) return;
+      return writeNotFoundPage(res);
+    }
+    return serveResourceRequest(ctx, opts);
+  };
+}
+
+function serveHealth(ctx: RequestContext, ready: boolean): void {
+  const { path, res } = ctx;
+  const ok = ready || path.startsWith('/livez') || path.startsWith('/healthz');
+  if (ctx.query.has('verbose')) {
+    const checks = ['ping', 'log', 'etcd', 'poststarthook/crd-informer-synced', 'poststarthook/start-apiextensions-controllers'];
+    const lines = checks.map((c) => `[+]${c} ok`).join('\n');
+    const kind = path.slice(1).split('/')[0];
+    return writeRaw(res, ok ? 200 : 500, 'text/plain; charset=utf-8', `${lines}\n${kind} check ${ok ? 'passed' : 'failed'}\n`);
+  }
+  writeRaw(res, ok ? 200 : 500, 'text/plain; charset=utf-8', ok ? 'ok' : 'not ready');
+}
+
+async function serveResourceRequest(ctx: RequestContext, opts: RouterOptions): Promise<void> {
+  let info = ctx.info;
+  // /api/v1/namespaces/<name>[/status|/finalize]: the namespace is the object, not a scope.
+  if (info.apiPrefix === 'api' && info.resource === 'namespaces' && info.parts[0] === 'namespaces') ctx.info = info = { ...info, namespace: '' };
+  const { res } = ctx;
+  if ((info.apiPrefix === 'api') !== (info.apiGroup === '')) return writeNotFoundPage(res);
+  const ep = opts.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
+  if (!ep) return writeNotFoundPage(res);
+  const served = ep.store.type.served;
+  // Scope mismatches fall through to 404, as crdHandler delegates them.
+  if (!served.namespaced && info.namespace) return writeNotFoundPage(res);
+  if (served.namespaced && !info.namespace && info.verb !== 'list' && info.verb !== 'watch') return writeNotFoundPage(res);
+  const sub = info.subresource as Subresource;
+  if (sub && !ep.subresources.has(sub)) throw S.notFound(ep.store.type.gr, info.name);
+  if (info.parts.length > 3) return writeNotFoundPage(res);
+  const refused = verbRefusal(ep, info, sub);
+  if (refused) throw refused;
+  if (sub === 'scale' && ep.scale) return serveScale(ctx, ep.store, ep.scale, { patchTypes: ep.patchTypes, warnings: ep.warnings });
+  await serveResource(ctx, ep.store, sub, {
+    patchTypes: ep.patchTypes,
+    builtIn: !ep.customResource,
+    minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
+    bookmarkIntervalMs: opts.bookmarkIntervalMs,
+    warnings: ep.warnings,
+  });
+}

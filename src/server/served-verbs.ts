@@ -1,0 +1,43 @@
+// Which verbs a request may use on an endpoint, decided in one place for every resource: the resource's
+// declared verbs (discovery's list) for the main resource, fixed verbs for each subresource, and the routes
+// kube registers (no create on a named path, no update or patch on a collection).
+import * as S from '../api/status.js';
+import type { Subresource } from '../registry/resource-type.js';
+import type { Endpoint } from './api-registry.js';
+import type { RequestInfo } from './request-info.js';
+
+/** Verbs each subresource serves: status and scale read and write, a namespace's finalize is a PUT only. */
+const SUBRESOURCE_VERBS: Readonly<Record<Exclude<Subresource, ''>, readonly string[]>> = {
+  status: ['get', 'patch', 'update'],
+  scale: ['get', 'patch', 'update'],
+  finalize: ['update'],
+};
+
+/** The Status for a verb the endpoint does not serve, or undefined when it does. */
+export function verbRefusal(ep: Endpoint, info: RequestInfo, sub: Subresource): S.StatusError | undefined {
+  const verb = info.verb;
+  const served = ep.store.type.served;
+  const allowed = sub === '' ? served.verbs : SUBRESOURCE_VERBS[sub];
+  // crdHandler.serveStatus and serveScale answer any other verb themselves.
+  if (ep.customResource && sub) return allowed.includes(verb) ? undefined : methodNotSupported(ep, verb);
+  // A route kube does not register at all: POST to a named path, PUT or PATCH to a collection.
+  if ((verb === 'create' && info.name) || ((verb === 'update' || verb === 'patch') && !info.name)) return S.methodNotAllowed();
+  if (allowed.includes(verb)) return undefined;
+  // crdHandler answers custom resources itself; built-in routes that do not exist are go-restful's 405.
+  return ep.customResource ? methodNotSupported(ep, verb) : S.methodNotAllowed();
+}
+
+/** crdHandler's 405 for a verb a custom resource (or its subresource) does not serve. */
+export const methodNotSupported = (ep: Endpoint, verb: string): S.StatusError => {
+  const gr = ep.store.type.gr;
+  return new S.StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `${verb} is not supported on resources of kind "${S.grString(gr)}"`,
+    reason: 'MethodNotAllowed',
+    details: { group: gr.group || undefined, kind: gr.resource },
+    code: 405,
+  });
+};
