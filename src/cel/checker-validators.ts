@@ -11,8 +11,8 @@ import { CelError, Uint, type Val } from './values.js';
 import { formatCelType, isEquivalentType, params } from './checker-types.js';
 import { stringFormatValidator } from './lib/string-format.js';
 
-/** Reports problems on a checked AST; `report` locates the message at a node. */
-export type AstValidator = (ast: CheckedAst, env: Env, report: (id: number, message: string) => void) => void;
+export type { AstValidator } from './ast-validator.js';
+import type { AstValidator } from './ast-validator.js';
 
 /** Calls whose list and map literal arguments may mix types (ext strings' format). */
 export const HOMOGENEOUS_EXEMPT_FUNCTIONS: readonly string[] = ['format'];

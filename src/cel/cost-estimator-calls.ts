@@ -8,7 +8,7 @@
 
 import type { CallEstimate, Range } from './decls.js';
 import type { CelType } from './types.js';
-import type { CallEstimator, CostNode, SizeEstimator } from './cost-estimator.js';
+import type { CallEstimator, CostNode, SizeEstimator } from './cost-estimator-types.js';
 import {
   LIST_CREATE_BASE_COST,
   MAX_COST,

@@ -4,7 +4,7 @@
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { checkServerIdentity } from 'node:tls';
-import type { WebhookClientConfig } from '../crd/types.js';
+import type { WebhookClientConfig } from '../api/webhook.js';
 import type { ServiceResolver } from './types.js';
 
 /** webhook.ClientManager's request timeout; client-go adds it to the URL as `?timeout=30s`. */

@@ -8,8 +8,8 @@ import { type CostSchema, CrdCostTotal, maxCardinality, messageExpressionCostErr
 import { JSON_SCHEMA_PROPS_FIELDS, type GoType, goRepr, invalidGo } from './go-types.js';
 import type { InternalSpec } from './internal.js';
 import { schemaHas, type SchemaStructureValidator } from './validation.js';
-import type { ValidationRulesCheck } from '../schema/crd-schema-validate.js';
-import { schemaDeclType } from '../schema/cel-types.js';
+import type { ValidationRulesCheck } from './crd-schema-validate.js';
+import { schemaDeclType } from './cel-types.js';
 import { isObj, newStructural, type Raw, type Structural } from '../schema/structural-model.js';
 import { type CompiledRule, type EnvLoader, compileRules, readRule } from './cel-compile.js';
 import { plan } from '../cel/program.js';

@@ -6,7 +6,7 @@ import { metaOf } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
 import { deepEqual } from '../util/json.js';
 import { computeAcceptedNames } from './names.js';
-import { nonStructuralSchemaCondition } from '../schema/structural-validate.js';
+import { nonStructuralSchemaCondition } from './structural-validate.js';
 import { setCondition, isConditionTrue } from './conditions.js';
 import type { Condition } from './names.js';
 import type { CrdServing } from './serving.js';

@@ -2,7 +2,7 @@
 // pruned and valid, checked with the same compiled validator and pruner custom resources use, and the
 // x-kubernetes-validations rules compiled with their cost limits.
 import { compileSchema, type JSONSchemaProps } from '../schema/compile.js';
-import { createCRDSchemaValidator } from '../schema/crd-schema-validate.js';
+import { createCRDSchemaValidator } from './crd-schema-validate.js';
 import { checkValidationRules, withRuleCostTotal } from './cel-crd-checks.js';
 import type { SchemaStructureValidator } from './validation.js';
 

@@ -62,20 +62,8 @@ export interface CustomResourceDefinitionVersion {
   selectableFields?: SelectableField[];
 }
 
-export interface ServiceReference {
-  namespace: string;
-  name: string;
-  path?: string;
-  /** Defaults to 443. */
-  port?: number;
-}
-
-export interface WebhookClientConfig {
-  url?: string;
-  service?: ServiceReference;
-  /** base64 of PEM bytes, as JSON carries []byte. */
-  caBundle?: string;
-}
+export type { ServiceReference, WebhookClientConfig } from '../api/webhook.js';
+import type { WebhookClientConfig } from '../api/webhook.js';
 
 export interface WebhookConversion {
   clientConfig?: WebhookClientConfig;

@@ -23,7 +23,7 @@ import {
 import { type InternalConversion, type InternalSpec, schemaForVersion, subresourcesForVersion, toInternalSpec } from './internal.js';
 import { selectableFieldErrors } from './selectable-fields.js';
 import { newStructural } from '../schema/structural-model.js';
-import { validateStructural } from '../schema/structural-validate.js';
+import { validateStructural } from './structural-validate.js';
 import {
   type CustomResourceColumnDefinition,
   type CustomResourceDefinition,

@@ -4,7 +4,7 @@
 // semantics (lazy raw values, negative indices, replace-adds-missing-keys, copy size limit).
 import { isYamlParseError, parseYaml as yamlParse } from '../util/yaml.js';
 import { type Status, StatusError, badRequest, requestEntityTooLarge, unsupportedMediaType } from '../api/status.js';
-import { type GoType, GoJsonError, RawJson, goAny, goJsonCompact, goJsonMarshal, goMap, goString, goUnmarshal, parseJsonText, rawShape } from './go-json.js';
+import { type GoType, GoJsonError, RawJson, goAny, goJsonCompact, goJsonMarshal, goMap, goString, goUnmarshal, parseJsonText, rawShape } from '../util/go-json.js';
 
 export const JSON_PATCH = 'application/json-patch+json';
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -596,4 +596,4 @@ export function applyJsonPatch(doc: unknown, ops: readonly unknown[]): unknown {
   return fromWorking(state.root as WNode);
 }
 
-export { RawJson } from './go-json.js';
+export { RawJson } from '../util/go-json.js';

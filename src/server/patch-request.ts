@@ -17,7 +17,7 @@ import {
   type FieldValidation,
   type PatchType,
 } from '../registry/patch.js';
-import { goJsonMarshal } from '../registry/go-json.js';
+import { goJsonMarshal } from '../util/go-json.js';
 import {
   applyStrategicMergePatch,
   customResourceDefinitionPatchMeta,

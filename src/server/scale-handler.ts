@@ -18,10 +18,9 @@ import {
   unknownServerError,
   type FieldValidation,
 } from '../registry/patch.js';
-import { goJsonMarshal } from '../registry/go-json.js';
+import { goJsonMarshal } from '../util/go-json.js';
 import type { TableConvertor } from '../registry/resource-type.js';
 import type { JSONObject } from '../util/json.js';
-import { isObject } from '../util/json.js';
 import {
   checkScaleKind,
   decodeScale,

@@ -1,6 +1,6 @@
 // Label and field selectors of a list or watch request, as matchers over an object's labels and fields.
 import { badRequest } from '../api/status.js';
-import { matchesLabels, matchFields, parseFieldSelector, parseLabelSelector } from '../util/selectors.js';
+import { matchesLabels, matchFields, parseFieldSelector, parseLabelSelector } from '../registry/selectors.js';
 
 export function labelMatcher(selector: string): (labels: Record<string, string>) => boolean {
   const parsed = parseLabelSelector(selector);

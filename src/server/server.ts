@@ -22,7 +22,7 @@ import type { UserInfo } from '../api/user.js';
 import * as S from '../api/status.js';
 import type { Subresource } from '../registry/resource-type.js';
 import { defaultServiceResolver, type ServiceResolver } from '../conversion/types.js';
-import { webhookConverter } from '../conversion/webhook-converter.js';
+import { webhookConverter } from '../crd/webhook-converter.js';
 import { ApiRegistry } from './api-registry.js';
 import { apiRouter } from './router.js';
 import { buildHandlerChain } from './handler-chain.js';

@@ -1,7 +1,7 @@
 // Kubernetes JSONPath templates (k8s.io/client-go/util/jsonpath), as kube-apiserver evaluates printer
 // columns and kubectl -o jsonpath prints: the same results, errors and text. Values are decoded JSON;
 // see jsonpath-values.ts for how Go's types show through (int64 vs float64, nil, bytes of strings).
-import { goJsonMarshal } from '../registry/go-json.js';
+import { goJsonMarshal } from './go-json.js';
 import { parseTemplate, type JsonPathNode, type ListNode } from './jsonpath-parser.js';
 import { GoNumber, goCompare, goSprint, goSprintV, goTypeName } from './jsonpath-values.js';
 

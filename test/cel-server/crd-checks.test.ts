@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fieldErrorString } from '../../src/api/field-error.js';
-import { createCRDSchemaValidator, NO_VALUE_CHECKS } from '../../src/schema/crd-schema-validate.js';
+import { createCRDSchemaValidator, NO_VALUE_CHECKS } from '../../src/crd/crd-schema-validate.js';
 import { checkValidationRules, withRuleCostTotal } from '../../src/crd/cel-crd-checks.js';
 import { toInternalSpec } from '../../src/crd/internal.js';
 import type { SchemaCheckContext } from '../../src/crd/validation.js';

@@ -2,9 +2,9 @@
 // correlation that transition rules and ratcheting use.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeCelName, unescapeCelName } from '../../src/schema/cel-escaping.js';
-import { celTypeOf, maxCardinality, schemaDeclType, type DeclType } from '../../src/schema/cel-types.js';
-import { normalizeRuleFieldPath } from '../../src/schema/cel-field-path.js';
+import { escapeCelName, unescapeCelName } from '../../src/crd/cel-escaping.js';
+import { celTypeOf, maxCardinality, schemaDeclType, type DeclType } from '../../src/crd/cel-types.js';
+import { normalizeRuleFieldPath } from '../../src/crd/cel-field-path.js';
 import { newStructural, type Structural } from '../../src/schema/structural-model.js';
 import { formatType, type CelType, type ObjectType } from '../../src/cel/types.js';
 import { Correlated, NO_RATCHET, ratchetIndex, ratchetKey, shouldRatchet } from '../../src/crd/cel-correlation.js';

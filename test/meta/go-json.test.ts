@@ -12,7 +12,7 @@ import {
   goString,
   goUnmarshal,
   rawShape,
-} from '../../src/registry/go-json.js';
+} from '../../src/util/go-json.js';
 
 const syntax = (s: string | Uint8Array): string | undefined => goJsonSyntaxError(typeof s === 'string' ? Buffer.from(s) : s);
 

@@ -19,7 +19,7 @@ import {
   parseLabelSelectorOrThrow,
   transformFieldSelector,
   validateLabelSelector,
-} from '../../src/util/selectors.js';
+} from '../../src/registry/selectors.js';
 
 const NAME_PART_MSG =
   "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";

@@ -7,8 +7,8 @@ import { parse, parseDocument } from 'yaml';
 import { defaultCRD } from '../../src/crd/defaults.js';
 import { validateCRD, validateCRDUpdate } from '../../src/crd/validation.js';
 import type { CustomResourceDefinition } from '../../src/crd/types.js';
-import { createCRDSchemaValidator } from '../../src/schema/crd-schema-validate.js';
-import { nonStructuralSchemaCondition } from '../../src/schema/structural-validate.js';
+import { createCRDSchemaValidator } from '../../src/crd/crd-schema-validate.js';
+import { nonStructuralSchemaCondition } from '../../src/crd/structural-validate.js';
 import { strings, testDeps } from './helpers.js';
 import { CORPUS, SEEDS } from '../shared-paths.js';
 

@@ -5,7 +5,7 @@ import { defaultCRD } from '../../src/crd/defaults.js';
 import { validateCRD } from '../../src/crd/validation.js';
 import type { JSONSchemaProps } from '../../src/crd/types.js';
 import type { FieldError } from '../../src/api/field-error.js';
-import { createCRDSchemaValidator, validateCRDSchema } from '../../src/schema/crd-schema-validate.js';
+import { createCRDSchemaValidator, validateCRDSchema } from '../../src/crd/crd-schema-validate.js';
 import { readFileSync } from 'node:fs';
 import type { CustomResourceDefinition } from '../../src/crd/types.js';
 import { crdWith, refPrune, strings, testDeps } from './helpers.js';

@@ -2,7 +2,7 @@
 import { RE2JS } from 're2js';
 import { type FieldError, fieldErrorString, invalid, notSupported, typeInvalid } from '../../src/api/field-error.js';
 import type { CustomResourceDefinition, JSONSchemaProps } from '../../src/crd/types.js';
-import type { CRDSchemaDeps } from '../../src/schema/crd-schema-validate.js';
+import type { CRDSchemaDeps } from '../../src/crd/crd-schema-validate.js';
 
 type Raw = Record<string, unknown>;
 const isObj = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { type FieldError, fieldErrorString } from '../../src/api/field-error.js';
 import type { JSONSchemaProps } from '../../src/crd/types.js';
-import { checkCRDSchema } from '../../src/schema/crd-schema-validate.js';
+import { checkCRDSchema } from '../../src/crd/crd-schema-validate.js';
 import { testDeps } from './helpers.js';
 import { needsCEL } from './kube-fixtures.js';
 

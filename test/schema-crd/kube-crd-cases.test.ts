@@ -10,7 +10,7 @@ import { fieldErrorString } from '../../src/api/field-error.js';
 import { defaultCRD } from '../../src/crd/defaults.js';
 import { validateCRD } from '../../src/crd/validation.js';
 import type { CustomResourceDefinition } from '../../src/crd/types.js';
-import { createCRDSchemaValidator } from '../../src/schema/crd-schema-validate.js';
+import { createCRDSchemaValidator } from '../../src/crd/crd-schema-validate.js';
 import { testDeps } from './helpers.js';
 import { KUBE_ERROR_TYPES, type KubeCase, needsCEL, toV1 } from './kube-fixtures.js';
 

@@ -5,7 +5,7 @@ import { defaultCRD } from '../../src/crd/defaults.js';
 import { toInternalSpec } from '../../src/crd/internal.js';
 import { validateCRD, validateCRDUpdate } from '../../src/crd/validation.js';
 import type { CustomResourceDefinition, JSONSchemaProps } from '../../src/crd/types.js';
-import { createCRDSchemaValidator, ratchetedOptions } from '../../src/schema/crd-schema-validate.js';
+import { createCRDSchemaValidator, ratchetedOptions } from '../../src/crd/crd-schema-validate.js';
 import { crdWith, strings, testDeps } from './helpers.js';
 
 const hook = createCRDSchemaValidator(testDeps);

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { defaultCRD } from '../../src/crd/defaults.js';
 import { validateCRD } from '../../src/crd/validation.js';
 import type { CustomResourceDefinition, JSONSchemaProps } from '../../src/crd/types.js';
-import { createCRDSchemaValidator } from '../../src/schema/crd-schema-validate.js';
-import { nonStructuralSchemaCondition, structuralViolations } from '../../src/schema/structural-validate.js';
+import { createCRDSchemaValidator } from '../../src/crd/crd-schema-validate.js';
+import { nonStructuralSchemaCondition, structuralViolations } from '../../src/crd/structural-validate.js';
 import { crdWith, crdWithTwoVersions, strings, testDeps } from './helpers.js';
 
 const hook = createCRDSchemaValidator(testDeps);

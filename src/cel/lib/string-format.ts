@@ -8,7 +8,7 @@
 // and %e prints "2.718280 × 10⁰⁰"; v0.23.2 passes the precision of %e as a width.
 
 import type { CheckedAst, Expr } from '../ast.js';
-import type { AstValidator } from '../checker-validators.js';
+import type { AstValidator } from '../ast-validator.js';
 import type { CelType } from '../types.js';
 import { formatDuration, formatTimestamp } from '../time.js';
 import { CelError, CelMap, CelObject, Duration, Timestamp, TypeValue, Uint, type Val } from '../values.js';

@@ -6,10 +6,10 @@ import { randomUUID } from 'node:crypto';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
 import { plainError } from '../api/status.js';
-import type { CustomResourceDefinition } from '../crd/types.js';
-import type { ConvertObjects, ServiceResolver } from './types.js';
-import { checkConvertedIdentity, conversionReview, convertedObjects, gvkString, pickReviewVersion, restoredMetadata } from './review.js';
-import { postReview, webhookTarget, type WebhookTarget } from './webhook-client.js';
+import type { CustomResourceDefinition } from './types.js';
+import type { ConvertObjects, ServiceResolver } from '../conversion/types.js';
+import { checkConvertedIdentity, conversionReview, convertedObjects, gvkString, pickReviewVersion, restoredMetadata } from '../conversion/review.js';
+import { postReview, webhookTarget, type WebhookTarget } from '../conversion/webhook-client.js';
 
 export function webhookConverter(crd: CustomResourceDefinition, resolver: ServiceResolver): ConvertObjects {
   const webhook = crd.spec.conversion?.webhook;

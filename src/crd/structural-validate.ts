@@ -3,8 +3,8 @@
 // sorts them. Also the NonStructuralSchema condition of the nonstructuralschema controller.
 import { RE2JS } from 're2js';
 import { type FieldError, aggregate, fieldErrorString, forbidden, invalid, required } from '../api/field-error.js';
-import type { CustomResourceDefinition, CustomResourceDefinitionCondition, JSONSchemaProps } from '../crd/types.js';
-import { child, index, key } from './structural-path.js';
+import type { CustomResourceDefinition, CustomResourceDefinitionCondition, JSONSchemaProps } from './types.js';
+import { child, index, key } from '../schema/structural-path.js';
 import {
   type NestedValueValidation,
   type Structural,
@@ -14,7 +14,7 @@ import {
   isZeroExtensions,
   isZeroValueValidation,
   newStructural,
-} from './structural-model.js';
+} from '../schema/structural-model.js';
 
 type Level = 'root' | 'item' | 'field';
 

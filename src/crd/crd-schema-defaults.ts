@@ -3,10 +3,10 @@
 // defaults of TypeMeta/ObjectMeta fields must produce valid metadata for the surrounding object.
 // Value validation and pruning are injected: they belong to the custom-resource schema engine.
 import { type FieldError, aggregate, fieldErrorString, invalid } from '../api/field-error.js';
-import type { JSONSchemaProps } from '../crd/types.js';
-import { asResourceRoot, coerceEmbedded, validateEmbedded } from './crd-schema-embedded.js';
-import { child, key } from './structural-path.js';
-import { type Structural, isObj, newStructural } from './structural-model.js';
+import type { JSONSchemaProps } from './types.js';
+import { asResourceRoot, coerceEmbedded, validateEmbedded } from '../schema/crd-schema-embedded.js';
+import { child, key } from '../schema/structural-path.js';
+import { type Structural, isObj, newStructural } from '../schema/structural-model.js';
 import { validateStructural } from './structural-validate.js';
 
 /** The custom-resource engine functions the CRD schema checks need. */

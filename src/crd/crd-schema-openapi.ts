@@ -3,10 +3,10 @@
 // Schema errors come first, then the errors of x-kubernetes-validations compilation (CEL), which is
 // delegated to an optional hook and only attempted where no schema error was found at or below.
 import { type FieldError, forbidden, invalid, notSupported, required } from '../api/field-error.js';
-import { type GoType, goRepr, invalidGo, StringSliceType } from '../crd/go-types.js';
-import type { InternalSpec } from '../crd/internal.js';
-import type { JSONSchemaProps } from '../crd/types.js';
-import { child, index, key } from './structural-path.js';
+import { type GoType, goRepr, invalidGo, StringSliceType } from './go-types.js';
+import type { InternalSpec } from './internal.js';
+import type { JSONSchemaProps } from './types.js';
+import { child, index, key } from '../schema/structural-path.js';
 import { scanFieldPath, unescapeSingleQuote } from './cel-field-path.js';
 import {
   type Raw,
@@ -23,7 +23,7 @@ import {
   rawStringPtr,
   rawStringSlice,
   type Structural,
-} from './structural-model.js';
+} from '../schema/structural-model.js';
 
 export const OPENAPI_V3_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const SUPPORTED_RULE_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];

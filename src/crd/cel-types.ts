@@ -20,7 +20,7 @@ import {
 } from '../cel/types.js';
 import { type CostSchema, maxCardinalityFromMinSize, schemaSizeInfo } from '../cel/cost-estimator-k8s.js';
 import { escapeCelName } from './cel-escaping.js';
-import type { Structural } from './structural-model.js';
+import type { Structural } from '../schema/structural-model.js';
 
 /**
  * A schema's CEL declaration before naming: object types are all called "object" until a rule

@@ -3,13 +3,13 @@
 // structural schema rules, defaults, OpenAPI keyword and x-kubernetes-* restrictions, with the
 // update-time ratcheting kube applies when the old CRD already broke a rule.
 import { type FieldError, invalid } from '../api/field-error.js';
-import { JSON_SCHEMA_PROPS_FIELDS } from '../crd/go-types.js';
-import type { InternalSpec } from '../crd/internal.js';
-import type { JSONSchemaProps } from '../crd/types.js';
-import { type SchemaCheckContext, type SchemaStructureValidator, schemaHas } from '../crd/validation.js';
+import { JSON_SCHEMA_PROPS_FIELDS } from './go-types.js';
+import type { InternalSpec } from './internal.js';
+import type { JSONSchemaProps } from './types.js';
+import { type SchemaCheckContext, type SchemaStructureValidator, schemaHas } from './validation.js';
 import { type SchemaValueChecks, schemaHasUnprunedDefaults, validateDefaults } from './crd-schema-defaults.js';
 import { OPENAPI_V3_TYPES, type ValidationRulesCheck, mapListKeysMapSetErrors, validateOpenAPISchema } from './crd-schema-openapi.js';
-import { isObj, newStructural, rawItems, rawString, rawStringPtr } from './structural-model.js';
+import { isObj, newStructural, rawItems, rawString, rawStringPtr } from '../schema/structural-model.js';
 import { validateStructural } from './structural-validate.js';
 
 export type { SchemaValueChecks } from './crd-schema-defaults.js';

@@ -1,7 +1,7 @@
 // A validation rule's fieldPath (`.spec.foo`, `['key.with.dots']`) resolved against the rule's
 // schema as cel.ValidFieldPath resolves it, and rendered as the field.Path kube appends to the
 // node's path when the rule fails: properties as children, additionalProperties keys as `[key]`.
-import type { Structural } from './structural-model.js';
+import type { Structural } from '../schema/structural-model.js';
 
 /** The scanner of ValidFieldPath: '.', '[' and ']' are tokens; a token starting with a quote runs to its closing quote. */
 export function scanFieldPath(p: string): string[] {
