@@ -8,6 +8,7 @@ import { ensureCertificates } from '../auth/certs.js';
 import { writeKubeconfig } from '../auth/kubeconfig.js';
 import { startServer, type RunningServer } from '../server/server.js';
 import type { ServiceResolver } from '../conversion/types.js';
+import type { KVStore } from '../storage/types.js';
 
 export interface ServeOptions {
   dataDir: string;
@@ -18,10 +19,16 @@ export interface ServeOptions {
   hosts: string[];
   /** Where webhook service references are reached (default: `<name>.<namespace>.svc`). */
   serviceResolver?: ServiceResolver;
+  /** Watches last between this and twice this (kube's --min-request-timeout; tests shorten it). */
+  minRequestTimeoutSeconds?: number;
+  /** How often watches that asked for bookmarks get one (tests shorten it). */
+  bookmarkIntervalMs?: number;
 }
 
 export interface Served {
   server: RunningServer;
+  /** The storage the server runs on (the watch cache over SQLite); tests compact it and read it directly. */
+  kv: KVStore;
   kubeconfigPath: string;
   close(): Promise<void>;
 }
@@ -39,6 +46,8 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     insecurePort: opts.insecurePort,
     bindAddress: opts.bindAddress,
     serviceResolver: opts.serviceResolver,
+    minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
+    bookmarkIntervalMs: opts.bookmarkIntervalMs,
   });
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   const serverUrl = server.secureUrl!.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//127.0.0.1:');
@@ -50,6 +59,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   });
   return {
     server,
+    kv,
     kubeconfigPath,
     close: async () => {
       await server.close();
