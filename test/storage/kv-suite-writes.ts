@@ -1,6 +1,7 @@
 // Conformance: conditional writes (create, compare-and-swap update and delete) and close.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { WriteResult } from '../../src/storage/index.js';
 import type { KVStoreFactory } from './kv-suite.js';
 import { rejectsWith, withStore } from './kv-suite-util.js';
 
@@ -81,21 +82,6 @@ export function writeTests(factory: KVStoreFactory): void {
         assert.deepEqual(again, { ok: true, kv: { key: '/a/x', value: 'v3', createRevision: r(6), modRevision: r(6) }, revision: r(6) });
       }));
 
-    it('applies writes queued together in call order', () =>
-      withStore(factory, async (s, r) => {
-        const [c, u1, u2, d, c2] = await Promise.all([
-          s.create('/k/a', '1'),
-          s.update('/k/a', '2', r(1)),
-          s.update('/k/a', '3', r(1)), // stale by the time it runs
-          s.delete('/k/a', r(2)),
-          s.create('/k/a', '4'),
-        ]);
-        assert.equal(c.ok && c.revision, r(1));
-        assert.equal(u1.ok && u1.revision, r(2));
-        assert.deepEqual(u2, { ok: false, current: { key: '/k/a', value: '2', createRevision: r(1), modRevision: r(2) } });
-        assert.equal(d.ok && d.revision, r(3));
-        assert.deepEqual(c2, { ok: true, kv: { key: '/k/a', value: '4', createRevision: r(4), modRevision: r(4) }, revision: r(4) });
-      }));
 
     it('stores values byte for byte, including non-ASCII text', () =>
       withStore(factory, async (s) => {
@@ -103,6 +89,48 @@ export function writeTests(factory: KVStoreFactory): void {
         await s.create('/ns/ünï/😀', value);
         assert.equal((await s.get('/ns/ünï/😀'))?.value, value);
         assert.equal((await s.list('/ns/ünï/')).items[0]?.value, value);
+      }));
+
+    it('concurrent compare-and-swap on one key: each expected revision wins exactly once', () =>
+      withStore(factory, async (s) => {
+        const created = await s.create('/cas/k', '0');
+        assert.ok(created.ok);
+        let expected = created.revision;
+        for (let round = 0; round < 20; round++) {
+          const attempts = await Promise.all(Array.from({ length: 10 }, (_, i) => s.update('/cas/k', `r${round}-${i}`, expected)));
+          const won = attempts.filter((a): a is Extract<WriteResult, { ok: true }> => a.ok);
+          assert.equal(won.length, 1);
+          // The losers see the winner's value.
+          for (const a of attempts) if (!a.ok) assert.deepEqual(a, { ok: false, current: won[0]!.kv });
+          assert.ok(won[0]!.revision > expected);
+          expected = won[0]!.revision;
+        }
+        assert.equal(await s.currentRevision(), expected);
+        assert.equal((await s.get('/cas/k'))?.modRevision, expected);
+      }));
+
+    it('a read issued after a write resolves sees that write', () =>
+      withStore(factory, async (s) => {
+        // Many writes in flight at once; in each one's continuation, reads must already show it.
+        await Promise.all(
+          Array.from({ length: 100 }, async (_, i) => {
+            const key = `/ryw/${String(i).padStart(3, '0')}`; // no key is a prefix of another
+            const c = await s.create(key, 'c');
+            assert.ok(c.ok);
+            const [got, rev, listed, count] = await Promise.all([s.get(key), s.currentRevision(), s.list(key), s.count(key)]);
+            assert.equal(got?.modRevision, c.revision);
+            assert.ok(rev >= c.revision, `currentRevision ${rev} behind write ${c.revision}`);
+            assert.ok(listed.revision >= c.revision && listed.items.some((kv) => kv.key === key));
+            assert.equal(count, 1);
+            const u = await s.update(key, 'u', c.revision);
+            assert.ok(u.ok);
+            assert.equal((await s.get(key))?.value, 'u');
+            const d = await s.delete(key);
+            assert.ok(d.ok);
+            assert.equal(await s.get(key), undefined);
+            assert.equal(await s.count(key), 0);
+          }),
+        );
       }));
   });
 
