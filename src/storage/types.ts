@@ -62,8 +62,8 @@ export interface WatchOptions {
    */
   onEvent(ev: StoreEvent): void;
   /**
-   * Called once if the watch cannot continue: 'compacted' (fromRevision is at or below the
-   * compacted revision, checked before any event) or 'closed' (the store closed).
+   * Called once if the watch cannot continue, e.g. 'compacted' (history it still needs is gone; a
+   * watch from a compacted revision fails before any event) or 'closed' (the store closed).
    */
   onError?(err: StorageError): void;
 }
