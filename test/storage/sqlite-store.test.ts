@@ -4,17 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openSqliteStore, StorageError, type KVStore } from '../../src/storage/index.js';
 import { tempDir } from './helpers.js';
-
-async function rejectsWith(p: Promise<unknown>, code: StorageError['code']): Promise<StorageError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof StorageError, `expected StorageError, got ${String(err)}`);
-    assert.equal(err.code, code);
-    return err;
-  }
-  assert.fail(`expected rejection with ${code}`);
-}
+import { rejectsWith } from './kv-suite-util.js';
 
 describe('sqlite store: persistence', () => {
   it('reopening a file keeps data, revision counter, compacted revision and history', async () => {
