@@ -9,6 +9,7 @@ import { writeKubeconfig } from '../auth/kubeconfig.js';
 import { startServer, type RunningServer } from '../server/server.js';
 import type { ServiceResolver } from '../conversion/types.js';
 import type { TokenTable } from '../auth/authenticate.js';
+import type { KVStore } from '../storage/types.js';
 
 export interface ServeOptions {
   dataDir: string;
@@ -23,10 +24,16 @@ export interface ServeOptions {
   tokens?: TokenTable;
   /** Whether requests without credentials are system:anonymous (default) or refused (--anonymous-auth=false). */
   anonymousAuth?: boolean;
+  /** Watches last between this and twice this (kube's --min-request-timeout; tests shorten it). */
+  minRequestTimeoutSeconds?: number;
+  /** How often watches that asked for bookmarks get one (tests shorten it). */
+  bookmarkIntervalMs?: number;
 }
 
 export interface Served {
   server: RunningServer;
+  /** The storage the server runs on (the watch cache over SQLite); tests compact it and read it directly. */
+  kv: KVStore;
   kubeconfigPath: string;
   close(): Promise<void>;
 }
@@ -46,6 +53,8 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     serviceResolver: opts.serviceResolver,
     tokens: opts.tokens,
     anonymousAuth: opts.anonymousAuth,
+    minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
+    bookmarkIntervalMs: opts.bookmarkIntervalMs,
   });
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   const serverUrl = server.secureUrl!.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//127.0.0.1:');
@@ -57,6 +66,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   });
   return {
     server,
+    kv,
     kubeconfigPath,
     close: async () => {
       await server.close();

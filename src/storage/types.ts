@@ -56,9 +56,15 @@ export interface Watcher {
 export interface WatchOptions {
   /** Deliver every event with a revision greater than this. */
   fromRevision: number;
-  /** Called for each event, in revision order, never concurrently. */
+  /**
+   * Called for each event, in revision order, never concurrently, and never from within watch().
+   * If it throws, the watch ends with a 'closed' error; other watches are unaffected.
+   */
   onEvent(ev: StoreEvent): void;
-  /** Called once if the watch cannot continue (e.g. the revision was compacted: code 'compacted'). */
+  /**
+   * Called once if the watch cannot continue, e.g. 'compacted' (history it still needs is gone; a
+   * watch from a compacted revision fails before any event) or 'closed' (the store closed).
+   */
   onError?(err: StorageError): void;
 }
 
@@ -72,6 +78,11 @@ export class StorageError extends Error {
   }
 }
 
+/**
+ * Every method's result reflects every write whose promise resolved before the call was made
+ * (read-your-writes), also for a store that serves reads from a cache.
+ * test/storage/kv-suite.ts checks an implementation against this interface.
+ */
 export interface KVStore {
   /** The newest revision (0 on an empty store). */
   currentRevision(): Promise<number>;
@@ -89,7 +100,8 @@ export interface KVStore {
   delete(key: string, expectedModRevision?: number): Promise<WriteResult>;
   /** Watch keys starting with prefix. */
   watch(prefix: string, opts: WatchOptions): Watcher;
-  /** Drop history at and below revision. */
+  /** Drop history at and below revision; a no-op at or below the compacted revision, 'future' past the newest. */
   compact(revision: number): Promise<void>;
+  /** Writes already issued complete; open watches end with 'closed'; later calls fail with 'closed'. Idempotent. */
   close(): Promise<void>;
 }

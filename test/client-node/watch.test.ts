@@ -266,7 +266,7 @@ describe('compacted history', () => {
     await makeNamespace(ns);
     const nsBase = { ...base, namespace: ns };
     const kv = c.server.kv;
-    assert.ok(kv, 'the harness exposes the store when started with options');
+    assert.ok(kv, 'the harness exposes the store');
     const first = (await c.custom.createNamespacedCustomObject({ ...nsBase, body: crontab('old-1') })) as CronTab;
     const oldRv = first.metadata.resourceVersion!;
     await c.custom.createNamespacedCustomObject({ ...nsBase, body: crontab('old-2') });
@@ -323,7 +323,7 @@ describe('compacted history', () => {
       await c.custom.createNamespacedCustomObject({ ...nsBase2, body: crontab('new') });
       await c.custom.patchNamespacedCustomObject({ ...nsBase2, name: 'change', body: { spec: { image: 'changed' } } }, patchAs(k8s.PatchStrategy.MergePatch));
       const head = Number(((await c.custom.listNamespacedCustomObject({ ...nsBase2 })) as CronTabList).metadata.resourceVersion);
-      await c.server.kv!.compact(head - 1);
+      await c.server.kv.compact(head - 1);
       assert.ok(Number(rv) < head - 1);
 
       connects = 0;

@@ -62,7 +62,7 @@ let hook: ConversionWebhook;
 const KEY = '/registry/example.com/crontabs/default/';
 
 async function storedAs(name: string): Promise<any> {
-  const kv = await s.kv!.get(KEY + name);
+  const kv = await s.kv.get(KEY + name);
   assert.ok(kv, `${name} stored`);
   return JSON.parse(kv.value);
 }
@@ -207,7 +207,7 @@ test('misbehaving webhooks fail the request with kube\'s errors', async () => {
     const w = await s.kubectl(['create', '-f', '-'], { stdin: 'apiVersion: example.com/v1\nkind: CronTab\nmetadata:\n  name: never\nhost: a\nport: "1"\n' });
     assert.notEqual(w.code, 0);
     assert.match(w.stderr, /conversion webhook for example\.com\/v1, Kind=CronTab failed: conversion is switched off/);
-    assert.equal(await s.kv!.get(KEY + 'never'), undefined);
+    assert.equal(await s.kv.get(KEY + 'never'), undefined);
   } finally {
     hook.mode = 'ok';
   }

@@ -1,21 +1,17 @@
-// Starts a real server (TLS, generated certificates and kubeconfig, SQLite in a temporary data dir)
+// Starts a real server with `serve` itself (TLS, generated certificates and kubeconfig, the watch cache over SQLite in a temporary data dir)
 // in-process, and runs kubectl against it with a private HOME so discovery caches do not leak between tests.
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type Served } from '../../src/cli/serve.js';
-import { openSqliteStore } from '../../src/storage/sqlite-store.js';
-import { ensureCertificates } from '../../src/auth/certs.js';
-import { writeKubeconfig } from '../../src/auth/kubeconfig.js';
-import { startServer } from '../../src/server/server.js';
 import type { KVStore } from '../../src/storage/types.js';
 import type { ServiceResolver } from '../../src/conversion/types.js';
 
 export interface TestServer {
   served: Served;
-  /** The server's storage, when started with options (tests compact it to provoke 410 Gone). */
-  kv?: KVStore;
+  /** The server's storage, as `serve` assembles it (tests compact it to provoke 410 Gone). */
+  kv: KVStore;
   dataDir: string;
   home: string;
   kubeconfig: string;
@@ -50,47 +46,15 @@ export interface TestServerOptions {
   serviceResolver?: ServiceResolver;
 }
 
-export async function startTestServer(opts?: TestServerOptions): Promise<TestServer> {
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'crd-apiserver-test-'));
   const home = join(dataDir, 'home');
-  let kv: KVStore | undefined;
-  let served: Served;
-  if (opts) {
-    // The same assembly as `serve`, with the server's tunables and storage within reach.
-    const store = openSqliteStore(join(dataDir, 'state.db'));
-    kv = store;
-    const certs = await ensureCertificates(dataDir, { hosts: ['127.0.0.1'] });
-    const server = await startServer({
-      kv: store,
-      tls: { cert: certs.serverCert, key: certs.serverKey, ca: certs.caCert },
-      securePort: 0,
-      bindAddress: '127.0.0.1',
-      minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
-      bookmarkIntervalMs: opts.bookmarkIntervalMs,
-      serviceResolver: opts.serviceResolver,
-    });
-    const kubeconfigPath = join(dataDir, 'kubeconfig');
-    await writeKubeconfig(kubeconfigPath, {
-      server: server.secureUrl!,
-      caPem: certs.caCert,
-      clientCertPem: certs.adminCert,
-      clientKeyPem: certs.adminKey,
-    });
-    served = {
-      server,
-      kubeconfigPath,
-      close: async () => {
-        await server.close();
-        await store.close();
-      },
-    };
-  } else {
-    served = await serve({ dataDir, securePort: 0, bindAddress: '127.0.0.1', hosts: [] });
-  }
+  // Exactly what `crd-apiserver serve` runs (the watch cache over SQLite included), with the tunables.
+  const served = await serve({ dataDir, securePort: 0, bindAddress: '127.0.0.1', hosts: [], ...opts });
   const kubeconfig = served.kubeconfigPath;
   return {
     served,
-    kv,
+    kv: served.kv,
     dataDir,
     home,
     kubeconfig,

@@ -48,7 +48,7 @@ async function ok(args: string[], stdin?: string): Promise<{ stdout: string; std
   assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
   return r;
 }
-const storedVersion = async (name: string): Promise<string> => JSON.parse((await s.kv!.get(KEY + name))!.value).apiVersion;
+const storedVersion = async (name: string): Promise<string> => JSON.parse((await s.kv.get(KEY + name))!.value).apiVersion;
 const crd = async (): Promise<any> => parseYaml((await ok(['get', 'crd', 'crontabs.example.com', '-o', 'yaml'])).stdout);
 const obj = (apiVersion: string, name: string, host: string): string =>
   `apiVersion: ${apiVersion}\nkind: CronTab\nmetadata:\n  name: ${name}\nhost: ${host}\nport: "80"\n`;

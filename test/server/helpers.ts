@@ -1,17 +1,20 @@
-// An in-process server on plain HTTP with in-memory storage, for API-level tests with fetch.
+// An in-process server on plain HTTP, for API-level tests with fetch. Its storage is assembled as
+// `serve` assembles it (the watch cache over SQLite), only in memory.
 import { startServer, type RunningServer, type ServerOptions } from '../../src/server/server.js';
-import { openSqliteStore, type SqliteStore } from '../../src/storage/sqlite-store.js';
+import { openSqliteStore } from '../../src/storage/sqlite-store.js';
+import { createCachedStore } from '../../src/storage/cache.js';
+import type { KVStore } from '../../src/storage/types.js';
 
 export interface Api {
   server: RunningServer;
-  kv: SqliteStore;
+  kv: KVStore;
   url: string;
   req(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; text: string; json: any }>;
   close(): Promise<void>;
 }
 
 export async function startApi(opts: Omit<ServerOptions, 'kv'> = {}): Promise<Api> {
-  const kv = openSqliteStore(':memory:');
+  const kv = await createCachedStore(openSqliteStore(':memory:'));
   const server = await startServer({ kv, insecurePort: 0, ...opts });
   const url = server.insecureUrl!;
   return {

@@ -5,7 +5,6 @@ import {
   openSqliteStore,
   StorageError,
   type KVStore,
-  type KeyValue,
   type ListOptions,
   type ListResult,
   type SqliteStore,
@@ -15,6 +14,7 @@ import {
   type WriteResult,
 } from '../../src/storage/index.js';
 import { prng, record, waitFor } from './helpers.js';
+import { PassThroughStore } from './pass-through-store.js';
 
 const mem = (): SqliteStore => openSqliteStore(':memory:', { compactionIntervalMs: 0 });
 
@@ -32,7 +32,7 @@ interface ProbeWatch {
  * Wraps a SQLite store to misbehave on demand: deliver watch events late or hold them back, fail
  * watches, fail lists. Everything else passes through.
  */
-class ProbeStore implements KVStore {
+class ProbeStore extends PassThroughStore<SqliteStore> {
   /** sync: as the inner store does; late: each event after a timer; held: buffered until releaseHeld(). */
   delivery: 'sync' | 'late' | 'held' = 'sync';
   /** The next this many list calls fail with this error. */
@@ -42,18 +42,7 @@ class ProbeStore implements KVStore {
   readonly watches: ProbeWatch[] = [];
   private held: [ProbeWatch, StoreEvent][] = [];
 
-  constructor(readonly inner: SqliteStore) {}
-
-  currentRevision(): Promise<number> {
-    return this.inner.currentRevision();
-  }
-  compactedRevision(): Promise<number> {
-    return this.inner.compactedRevision();
-  }
-  get(key: string): Promise<KeyValue | undefined> {
-    return this.inner.get(key);
-  }
-  async list(prefix: string, opts?: ListOptions): Promise<ListResult> {
+  override async list(prefix: string, opts?: ListOptions): Promise<ListResult> {
     this.listCalls++;
     if (this.listFailures > 0) {
       this.listFailures--;
@@ -61,26 +50,7 @@ class ProbeStore implements KVStore {
     }
     return this.inner.list(prefix, opts);
   }
-  count(prefix: string): Promise<number> {
-    return this.inner.count(prefix);
-  }
-  create(key: string, value: string): Promise<WriteResult> {
-    return this.inner.create(key, value);
-  }
-  update(key: string, value: string, expected: number): Promise<WriteResult> {
-    return this.inner.update(key, value, expected);
-  }
-  delete(key: string, expected?: number): Promise<WriteResult> {
-    return this.inner.delete(key, expected);
-  }
-  compact(revision: number): Promise<void> {
-    return this.inner.compact(revision);
-  }
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  watch(prefix: string, opts: WatchOptions): Watcher {
+  override watch(prefix: string, opts: WatchOptions): Watcher {
     const w: ProbeWatch = { opts, open: true, inner: undefined as unknown as Watcher };
     w.inner = this.inner.watch(prefix, {
       fromRevision: opts.fromRevision,

@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import { openSqliteStore, StorageError, type WriteResult } from '../../src/storage/index.js';
 import { record, waitFor } from './helpers.js';
 
+// Call order is SQLite's promise (one queue, committed in batches), not the KVStore interface's: the
+// conformance suite checks only that concurrent writes are serialised.
 describe('sqlite store: group commit', () => {
   it('gives many concurrent writes distinct, gap-free revisions in call order', async () => {
     const s = openSqliteStore(':memory:', { compactionIntervalMs: 0, maxBatchSize: 64 });
@@ -20,6 +22,23 @@ describe('sqlite store: group commit', () => {
       watch.revs(),
       results.map((r) => (r.ok ? r.revision : -1)),
     );
+    await s.close();
+  });
+
+  it('applies writes queued together in call order', async () => {
+    const s = openSqliteStore(':memory:', { compactionIntervalMs: 0 });
+    const [c, u1, u2, d, c2] = await Promise.all([
+      s.create('/k/a', '1'),
+      s.update('/k/a', '2', 1),
+      s.update('/k/a', '3', 1), // stale by the time it runs
+      s.delete('/k/a', 2),
+      s.create('/k/a', '4'),
+    ]);
+    assert.equal(c.ok && c.revision, 1);
+    assert.equal(u1.ok && u1.revision, 2);
+    assert.deepEqual(u2, { ok: false, current: { key: '/k/a', value: '2', createRevision: 1, modRevision: 2 } });
+    assert.equal(d.ok && d.revision, 3);
+    assert.deepEqual(c2, { ok: true, kv: { key: '/k/a', value: '4', createRevision: 4, modRevision: 4 }, revision: 4 });
     await s.close();
   });
 
