@@ -5,7 +5,7 @@ import { terminatingCreate } from '../crd/serving.js';
 import type { AdmissionPlugin } from './chain.js';
 
 /** Whether the CRD serving this resource is terminating (false for anything that is not a custom resource). */
-export type TerminatingLookup = (resource: ServedResource) => boolean;
+type TerminatingLookup = (resource: ServedResource) => boolean;
 
 export function crdTerminating(isTerminating: TerminatingLookup): AdmissionPlugin {
   return {

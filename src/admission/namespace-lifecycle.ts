@@ -8,7 +8,7 @@ import type { AdmissionAttributes } from '../registry/admission.js';
 import type { AdmissionPlugin } from './chain.js';
 
 /** The namespace by name, or undefined when there is none. */
-export type NamespaceLookup = (name: string) => Promise<JSONObject | undefined>;
+type NamespaceLookup = (name: string) => Promise<JSONObject | undefined>;
 
 const isNamespace = (a: AdmissionAttributes): boolean => a.resource.group === '' && a.resource.kind === 'Namespace';
 

@@ -1,7 +1,7 @@
 // Field errors as k8s.io/apimachinery/pkg/util/validation/field renders them:
 // `<field>: <Type>: <value>: <detail>`, and as Status causes.
 
-export type FieldErrorType =
+type FieldErrorType =
   | 'FieldValueNotFound'
   | 'FieldValueRequired'
   | 'FieldValueDuplicate'

@@ -10,15 +10,15 @@ import { unauthorized, type StatusError } from '../api/status.js';
 export type { UserInfo } from '../api/user.js';
 import type { UserInfo } from '../api/user.js';
 
-export const ANONYMOUS_USER = 'system:anonymous';
-export const ALL_UNAUTHENTICATED = 'system:unauthenticated';
+const ANONYMOUS_USER = 'system:anonymous';
+const ALL_UNAUTHENTICATED = 'system:unauthenticated';
 export const ALL_AUTHENTICATED = 'system:authenticated';
 export const MASTERS_GROUP = 'system:masters';
 
 /** Bearer token → the user it stands for (groups as listed in the file, without system:authenticated). */
 export type TokenTable = ReadonlyMap<string, UserInfo>;
 
-export interface AuthenticateOptions {
+interface AuthenticateOptions {
   /** From --token-auth-file. */
   tokens?: TokenTable;
   /** --anonymous-auth; default true. When false, requests without credentials are 401. */
@@ -48,7 +48,7 @@ export function authenticate(req: IncomingMessage, opts: AuthenticateOptions = {
 }
 
 /** The Status for a request `authenticate` rejected: 401, reason Unauthorized, message "Unauthorized". */
-export const unauthenticatedError = (): StatusError => unauthorized();
+const unauthenticatedError = (): StatusError => unauthorized();
 
 /** `authenticate`, throwing the 401 StatusError instead of returning undefined. */
 export function authenticateOrThrow(req: IncomingMessage, opts: AuthenticateOptions = {}): UserInfo {

@@ -32,15 +32,15 @@ export interface Certs {
   };
 }
 
-export interface EnsureCertificatesOptions {
+interface EnsureCertificatesOptions {
   /** Extra DNS names or IP addresses the serving certificate must cover. */
   hosts: string[];
 }
 
-export const CA_COMMON_NAME = 'crd-apiserver-ca';
-export const SERVER_COMMON_NAME = 'crd-apiserver';
-export const ADMIN_USER = 'kubernetes-admin';
-export const ADMIN_GROUP = 'system:masters';
+const CA_COMMON_NAME = 'crd-apiserver-ca';
+const SERVER_COMMON_NAME = 'crd-apiserver';
+const ADMIN_USER = 'kubernetes-admin';
+const ADMIN_GROUP = 'system:masters';
 
 const DEFAULT_HOSTS = ['127.0.0.1', '::1', 'localhost'];
 const HOUR_MS = 3600_000;

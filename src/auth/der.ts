@@ -22,7 +22,7 @@ const CONSTRUCTED = 0x20;
 const CONTEXT = 0x80;
 
 /** One element: tag byte, minimal length, content. */
-export function tlv(tag: number, content: Uint8Array): Buffer {
+function tlv(tag: number, content: Uint8Array): Buffer {
   return Buffer.concat([Buffer.of(tag), encodeLength(content.length), content]);
 }
 

@@ -5,7 +5,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { stringifyYaml as stringify } from '../util/yaml.js';
 
-export interface KubeconfigOptions {
+interface KubeconfigOptions {
   /** e.g. https://127.0.0.1:6443, or http://127.0.0.1:8080 for the insecure variant. */
   server: string;
   /** CA bundle the client trusts; omit for plain HTTP. */
@@ -20,12 +20,12 @@ export interface KubeconfigOptions {
   namespace?: string;
 }
 
-export const DEFAULT_CONTEXT_NAME = 'crd-apiserver';
+const DEFAULT_CONTEXT_NAME = 'crd-apiserver';
 
 const b64 = (pem: string): string => Buffer.from(pem, 'utf8').toString('base64');
 
 /** The kubeconfig document as a plain object (clientcmd v1 Config). */
-export function kubeconfigObject(opts: KubeconfigOptions): Record<string, unknown> {
+function kubeconfigObject(opts: KubeconfigOptions): Record<string, unknown> {
   const name = opts.contextName ?? DEFAULT_CONTEXT_NAME;
   const userName = `${name}-admin`;
 

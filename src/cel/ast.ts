@@ -23,7 +23,7 @@ export type Literal =
   | { kind: 'string'; value: string }
   | { kind: 'bytes'; value: Uint8Array };
 
-export interface LiteralExpr { id: number; kind: 'literal'; value: Literal }
+interface LiteralExpr { id: number; kind: 'literal'; value: Literal }
 
 export interface IdentExpr { id: number; kind: 'ident'; name: string }
 

@@ -61,7 +61,6 @@ function kindKey(t: CelType): string {
 export const isDyn = (t: CelType): boolean => t.kind === 'dyn';
 export const isError = (t: CelType): boolean => t.kind === 'error';
 export const isDynOrError = (t: CelType): boolean => t.kind === 'dyn' || t.kind === 'error';
-export const isOptional = (t: CelType): boolean => t.kind === 'opaque' && t.name === 'optional_type';
 
 export function unwrapOptional(t: CelType): [CelType, boolean] {
   return t.kind === 'opaque' && t.name === 'optional_type' ? [t.params[0] ?? DYN, true] : [t, false];
@@ -84,7 +83,7 @@ export const isExactType = (a: CelType, b: CelType): boolean => sameType(a, b, t
 export const isEquivalentType = (a: CelType, b: CelType): boolean => sameType(a, b, false);
 
 /** common/types IsAssignableType: can `to` hold a value of type `from`. */
-export function typeAssignableFrom(to: CelType, from: CelType): boolean {
+function typeAssignableFrom(to: CelType, from: CelType): boolean {
   if (to === from || to.kind === 'dyn' || to.kind === 'typeParam') return true;
   if (kindKey(to) !== kindKey(from) || typeName(to) !== typeName(from)) return false;
   const pt = params(to);

@@ -15,7 +15,7 @@ export type { AstValidator } from './ast-validator.js';
 import type { AstValidator } from './ast-validator.js';
 
 /** Calls whose list and map literal arguments may mix types (ext strings' format). */
-export const HOMOGENEOUS_EXEMPT_FUNCTIONS: readonly string[] = ['format'];
+const HOMOGENEOUS_EXEMPT_FUNCTIONS: readonly string[] = ['format'];
 
 /** Every node of the tree, each with the names of the calls enclosing it. */
 function walk(e: Expr, visit: (e: Expr, enclosingCalls: readonly string[]) => void, calls: string[] = []): void {
@@ -43,7 +43,7 @@ function walk(e: Expr, visit: (e: Expr, enclosingCalls: readonly string[]) => vo
 }
 
 /** List and map literals must not mix element (key, value) types. */
-export function homogeneousAggregateLiterals(exempt: readonly string[] = HOMOGENEOUS_EXEMPT_FUNCTIONS): AstValidator {
+function homogeneousAggregateLiterals(exempt: readonly string[] = HOMOGENEOUS_EXEMPT_FUNCTIONS): AstValidator {
   return (ast, _env, report) => {
     const typeOf = (e: Expr): CelType => ast.types.get(e.id)!;
     const mismatch = (id: number, expected: CelType, actual: CelType): void =>
@@ -98,7 +98,7 @@ function literalCalls(ast: CheckedAst, fn: string): { call: Extract<Expr, { kind
 }
 
 /** `duration('…')` and `timestamp('…')` with literal arguments must evaluate. */
-export function literalConversion(fn: 'duration' | 'timestamp'): AstValidator {
+function literalConversion(fn: 'duration' | 'timestamp'): AstValidator {
   return (ast, env, report) => {
     for (const { call, arg } of literalCalls(ast, fn)) {
       const ids = ast.references.get(call.id)?.overloadIds ?? [];
@@ -125,7 +125,7 @@ function matchesLiteral(t: CelType, kind: Literal['kind']): boolean {
 }
 
 /** Literal patterns of `matches` must compile (RE2 syntax). */
-export const regexLiterals: AstValidator = (ast, _env, report) => {
+const regexLiterals: AstValidator = (ast, _env, report) => {
   for (const { arg } of literalCalls(ast, 'matches')) {
     if (arg.value.kind !== 'string') continue;
     try { RE2JS.compile(arg.value.value); } catch { report(arg.id, 'invalid matches argument'); }
@@ -144,7 +144,7 @@ const WITH_STRING_FORMAT: readonly AstValidator[] = [...KUBERNETES_VALIDATORS, s
 
 /** The validators an environment brings: Kubernetes' set, plus ext.Strings'
  * format-string check when the environment declares `string.format`. */
-export function defaultValidators(env: Env): readonly AstValidator[] {
+function defaultValidators(env: Env): readonly AstValidator[] {
   return env.overloads.has('string_format') ? WITH_STRING_FORMAT : KUBERNETES_VALIDATORS;
 }
 

@@ -25,7 +25,7 @@ import {
 } from './cost-estimator-math.js';
 
 /** The size bound a declared type carries (ListType, MapType, ObjectType, sized string/bytes...). */
-export const maxElementsOf = (t: CelType): number => (t as { maxElements?: number }).maxElements ?? 0;
+const maxElementsOf = (t: CelType): number => (t as { maxElements?: number }).maxElements ?? 0;
 
 /**
  * apiextensions' sizeEstimator: walks a node's path from the declared type of the rule's scope

@@ -18,7 +18,7 @@ export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
 /** StaticEstimatedCostLimit: the largest estimated cost of one rule (× cardinality). */
 export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
 /** StaticEstimatedCRDCostLimit: the largest estimated total of all rules of a CRD schema. */
-export const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
+const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
 
 // Serialized sizes (k8s.io/apiserver pkg/cel/limits.go).
 const MAX_DURATION_SIZE_JSON = 32;
@@ -48,7 +48,7 @@ export interface CostSchema {
 }
 
 /** What a schema node's CEL declaration says about sizes. */
-export interface SchemaSizeInfo {
+interface SchemaSizeInfo {
   /** DeclType.MaxElements: longest string/bytes, most list items or map entries; 0 for others. */
   maxElements: number;
   /** DeclType.MinSerializedSize: the shortest JSON the value can serialize to. */
@@ -62,7 +62,7 @@ const additionalSchemaOf = (s: CostSchema): CostSchema | undefined => (isSchema(
 const utf8Length = (s: string): number => Buffer.byteLength(s, 'utf8');
 
 /** estimateMaxStringLengthPerRequest: the longest string of the schema's format in one request. */
-export function estimateMaxStringLengthPerRequest(schema: CostSchema): number {
+function estimateMaxStringLengthPerRequest(schema: CostSchema): number {
   if (schema['x-kubernetes-int-or-string']) return MAX_REQUEST_SIZE_BYTES - 2;
   switch (schema.format) {
     case 'duration':
@@ -77,10 +77,10 @@ export function estimateMaxStringLengthPerRequest(schema: CostSchema): number {
 }
 
 /** estimateMaxArrayItemsFromMinSize: items of that size, comma-separated, between `[` and `]`. */
-export const estimateMaxArrayItemsFromMinSize = (minSize: number): number => Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minSize + 1));
+const estimateMaxArrayItemsFromMinSize = (minSize: number): number => Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minSize + 1));
 
 /** estimateMaxAdditionalPropertiesFromMinSize: `"":` , a value and a comma per entry, between `{` and `}`. */
-export const estimateMaxAdditionalPropertiesFromMinSize = (minSize: number): number => Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minSize + 6));
+const estimateMaxAdditionalPropertiesFromMinSize = (minSize: number): number => Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minSize + 6));
 
 /** compilation.go maxCardinality: how often a value of that minimal size fits in one request. */
 export const maxCardinalityFromMinSize = (minSize: number): number => Math.floor(MAX_REQUEST_SIZE_BYTES / (minSize + 1));
@@ -202,7 +202,7 @@ export function maxElementsForSchema(schema: CostSchema, isResourceRoot = false)
 
 /** extractMaxElements: by how much a schema multiplies the occurrences of its children;
  * undefined when unbounded (a list without maxItems, a map without maxProperties). */
-export function cardinalityFactor(schema: CostSchema): number | undefined {
+function cardinalityFactor(schema: CostSchema): number | undefined {
   switch (schema.type) {
     case 'object':
       if (schema.additionalProperties !== undefined) return schema.maxProperties !== undefined ? zeroIfNegative(schema.maxProperties) : undefined;
@@ -215,7 +215,7 @@ export function cardinalityFactor(schema: CostSchema): number | undefined {
 }
 
 /** multiplyWithOverflowGuard: a product saturating at math.MaxUint64, 0 for a 0 cost. */
-export function multiplyWithOverflowGuard(baseCost: number, cardinality: number): number {
+function multiplyWithOverflowGuard(baseCost: number, cardinality: number): number {
   if (baseCost === 0) return 0;
   if (MAX_COST / baseCost < cardinality) return MAX_COST;
   const r = baseCost * cardinality;
@@ -292,7 +292,7 @@ export function costErrorMessage(costName: string, cost: number, limit: number):
   return `${costName} exceeds budget by factor of ${text} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
 }
 
-export interface CostCheckOptions {
+interface CostCheckOptions {
   /** Per-expression limits are not enforced for a version whose schema is unchanged by an update. */
   suppressPerExpressionCost?: boolean;
 }

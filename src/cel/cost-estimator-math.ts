@@ -32,14 +32,14 @@ export function addSat(x: number, y: number): number {
 }
 
 /** multiplyUint64NoOverflow. */
-export function mulSat(x: number, y: number): number {
+function mulSat(x: number, y: number): number {
   if (y !== 0 && x > MAX_COST / y) return MAX_COST;
   const r = x * y;
   return r >= MAX_COST ? MAX_COST : r;
 }
 
 /** multiplyByCostFactor: x × factor rounded up, with Go's float64 arithmetic. */
-export function mulFactor(x: number, factor: number): number {
+function mulFactor(x: number, factor: number): number {
   if (x > 0 && factor > 0 && x > MAX_COST / factor) return MAX_COST;
   const c = Math.ceil(x * factor);
   return c >= TWO_TO_64 ? MAX_COST : c;

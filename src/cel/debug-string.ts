@@ -5,7 +5,7 @@
 import type { Expr, Literal, MapEntry, StructField } from './ast.js';
 
 /** Text appended after each node (and after each map/struct entry). */
-export type Adorner = (node: Expr | MapEntry | StructField, isEntry: boolean) => string;
+type Adorner = (node: Expr | MapEntry | StructField, isEntry: boolean) => string;
 
 const noAdorner: Adorner = () => '';
 
@@ -151,7 +151,7 @@ class Writer {
   }
 }
 
-export function formatLiteral(v: Literal): string {
+function formatLiteral(v: Literal): string {
   switch (v.kind) {
     case 'null': return 'null';
     case 'bool': return v.value ? 'true' : 'false';
@@ -164,7 +164,7 @@ export function formatLiteral(v: Literal): string {
 }
 
 /** Go's %v for a float64 (strconv 'g' with the shortest digits). */
-export function formatDouble(v: number): string {
+function formatDouble(v: number): string {
   if (Number.isNaN(v)) return 'NaN';
   if (v === Infinity) return '+Inf';
   if (v === -Infinity) return '-Inf';

@@ -18,7 +18,7 @@ import type { Val } from './values.js';
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Converts JSON that is neither null nor undefined to a CEL value of one declared type. */
-export type Converter = (json: unknown) => Val;
+type Converter = (json: unknown) => Val;
 
 /** Convert JSON to a CEL value of the declared type. Data that does not fit the type becomes a
  * CelError with Kubernetes' wording (schema validation normally rules that out). */
@@ -33,7 +33,7 @@ let lastType: CelType | undefined;
 let lastConverter: Converter | undefined;
 
 /** The converter of a declared type (types are not changed once values of them exist). */
-export function converterFor(type: CelType): Converter {
+function converterFor(type: CelType): Converter {
   if (type === lastType) return lastConverter!;
   let c = converters.get(type);
   if (c === undefined) {
@@ -196,7 +196,7 @@ export interface ObjectInfo {
 
 const objectInfos = new WeakMap<ObjectType, ObjectInfo>();
 
-export function objectInfo(type: ObjectType): ObjectInfo {
+function objectInfo(type: ObjectType): ObjectInfo {
   let info = objectInfos.get(type);
   if (!info) {
     const byName = new Map<string, FieldInfo>();

@@ -8,7 +8,7 @@ import type { MacroError, MacroHelper } from './parser-ast.js';
 
 /** Expands a call into an expression, declines (undefined: an ordinary call),
  * or reports malformed arguments. */
-export type MacroExpander = (h: MacroHelper, target: Expr | undefined, args: Expr[]) => Expr | undefined | MacroError;
+type MacroExpander = (h: MacroHelper, target: Expr | undefined, args: Expr[]) => Expr | undefined | MacroError;
 
 export interface Macro {
   name: string;
@@ -166,7 +166,7 @@ function transform(kind: Transform): MacroExpander {
 const recv = (name: string, argCount: number, expand: MacroExpander): Macro => ({ name, argCount, receiver: true, expand });
 
 /** cel-go's StandardMacros (what cel.StdLib enables). */
-export const STANDARD_MACROS: readonly Macro[] = [
+const STANDARD_MACROS: readonly Macro[] = [
   { name: 'has', argCount: 1, receiver: false, expand: has },
   recv('all', 2, quantifier('all')),
   recv('exists', 2, quantifier('exists')),
@@ -208,7 +208,7 @@ export const DEFAULT_MACROS: readonly Macro[] = [
 /** Macros by `name:argCount:receiver`, plus the set of names for a quick miss. */
 export type MacroTable = Map<string, Macro> & { names?: Set<string> };
 
-export function macroKey(name: string, argCount: number, receiver: boolean): string {
+function macroKey(name: string, argCount: number, receiver: boolean): string {
   return `${name}:${argCount}:${receiver}`;
 }
 

@@ -35,10 +35,8 @@ const guarded = (name: string, check: (args: Val[]) => boolean, impl: Impl): Imp
 const isOpt = (args: Val[]): boolean => args[0] instanceof Optional;
 const isList = (args: Val[]): boolean => Array.isArray(args[0]);
 
-export const NONE_DEREFERENCE = 'optional.none() dereference';
+const NONE_DEREFERENCE = 'optional.none() dereference';
 
-/** `optional.of(v)`, `optional.none()`, `opt.value()`. */
-export const optionalOfValue = (v: Val): Optional => new Optional(v);
 
 /** Qualify through an optional: `o[?k]` / `o.?f` with `o` an optional or a container. */
 function optionalQualify(obj: Val, key: Val): Val {

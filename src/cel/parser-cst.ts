@@ -26,7 +26,7 @@ export type Cst =
   /** A rule that failed before choosing an alternative. */
   | { k: 'error'; start: Token };
 
-export type LitKind = 'int' | 'uint' | 'double' | 'string' | 'bytes' | 'true' | 'false' | 'null';
+type LitKind = 'int' | 'uint' | 'double' | 'string' | 'bytes' | 'true' | 'false' | 'null';
 export interface OptExpr { start: Token; opt?: Token; e?: Cst }
 export interface MapInit { key: OptExpr; col?: Token; value?: Cst }
 export interface FieldInit { start: Token; opt?: Token; id?: Token; col?: Token; value?: Cst }
@@ -63,7 +63,7 @@ const F_EOF = set(T.EOF), F_QUESTION = set(T.QUESTIONMARK), F_COLON = set(T.COLO
   F_AND = set(T.LOGICAL_AND), F_RPAREN = set(T.RPAREN), F_RBRACKET = set(T.RPRACKET), F_COMMA = set(T.COMMA);
 
 /** ANTLR's IntervalSet rendering: `X` alone, `{X, Y}` otherwise, by token type. */
-export function formatTokenSet(s: TSet): string {
+function formatTokenSet(s: TSet): string {
   const names = [...s].sort((a, b) => a - b).map(tokenTypeName);
   return names.length === 1 ? names[0]! : `{${names.join(', ')}}`;
 }
@@ -88,9 +88,9 @@ export class ParseAbort {
   constructor(readonly internal?: string) {}
 }
 
-export interface SyntaxIssue { offset: number; message: string }
+interface SyntaxIssue { offset: number; message: string }
 
-export interface CstLimits {
+interface CstLimits {
   maxRecursionDepth: number;
   errorRecoveryLimit: number;
   errorRecoveryLookaheadTokenLimit: number;

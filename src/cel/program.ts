@@ -16,7 +16,7 @@ export type { PlanOptions } from './interpreter.js';
 
 export const COST_LIMIT_EXCEEDED = 'operation cancelled: actual cost limit exceeded';
 
-export interface EvalOptions {
+interface EvalOptions {
   /** cel.CostLimit: evaluation stops with an error once the actual cost exceeds this. */
   costLimit?: number;
 }

@@ -6,11 +6,10 @@ import { OpaqueValue, Optional } from './values.js';
 import type { Val } from './values.js';
 
 /** common.StringTraversalCostFactor and RegexStringLengthCostFactor. */
-export const STRING_TRAVERSAL_FACTOR = 0.1;
-export const REGEX_LENGTH_FACTOR = 0.25;
+const STRING_TRAVERSAL_FACTOR = 0.1;
+const REGEX_LENGTH_FACTOR = 0.25;
 export const LIST_CREATE_COST = 10;
 export const MAP_CREATE_COST = 30;
-export const STRUCT_CREATE_COST = 40;
 export const SELECT_AND_IDENT_COST = 1;
 
 /** actualSize: the size of traits.Sizer values (strings in code points, bytes, lists, maps, JSON

@@ -16,7 +16,7 @@ const MAP_KV = mapOf(K, V);
 
 const isMap = (v: Val): v is CelMap | CelObject => v instanceof CelMap || v instanceof CelObject;
 
-export const MAP_INSERT_FUNCTION: FunctionDecl = {
+const MAP_INSERT_FUNCTION: FunctionDecl = {
   name: 'cel.@mapInsert',
   overloads: [
     {

@@ -211,7 +211,7 @@ const matcherCache = new Map<string, Matcher | CelError>();
 
 /** The test `matches` runs for a pattern (cached like compileRegex): a native RegExp where it is
  * provably equivalent to RE2 and linear (stdlib-regex.ts), else re2js. */
-export function regexMatcher(pattern: string): Matcher | CelError {
+function regexMatcher(pattern: string): Matcher | CelError {
   let m = matcherCache.get(pattern);
   if (m === undefined) {
     const re = compileRegex(pattern);

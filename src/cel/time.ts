@@ -16,7 +16,7 @@ export const INT_OVERFLOW = 'integer overflow';
 
 /** A timestamp that remembers the UTC offset it was written with, so that string() prints it back
  * as Go does (time.Time keeps its location). Equality and ordering ignore the offset. */
-export class ZonedTimestamp extends Timestamp {
+class ZonedTimestamp extends Timestamp {
   constructor(nanos: bigint, readonly offsetSeconds: number) {
     super(nanos);
   }
@@ -26,7 +26,7 @@ export class ZonedTimestamp extends Timestamp {
 export const offsetOf = (t: Timestamp): number => (t instanceof ZonedTimestamp ? t.offsetSeconds : 0);
 
 /** A timestamp in the same zone as `like`. */
-export function timestampLike(like: Timestamp, nanos: bigint): Timestamp {
+function timestampLike(like: Timestamp, nanos: bigint): Timestamp {
   const off = offsetOf(like);
   return off === 0 ? new Timestamp(nanos) : new ZonedTimestamp(nanos, off);
 }
@@ -47,7 +47,7 @@ export function inTimestampRange(nanos: bigint): boolean {
 // ---------------------------------------------------------------------------------------------
 // Civil calendar (proleptic Gregorian), after Howard Hinnant's days_from_civil.
 
-export function daysFromCivil(y: number, m: number, d: number): number {
+function daysFromCivil(y: number, m: number, d: number): number {
   y -= m <= 2 ? 1 : 0;
   const era = Math.floor(y / 400);
   const yoe = y - era * 400;
@@ -56,7 +56,7 @@ export function daysFromCivil(y: number, m: number, d: number): number {
   return era * 146097 + doe - 719468;
 }
 
-export function civilFromDays(z: number): [year: number, month: number, day: number] {
+function civilFromDays(z: number): [year: number, month: number, day: number] {
   z += 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
@@ -252,7 +252,7 @@ function zoneFormat(name: string): Intl.DateTimeFormat | undefined {
 }
 
 /** The UTC offset (seconds east) of an IANA zone at an instant, or undefined for an unknown zone. */
-export function zoneOffsetAt(zone: string, nanos: bigint): number | undefined {
+function zoneOffsetAt(zone: string, nanos: bigint): number | undefined {
   const f = zoneFormat(zone);
   if (!f) return undefined;
   const ms = Number(floorDiv(nanos, 1_000_000n));
@@ -426,7 +426,7 @@ export function formatDuration(d: Duration): string {
 }
 
 /** strconv.FormatFloat(f, 'f', -1, 64): the shortest digits that round-trip, without exponent. */
-export function formatFixedShortest(f: number): string {
+function formatFixedShortest(f: number): string {
   if (f === 0) return Object.is(f, -0) ? '-0' : '0';
   if (!Number.isFinite(f)) return Number.isNaN(f) ? 'NaN' : f > 0 ? '+Inf' : '-Inf';
   const [mant, expStr] = Math.abs(f).toExponential().split('e');

@@ -1,7 +1,7 @@
 // CEL types, as the checker and the runtime see them. Plain data, compared
 // structurally; declared object types (from CRD schemas) are compared by name.
 
-export type PrimitiveName = 'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes';
+type PrimitiveName = 'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes';
 
 export type CelType =
   | { kind: 'primitive'; name: PrimitiveName }
@@ -54,8 +54,6 @@ export interface ObjectType {
   maxElements?: number;
 }
 
-/** Strings and bytes also carry a size bound for cost estimation. */
-export interface SizedType { maxElements?: number }
 
 export const INT: CelType = { kind: 'primitive', name: 'int' };
 export const UINT: CelType = { kind: 'primitive', name: 'uint' };

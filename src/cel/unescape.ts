@@ -2,7 +2,7 @@
 // (single, double, triple, raw) are removed and escapes decoded. In bytes
 // literals \x and octal escapes are raw bytes; in strings they are code points.
 
-export type Unescaped = { value: string | Uint8Array } | { error: string };
+type Unescaped = { value: string | Uint8Array } | { error: string };
 
 const SIMPLE: Record<string, number> = {
   a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '\\': 92, "'": 39, '"': 34, '`': 96, '?': 63,

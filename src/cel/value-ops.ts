@@ -29,7 +29,7 @@ export const MAX_UINT64 = 18446744073709551615n;
 const TWO_POW_63 = 9223372036854775808;
 const TWO_POW_64 = 18446744073709551616;
 
-export const NO_SUCH_OVERLOAD = 'no such overload';
+const NO_SUCH_OVERLOAD = 'no such overload';
 export const noSuchOverload = (): CelError => new CelError(NO_SUCH_OVERLOAD);
 
 /** types.MaybeNoSuchOverloadErr: propagate an error argument, else "no such overload". */
@@ -48,7 +48,7 @@ export function noSuchOverloadFor(fn: string, args: readonly Val[]): CelError {
 // equality and concatenation can follow Kubernetes' unstructured semantics without an import cycle.
 
 /** Marks a list converted from JSON (k8s unstructuredList): its `==` propagates element errors. */
-export const UNSTRUCTURED_LIST: unique symbol = Symbol('cel.unstructuredList');
+const UNSTRUCTURED_LIST: unique symbol = Symbol('cel.unstructuredList');
 
 /** A JSON object (or additionalProperties map) as Kubernetes wraps it. */
 export interface JsonBacked {
@@ -77,7 +77,7 @@ export function isJsonBacked(v: unknown): v is JsonBacked & (CelMap | CelObject)
   return (v instanceof CelMap || v instanceof CelObject) && typeof (v as Partial<JsonBacked>).rawField === 'function';
 }
 
-export function isUnstructuredList(v: CelList): boolean {
+function isUnstructuredList(v: CelList): boolean {
   return (v as { [UNSTRUCTURED_LIST]?: boolean })[UNSTRUCTURED_LIST] === true || listSemantics(v) !== undefined;
 }
 
@@ -226,7 +226,7 @@ const cmpBig = (a: bigint, b: bigint): -1 | 0 | 1 => (a < b ? -1 : a > b ? 1 : 0
 
 /** Go's strings.Compare on UTF-8 bytes, i.e. code point order (JavaScript compares UTF-16 units,
  * which differs only when a surrogate pair meets a character in U+E000..U+FFFF). */
-export function compareStrings(a: string, b: string): -1 | 0 | 1 {
+function compareStrings(a: string, b: string): -1 | 0 | 1 {
   if (a === b) return 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
@@ -244,7 +244,7 @@ export function compareStrings(a: string, b: string): -1 | 0 | 1 {
   return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
 }
 
-export function compareBytes(a: Uint8Array, b: Uint8Array): -1 | 0 | 1 {
+function compareBytes(a: Uint8Array, b: Uint8Array): -1 | 0 | 1 {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
@@ -252,7 +252,7 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): -1 | 0 | 1 {
   return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
 }
 
-export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
@@ -462,14 +462,14 @@ function rawDeepEqual(x: unknown, y: unknown): boolean {
 // Maps.
 
 /** Size of a map or object value (for objects: the JSON keys, as k8s counts them). */
-export function mapSize(m: CelMap | CelObject): number {
+function mapSize(m: CelMap | CelObject): number {
   if (m instanceof CelMap) return m.size;
   if (isJsonBacked(m)) return m.count();
   return 0;
 }
 
 /** Find a key: the value, an error (for a key type the map cannot hold), or undefined. */
-export function mapFind(m: CelMap | CelObject, key: Val): Val | undefined {
+function mapFind(m: CelMap | CelObject, key: Val): Val | undefined {
   if (m instanceof CelMap) return m.get(key);
   if (typeof key !== 'string') return noSuchOverload();
   return m.field(key);
@@ -539,12 +539,12 @@ function normalizeKey(key: Val): unknown {
   return key;
 }
 
-export function doubleToIntLossless(d: number): bigint | undefined {
+function doubleToIntLossless(d: number): bigint | undefined {
   if (!Number.isFinite(d) || d <= -TWO_POW_63 || d >= TWO_POW_63 || !Number.isInteger(d)) return undefined;
   return BigInt(d);
 }
 
-export function doubleToUintLossless(d: number): bigint | undefined {
+function doubleToUintLossless(d: number): bigint | undefined {
   if (!Number.isFinite(d) || d < 0 || d >= TWO_POW_64 || !Number.isInteger(d)) return undefined;
   return BigInt(d);
 }

@@ -49,8 +49,8 @@ export abstract class OpaqueValue {
 /** A list. Kubernetes set and map lists carry their schema type so that `==`
  * ignores order and `+` unions or merges (see {@link listSemantics}). */
 export type CelList = readonly Val[];
-export const LIST_TYPE: unique symbol = Symbol('cel.listType');
-export type TaggedList = CelList & { [LIST_TYPE]?: ListType };
+const LIST_TYPE: unique symbol = Symbol('cel.listType');
+type TaggedList = CelList & { [LIST_TYPE]?: ListType };
 export function listSemantics(list: CelList): ListType | undefined {
   return (list as TaggedList)[LIST_TYPE];
 }

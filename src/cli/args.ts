@@ -1,5 +1,5 @@
 // Flags as kube-apiserver spells them: --name=value or --name value; booleans bare.
-export interface ParsedArgs {
+interface ParsedArgs {
   command: string;
   flags: Map<string, string>;
   positional: string[];

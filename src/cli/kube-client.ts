@@ -13,7 +13,7 @@ export interface Connection {
   token?: string;
 }
 
-export interface ApiResponse {
+interface ApiResponse {
   status: number;
   body: any;
 }

@@ -3,7 +3,7 @@
 // unchanged, which makes the server store it at that version; then status.storedVersions is trimmed to it.
 import { request, responseError, type Connection } from './kube-client.js';
 
-export interface MigrateOptions {
+interface MigrateOptions {
   conn: Connection;
   crdName: string;
   /** Objects per list page (default 500, as kubectl's chunk size). */
@@ -11,7 +11,7 @@ export interface MigrateOptions {
   log?: (line: string) => void;
 }
 
-export interface MigrateResult {
+interface MigrateResult {
   storageVersion: string;
   migrated: number;
   /** Objects deleted while the migration ran. */

@@ -5,7 +5,7 @@ import { isObject } from '../util/json.js';
 import { aggregate } from '../api/field-error.js';
 import { validateAnnotations, validateLabels } from '../schema/objectmeta.js';
 
-export const REVIEW_GROUP = 'apiextensions.k8s.io';
+const REVIEW_GROUP = 'apiextensions.k8s.io';
 /** The ConversionReview versions this server sends, as kube's client manager registers them. */
 const SUPPORTED = new Set(['v1', 'v1beta1']);
 

@@ -38,7 +38,7 @@ export function readRule(raw: unknown): ValidationRule {
 }
 
 /** apiservercel.Error: Invalid errors are the rule author's, Internal ones ours. */
-export interface RuleError {
+interface RuleError {
   type: 'Invalid' | 'Internal';
   detail: string;
 }
@@ -66,7 +66,6 @@ export interface CompiledRule {
 /** Which environment an expression compiles in: stored expressions may use everything this release has. */
 export type EnvLoader = (expression: string, kind: 'rule' | 'messageExpression') => 'stored' | 'new';
 export const STORED_EXPRESSIONS: EnvLoader = () => 'stored';
-export const NEW_EXPRESSIONS: EnvLoader = () => 'new';
 
 export interface CompileOptions {
   /** Builds programs (the runtime's planner); CRD validation only needs the checks and costs. */
@@ -80,7 +79,7 @@ let lastName = -1;
  * generateUniqueSelfTypeName: a name rule authors cannot depend on (kube takes the clock's
  * nanoseconds; two compilations in one nanosecond get distinct names here too).
  */
-export function uniqueSelfTypeName(): string {
+function uniqueSelfTypeName(): string {
   let n = Number(process.hrtime.bigint() % 1_000_000_000n);
   if (n === lastName) n = (n + 1) % 1_000_000_000;
   lastName = n;

@@ -5,7 +5,7 @@ import type { Structural } from '../schema/structural-model.js';
 import { deepEqual, isObject, type JSONObject } from '../util/json.js';
 
 /** The old value of a map-list item with the same key fields (first occurrence wins); undefined when none. */
-export interface MapList {
+interface MapList {
   get(item: unknown): unknown;
 }
 

@@ -3,7 +3,7 @@
 // name that is exactly a CEL reserved word is wrapped in '__'. Other names are not accessible.
 
 /** The RESERVED symbols of the CEL lexer ('namespace' is common in Kubernetes schemas). */
-export const CEL_RESERVED_SYMBOLS: ReadonlySet<string> = new Set([
+const CEL_RESERVED_SYMBOLS: ReadonlySet<string> = new Set([
   'true', 'false', 'null', 'in',
   'as', 'break', 'const', 'continue', 'else',
   'for', 'function', 'if', 'import', 'let',

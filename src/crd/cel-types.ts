@@ -35,25 +35,25 @@ interface DeclBase {
   maxElements: number;
 }
 
-export interface DeclField {
+interface DeclField {
   /** The property name in JSON (the map key of `fields` is the escaped CEL name). */
   jsonName: string;
   type: DeclType;
   required: boolean;
 }
 
-export interface ObjectDecl extends DeclBase {
+interface ObjectDecl extends DeclBase {
   kind: 'object';
   /** Escaped CEL name → field. Properties with unescapable names or unexposed types are absent. */
   fields: Map<string, DeclField>;
 }
 
-export interface MapDecl extends DeclBase {
+interface MapDecl extends DeclBase {
   kind: 'map';
   value: DeclType;
 }
 
-export interface ListDecl extends DeclBase {
+interface ListDecl extends DeclBase {
   kind: 'list';
   elem: DeclType;
   /** Set and map lists compare and concatenate by their semantics. */
@@ -61,7 +61,7 @@ export interface ListDecl extends DeclBase {
   mapKeys?: string[];
 }
 
-export interface ScalarDecl extends DeclBase {
+interface ScalarDecl extends DeclBase {
   kind: 'scalar';
   type: CelType;
 }

@@ -125,7 +125,7 @@ function buildNode(src: RuleSource, node: Structural, isResourceRoot: boolean, d
 }
 
 /** The result of validating one write. */
-export interface CelValidationResult {
+interface CelValidationResult {
   errors: FieldError[];
   /** Errors of unchanged values, downgraded by ratcheting (returned to the client as warnings). */
   warnings: string[];

@@ -12,12 +12,12 @@ import type { ConvertObjects } from '../conversion/types.js';
 import { plainError } from '../api/status.js';
 
 /** What decoding needs of one version's compiled schema. */
-export interface CodecSchema {
+interface CodecSchema {
   object: CompiledSchema;
   hasDefaults: boolean;
 }
 
-export interface CodecContext {
+interface CodecContext {
   group: string;
   preserveUnknownFields: boolean;
   /** Every version in spec.versions (served or not), by name; undefined where there is no schema. */
@@ -64,7 +64,7 @@ function decodeStored(ctx: CodecContext, obj: JSONObject): void {
   if (schema?.hasDefaults) schema.object.default(obj);
 }
 
-export interface VersionCodec {
+interface VersionCodec {
   /** Stored form to this version, when no round trip is needed (None, or already at this version). */
   fromStorage(obj: JSONObject): JSONObject;
   /** This version to the stored form, when no round trip is needed. */

@@ -50,7 +50,7 @@ export interface ValidationRulesContext {
 /** Compiles a node's x-kubernetes-validations; returns kube's errors under `<path>.x-kubernetes-validations[i]...`. */
 export type ValidationRulesCheck = (ctx: ValidationRulesContext) => FieldError[];
 
-export interface OpenAPISchemaOptions {
+interface OpenAPISchemaOptions {
   allowDefaults: boolean;
   disallowDefaultsReason?: string;
   requireValidPropertyType: boolean;
@@ -362,7 +362,7 @@ function fieldPathValid(s: Raw, fieldPath: string): boolean {
 }
 
 /** cel.ValidFieldPath with array notation allowed: undefined when valid, else kube's error text. */
-export function resolveFieldPath(jsonPath: string, schema: Structural): string | undefined {
+function resolveFieldPath(jsonPath: string, schema: Structural): string | undefined {
   const tokens = scanFieldPath(jsonPath);
   let node: Structural | undefined = schema;
   const step = (name: string): string | undefined => {

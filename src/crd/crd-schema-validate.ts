@@ -49,7 +49,7 @@ export function validateCRDSchema(schema: JSONSchemaProps, path: string, ctx: Sc
 }
 
 /** kube's validationOptions as far as one schema is concerned. */
-export interface CRDSchemaOptions extends SchemaOptions {
+interface CRDSchemaOptions extends SchemaOptions {
   statusEnabled: boolean;
   requireStructuralSchema: boolean;
   allowDefaults: boolean;
@@ -97,7 +97,7 @@ export function checkCRDSchema(schema: JSONSchemaProps, path: string, opts: CRDS
 // ---------------------------------------------------------------------------------------------
 // options and ratcheting
 
-export interface SchemaOptions {
+interface SchemaOptions {
   requireValidPropertyType: boolean;
   requirePrunedDefaults: boolean;
   requireAtomicSetType: boolean;

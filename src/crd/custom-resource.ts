@@ -232,7 +232,7 @@ export function storageVersionOf(crd: CustomResourceDefinition): string {
 }
 
 /** Every version's schemas, compiled once per CRD change and shared by all its endpoints. */
-export type CrdSchemas = ReadonlyMap<string, Schemas | undefined>;
+type CrdSchemas = ReadonlyMap<string, Schemas | undefined>;
 
 export function compileCrdSchemas(crd: CustomResourceDefinition): CrdSchemas {
   const out = new Map<string, Schemas | undefined>();
@@ -240,7 +240,7 @@ export function compileCrdSchemas(crd: CustomResourceDefinition): CrdSchemas {
   return out;
 }
 
-export interface CustomResourceTypeOptions {
+interface CustomResourceTypeOptions {
   schemas: CrdSchemas;
   /** The webhook converter, for strategy Webhook. */
   convert?: ConvertObjects;

@@ -19,7 +19,7 @@ const MIN_INT32 = -2147483648;
 export class GoError extends Error {}
 
 /** splitReplicasPath: the keys of a dot path, the leading dot dropped. */
-export const pathFields = (path: string): string[] => path.replace(/^\./, '').split('.');
+const pathFields = (path: string): string[] => path.replace(/^\./, '').split('.');
 
 /** unstructured's jsonPath(fields): ".a.b". */
 const jsonPath = (fields: readonly string[]): string => `.${fields.join('.')}`;
@@ -184,7 +184,7 @@ export class ScaleDecodeError extends Error {
 }
 
 /** A kind/version the scheme does not know, or one it knows at another version than autoscaling/v1. */
-export type ScaleKindCheck = { ok: true } | { wrongVersion: string } | { unregistered: ScaleDecodeError };
+type ScaleKindCheck = { ok: true } | { wrongVersion: string } | { unregistered: ScaleDecodeError };
 
 /** encoding/json's name of a JSON value's kind in UnmarshalTypeError. */
 function jsonKind(v: unknown): string {

@@ -2,7 +2,7 @@
 // structural schema (with array notation disallowed), with its error texts.
 import type { JSONSchemaProps } from './types.js';
 
-export type ResolvedField = { path: string; root: string; type: string | undefined } | { error: string };
+type ResolvedField = { path: string; root: string; type: string | undefined } | { error: string };
 
 type Node = Record<string, unknown> | undefined;
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -14,7 +14,7 @@ import type { Subresource } from '../registry/resource-type.js';
 import type { Endpoint } from '../server/api-registry.js';
 import { CUSTOM_RESOURCE_PATCH_TYPES, servedPatchTypes } from '../registry/patch.js';
 
-export interface CrdEndpoint {
+interface CrdEndpoint {
   crd: CustomResourceDefinition;
   store: GenericStore;
   /** What request routing needs, built with the store: once per CRD change, not per request. */

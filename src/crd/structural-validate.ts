@@ -129,7 +129,7 @@ function valueValidation(v: ValueValidation, skipAnyOf: boolean, skipFirstAllOfA
 }
 
 /** Go's regexp.Compile error text for an invalid RE2 pattern (re2js words errors as Go does). */
-export function patternError(pattern: string): string | undefined {
+function patternError(pattern: string): string | undefined {
   if (patternErrors.has(pattern)) return patternErrors.get(pattern);
   let err: string | undefined;
   try {

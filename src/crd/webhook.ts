@@ -8,7 +8,7 @@ import { ByteSliceType, goRepr, invalidGo } from './go-types.js';
 /** validation.IsValidPortNum. */
 const isValidPortNum = (port: number): string[] => (port >= 1 && port <= 65535 ? [] : ['must be between 1 and 65535, inclusive']);
 
-export interface GoURL {
+interface GoURL {
   scheme: string;
   opaque: string;
   /** userinfo as url.Userinfo.String() prints it, when present. */
@@ -65,7 +65,7 @@ function validOptionalPort(port: string): boolean {
 }
 
 /** url.Parse, reduced to what ValidateWebhookURL looks at. Throws with Go's `parse "<url>": ...` text. */
-export function parseGoURL(raw: string): GoURL {
+function parseGoURL(raw: string): GoURL {
   const fail = (msg: string): never => {
     throw new Error(`parse ${JSON.stringify(raw)}: ${msg}`);
   };

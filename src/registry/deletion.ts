@@ -24,7 +24,7 @@ export interface DeleteOptions {
 }
 
 /** shouldOrphanDependents, for a store with no default garbage collection policy (all of ours). */
-export function shouldOrphanDependents(finalizers: readonly string[], opts: DeleteOptions): boolean {
+function shouldOrphanDependents(finalizers: readonly string[], opts: DeleteOptions): boolean {
   if (opts.orphanDependents !== undefined) return opts.orphanDependents;
   if (opts.propagationPolicy !== undefined) return opts.propagationPolicy === 'Orphan';
   // A finalizer already on the object decides; validation keeps the two from being set together.
@@ -36,7 +36,7 @@ export function shouldOrphanDependents(finalizers: readonly string[], opts: Dele
 }
 
 /** shouldDeleteDependents: foreground deletion. orphanDependents, either way, turns it off. */
-export function shouldDeleteDependents(finalizers: readonly string[], opts: DeleteOptions): boolean {
+function shouldDeleteDependents(finalizers: readonly string[], opts: DeleteOptions): boolean {
   if (opts.orphanDependents !== undefined) return false;
   if (opts.propagationPolicy !== undefined) return opts.propagationPolicy === 'Foreground';
   for (const f of finalizers) {

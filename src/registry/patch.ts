@@ -23,9 +23,9 @@ export const BUILT_IN_PATCH_TYPES: readonly PatchType[] = [JSON_PATCH, MERGE_PAT
  */
 export const servedPatchTypes = (kubeTypes: readonly PatchType[]): readonly PatchType[] => kubeTypes.filter((t) => t !== APPLY_PATCH);
 
-export const MAX_JSON_PATCH_OPERATIONS = 10000;
+const MAX_JSON_PATCH_OPERATIONS = 10000;
 /** genericapiserver's JSONPatchMaxCopyBytes, installed as json-patch's AccumulatedCopySizeLimit. */
-export const JSON_PATCH_MAX_COPY_BYTES = 3 * 1024 * 1024;
+const JSON_PATCH_MAX_COPY_BYTES = 3 * 1024 * 1024;
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
@@ -64,7 +64,7 @@ export const strictDecodingMessage = (errs: readonly string[]): string => `stric
 
 // ------------------------------------------------------------------ content type
 
-export interface ContentTypeOptions {
+interface ContentTypeOptions {
   /** The patch types this resource accepts, in the order the 415 message lists them. */
   supported: readonly string[];
   /**
@@ -104,7 +104,7 @@ export function patchTypeFor(contentType: string | undefined, opts: ContentTypeO
 // ------------------------------------------------------------------ decoding
 
 /** One JSON-patch operation as json-patch keeps it: each member raw (json.RawMessage), null as null. */
-export type JsonPatchOperation = Record<string, RawJson | null> | null;
+type JsonPatchOperation = Record<string, RawJson | null> | null;
 
 export type DecodedPatch =
   | { type: typeof JSON_PATCH; operations: JsonPatchOperation[]; strictErrors: string[] }

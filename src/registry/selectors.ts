@@ -7,9 +7,9 @@ import { compareGoStrings, goStringSlice, validateLabelName, validateLabels } fr
 
 // ---------------------------------------------------------------- label selectors
 
-export type LabelOperator = '=' | '==' | '!=' | 'in' | 'notin' | 'exists' | '!' | 'gt' | 'lt';
+type LabelOperator = '=' | '==' | '!=' | 'in' | 'notin' | 'exists' | '!' | 'gt' | 'lt';
 
-export interface Requirement {
+interface Requirement {
   readonly key: string;
   readonly operator: LabelOperator;
   /** As given: the parser passes them sorted and de-duplicated, matchExpressions as written. */
@@ -23,8 +23,8 @@ export interface LabelSelector {
   readonly nothing?: boolean;
 }
 
-export const everythingLabels: LabelSelector = { requirements: [] };
-export const nothingLabels: LabelSelector = { requirements: [], nothing: true };
+const everythingLabels: LabelSelector = { requirements: [] };
+const nothingLabels: LabelSelector = { requirements: [], nothing: true };
 
 const binaryOperators = ['in', 'notin', '=', '==', '!=', 'gt', 'lt'];
 const validOperators = [...binaryOperators, 'exists', '!'];
@@ -362,7 +362,7 @@ export function parseLabelSelector(selector: string): LabelSelector {
   }
 }
 
-export const labelSelectorBadRequest = (e: SelectorError): StatusError => badRequest(e.message);
+const labelSelectorBadRequest = (e: SelectorError): StatusError => badRequest(e.message);
 
 function requirementMatches(r: Requirement, labels: Record<string, string>): boolean {
   const has = Object.prototype.hasOwnProperty.call(labels, r.key);
@@ -413,7 +413,7 @@ const opText: Record<LabelOperator, string> = {
 };
 
 /** Requirement.String(): values printed sorted when there are several. */
-export function requirementString(r: Requirement): string {
+function requirementString(r: Requirement): string {
   let s = (r.operator === '!' ? '!' : '') + r.key;
   if (r.operator === 'exists' || r.operator === '!') return s;
   s += opText[r.operator];
@@ -426,13 +426,13 @@ export const labelSelectorString = (s: LabelSelector): string => (s.nothing ? ''
 
 // ---- metav1.LabelSelector ----
 
-export interface MetaLabelSelectorRequirement {
+interface MetaLabelSelectorRequirement {
   key: string;
   operator: string;
   values?: string[] | null;
 }
 
-export interface MetaLabelSelector {
+interface MetaLabelSelector {
   matchLabels?: Record<string, string> | null;
   matchExpressions?: MetaLabelSelectorRequirement[] | null;
 }
@@ -467,7 +467,7 @@ export function formatLabelSelector(ps: MetaLabelSelector | null | undefined): s
   return s === '' ? '<none>' : s;
 }
 
-export interface LabelSelectorValidationOptions {
+interface LabelSelectorValidationOptions {
   allowInvalidLabelValueInSelector?: boolean;
   allowUnknownOperatorInRequirement?: boolean;
 }
@@ -508,25 +508,24 @@ export function validateLabelSelector(
 
 // ---------------------------------------------------------------- field selectors
 
-export interface FieldRequirement {
+interface FieldRequirement {
   readonly field: string;
   /** '=' and '==' both mean equality. */
   readonly operator: '=' | '!=';
   readonly value: string;
 }
 
-export interface FieldSelector {
+interface FieldSelector {
   /** AND of terms, in the parser's (sorted) order. */
   readonly requirements: readonly FieldRequirement[];
 }
 
-export const everythingFields: FieldSelector = { requirements: [] };
 
 /** fields.EscapeValue: backslash-escape '\', ',' and '='. */
-export const escapeFieldValue = (s: string): string => s.replace(/[\\,=]/g, (c) => '\\' + c);
+const escapeFieldValue = (s: string): string => s.replace(/[\\,=]/g, (c) => '\\' + c);
 
 /** fields.UnescapeValue; throws SelectorError. */
-export function unescapeFieldValue(s: string): string {
+function unescapeFieldValue(s: string): string {
   if (!/[\\,=]/.test(s)) return s;
   let out = '';
   let inSlash = false;
@@ -613,7 +612,6 @@ export function matchFields(selector: FieldSelector, fields: Record<string, stri
 export const fieldSelectorString = (s: FieldSelector): string =>
   s.requirements.map((r) => `${r.field}${r.operator}${escapeFieldValue(r.value)}`).join(',');
 
-export const isEverythingFields = (s: FieldSelector): boolean => s.requirements.length === 0;
 
 /** Selector.RequiresExactMatch: the value an `=` term demands of `field`, if any. */
 export function fieldRequiresExactMatch(s: FieldSelector, field: string): string | undefined {

@@ -38,7 +38,7 @@ export interface ListOptions {
 export type ListFilter = Pick<ListOptions, 'labelMatch' | 'fieldMatch'>;
 
 /** A delete's scope: the requester, and whether mutating admission already ran (each item of a deletecollection). */
-export interface DeleteScope extends RequestScope {
+interface DeleteScope extends RequestScope {
   admitted?: boolean;
 }
 
@@ -58,14 +58,14 @@ export interface WatchEvent {
 
 export type { DeleteOptions } from './deletion.js';
 
-export interface WriteOptions extends RequestScope {
+interface WriteOptions extends RequestScope {
   dryRun?: boolean;
   /** Collects the strategy's warnings for the response. */
   warnings?: string[];
 }
 
 /** Who is writing, for admission: the request's user (absent for the server's own writes). */
-export interface RequestScope {
+interface RequestScope {
   user?: UserInfo;
 }
 
@@ -646,13 +646,13 @@ function carryOverServerMeta(meta: ObjectMeta, old: ObjectMeta): void {
 const RV_PLACEHOLDER = '"resourceVersion":""';
 
 /** Fills the stored placeholder; undefined when it is not exactly once in the text (then decode instead). */
-export function spliceResourceVersion(value: string, revision: number): string | undefined {
+function spliceResourceVersion(value: string, revision: number): string | undefined {
   const i = value.indexOf(RV_PLACEHOLDER);
   if (i < 0 || value.indexOf(RV_PLACEHOLDER, i + RV_PLACEHOLDER.length) >= 0) return undefined;
   return `${value.slice(0, i)}"resourceVersion":"${revision}"${value.slice(i + RV_PLACEHOLDER.length)}`;
 }
 
-export function setResourceVersion(obj: JSONObject, rv: string): void {
+function setResourceVersion(obj: JSONObject, rv: string): void {
   const meta = metaOf(obj);
   meta.resourceVersion = rv;
 }
@@ -663,7 +663,7 @@ interface ContinueToken {
   start: string;
 }
 
-export function encodeContinue(rv: number, lastKeySuffix: string): string {
+function encodeContinue(rv: number, lastKeySuffix: string): string {
   const tok: ContinueToken = { v: 'meta.k8s.io/v1', rv, start: lastKeySuffix + '\u0000' };
   return Buffer.from(JSON.stringify(tok)).toString('base64url');
 }
@@ -686,9 +686,9 @@ function decodeContinue(token: string, _prefix: string): { rv: number; start: st
 const CONTINUE_EXPIRED =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
-export function mapStorageError(e: StorageError, continuing: boolean, requested?: number): S.StatusError;
-export function mapStorageError(e: unknown, continuing: boolean, requested?: number): unknown;
-export function mapStorageError(e: unknown, continuing: boolean, requested?: number): unknown {
+function mapStorageError(e: StorageError, continuing: boolean, requested?: number): S.StatusError;
+function mapStorageError(e: unknown, continuing: boolean, requested?: number): unknown;
+function mapStorageError(e: unknown, continuing: boolean, requested?: number): unknown {
   if (!(e instanceof StorageError)) return e;
   if (e.code === 'compacted') {
     if (continuing) return S.gone(CONTINUE_EXPIRED);
@@ -700,7 +700,7 @@ export function mapStorageError(e: unknown, continuing: boolean, requested?: num
 }
 
 /** storage.NewTooLargeResourceVersionError: a 504 Timeout with a ResourceVersionTooLarge cause. */
-export function tooLargeResourceVersion(requested: number, current: number, retryAfterSeconds: number): S.StatusError {
+function tooLargeResourceVersion(requested: number, current: number, retryAfterSeconds: number): S.StatusError {
   const details: S.StatusDetails = { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }] };
   if (retryAfterSeconds) details.retryAfterSeconds = retryAfterSeconds;
   return new S.StatusError({

@@ -35,7 +35,7 @@ export interface CompileOptions {
   fieldPathPrefix?: string;
 }
 
-export interface PruneOptions {
+interface PruneOptions {
   /** Return the paths of the fields pruned as unknown (for `unknown field "..."` warnings and Strict). */
   returnPruned?: boolean;
   /**

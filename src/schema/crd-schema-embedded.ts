@@ -191,7 +191,7 @@ function fieldError(name: string, kind: FieldKind, v: unknown): string | undefin
  * GetObjectMeta: metadata decoded into ObjectMeta's fields (unknown fields dropped). Without
  * dropMalformed the first wrongly typed field (in key order: Go marshals the map sorted) fails it.
  */
-export function decodeObjectMeta(v: unknown, dropMalformed: boolean): { meta: Raw } | { error: string } {
+function decodeObjectMeta(v: unknown, dropMalformed: boolean): { meta: Raw } | { error: string } {
   if (v === null || v === undefined) return { meta: {} };
   if (!isObj(v)) {
     return dropMalformed ? { error: `invalid metadata: expected object, got ${goTypeName(v)}` } : { error: `json: cannot unmarshal ${jsonKind(v)} into Go value of type v1.ObjectMeta` };

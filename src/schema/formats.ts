@@ -10,7 +10,7 @@ const SUPPORTED = new Set([
 ]);
 
 /** strfmt.DefaultNameNormalizer. */
-export const normalizeFormat = (f: string): string => f.replace(/-/g, '');
+const normalizeFormat = (f: string): string => f.replace(/-/g, '');
 
 /** The format kube validates for a schema's `format`: the name as written, or '' when stripped. */
 export const effectiveFormat = (f: string | undefined): string => (f && SUPPORTED.has(normalizeFormat(f)) ? f : '');

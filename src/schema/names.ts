@@ -6,7 +6,7 @@ import { randomInt } from 'node:crypto';
 /** Go's len(): strings are measured in UTF-8 bytes. */
 const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
 
-export const maxLenError = (length: number): string => `must be no more than ${length} characters`;
+const maxLenError = (length: number): string => `must be no more than ${length} characters`;
 
 /** validation.RegexError: `msg (e.g. 'a',  or 'b', regex used for validation is 're')`. */
 export function regexError(msg: string, fmt: string, ...examples: string[]): string {
@@ -14,7 +14,7 @@ export function regexError(msg: string, fmt: string, ...examples: string[]): str
   return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
 }
 
-export const emptyError = (): string => 'must be non-empty';
+const emptyError = (): string => 'must be non-empty';
 
 const qnameCharFmt = '[A-Za-z0-9]';
 const qnameExtCharFmt = '[-A-Za-z0-9_.]';
@@ -27,25 +27,25 @@ const qualifiedNameRe = new RegExp(`^${qualifiedNameFmt}$`);
 const labelValueFmt = `(${qualifiedNameFmt})?`;
 const labelValueErrMsg =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-export const LABEL_VALUE_MAX_LENGTH = 63;
+const LABEL_VALUE_MAX_LENGTH = 63;
 const labelValueRe = new RegExp(`^${labelValueFmt}$`);
 
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const dns1123LabelErrMsg =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
-export const DNS1123_LABEL_MAX_LENGTH = 63;
+const DNS1123_LABEL_MAX_LENGTH = 63;
 const dns1123LabelRe = new RegExp(`^${dns1123LabelFmt}$`);
 
 const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
 const dns1123SubdomainErrMsg =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
+const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
 const dns1123SubdomainRe = new RegExp(`^${dns1123SubdomainFmt}$`);
 
 const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
 const dns1035LabelErrMsg =
   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
-export const DNS1035_LABEL_MAX_LENGTH = 63;
+const DNS1035_LABEL_MAX_LENGTH = 63;
 const dns1035LabelRe = new RegExp(`^${dns1035LabelFmt}$`);
 
 export function isDNS1123Subdomain(value: string): string[] {
@@ -113,7 +113,7 @@ export function isValidPathSegmentName(name: string): string[] {
 }
 
 /** path.IsValidPathSegmentPrefix: as above, but '.' and '..' may still grow a suffix. */
-export function isValidPathSegmentPrefix(name: string): string[] {
+function isValidPathSegmentPrefix(name: string): string[] {
   const errs: string[] = [];
   for (const bad of ['/', '%']) if (name.includes(bad)) errs.push(`may not contain '${bad}'`);
   return errs;

@@ -34,16 +34,16 @@ class GoTime {
   }
 }
 
-export const FIELD_IMMUTABLE_ERROR_MSG = 'field is immutable';
-export const TOTAL_ANNOTATION_SIZE_LIMIT_B = 256 * (1 << 10);
+const FIELD_IMMUTABLE_ERROR_MSG = 'field is immutable';
+const TOTAL_ANNOTATION_SIZE_LIMIT_B = 256 * (1 << 10);
 export const FINALIZER_ORPHAN_DEPENDENTS = 'orphan';
 export const FINALIZER_DELETE_DEPENDENTS = 'foregroundDeletion';
-export const FINALIZER_KUBERNETES = 'kubernetes';
+const FINALIZER_KUBERNETES = 'kubernetes';
 const STANDARD_FINALIZERS = new Set([FINALIZER_KUBERNETES, FINALIZER_ORPHAN_DEPENDENTS, FINALIZER_DELETE_DEPENDENTS]);
 const MAX_SUBRESOURCE_NAME_LENGTH = 256;
 const FIELD_MANAGER_MAX_LENGTH = 128;
 
-export interface ObjectMetaOptions {
+interface ObjectMetaOptions {
   /** Whether the resource is namespace scoped: namespace then required, else forbidden. */
   namespaced: boolean;
   /** The rule for metadata.name (custom resources: dns1123Subdomain; namespaces: dns1123Label). */
@@ -224,7 +224,7 @@ function validateOwnerReference(ref: OwnerReference, fldPath: string): FieldErro
 }
 
 /** ValidateOwnerReferences: each reference complete; at most one with controller=true. Errors are not indexed. */
-export function validateOwnerReferences(refs: readonly OwnerReference[], fldPath: string): FieldError[] {
+function validateOwnerReferences(refs: readonly OwnerReference[], fldPath: string): FieldError[] {
   const errs: FieldError[] = [];
   let firstController = '';
   for (const ref of refs) {
@@ -244,12 +244,12 @@ export function validateOwnerReferences(refs: readonly OwnerReference[], fldPath
   return errs;
 }
 
-export function validateFinalizerName(name: string, fldPath: string): FieldError[] {
+function validateFinalizerName(name: string, fldPath: string): FieldError[] {
   return isQualifiedName(name).map((msg) => invalid(fldPath, name, msg));
 }
 
 /** ValidateFinalizers: qualified names, and not both orphan and foregroundDeletion. Duplicates are allowed. */
-export function validateFinalizers(finalizers: readonly string[], fldPath: string): FieldError[] {
+function validateFinalizers(finalizers: readonly string[], fldPath: string): FieldError[] {
   const errs: FieldError[] = [];
   for (const f of finalizers) errs.push(...validateFinalizerName(f, fldPath));
   if (finalizers.includes(FINALIZER_ORPHAN_DEPENDENTS) && finalizers.includes(FINALIZER_DELETE_DEPENDENTS)) {
@@ -321,7 +321,7 @@ export function validateFieldManager(manager: string, fldPath: string): FieldErr
 }
 
 /** ValidateManagedFields over metadata.managedFields as the unstructured accessor reads it. */
-export function validateManagedFields(managedFields: unknown, fldPath: string): FieldError[] {
+function validateManagedFields(managedFields: unknown, fldPath: string): FieldError[] {
   const errs: FieldError[] = [];
   if (!Array.isArray(managedFields) || !managedFields.every(isObject)) return errs;
   managedFields.forEach((entry, i) => {

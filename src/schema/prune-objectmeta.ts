@@ -36,7 +36,7 @@ const typeError = (v: unknown, struct: string, field: string, goType: string): D
 const RFC3339_LAYOUT = '2006-01-02T15:04:05Z07:00';
 
 /** time.Parse(time.RFC3339, s) as an RFC 3339 string in UTC with seconds precision (metav1.Time's form). */
-export function parseGoRFC3339(s: string): { utc: string } | { error: string } {
+function parseGoRFC3339(s: string): { utc: string } | { error: string } {
   const fail = (valueElem: string, layoutElem: string): { error: string } => ({
     error: `parsing time ${goQuote(s)} as ${goQuote(RFC3339_LAYOUT)}: cannot parse ${goQuote(valueElem)} as ${goQuote(layoutElem)}`,
   });
@@ -287,7 +287,7 @@ const OBJECT_META: StructDecoder = {
   ],
 };
 
-export interface ObjectMetaCoercion {
+interface ObjectMetaCoercion {
   /** The metadata as SetObjectMeta writes it back (absent when decoding failed). */
   meta?: JSONObject;
   /** Paths of fields ObjectMeta does not know (only when asked for), e.g. "metadata.foo". */

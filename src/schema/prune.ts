@@ -62,7 +62,7 @@ export class PruneState {
   }
 }
 
-export type PruneFn = (x: unknown, st: PruneState) => void;
+type PruneFn = (x: unknown, st: PruneState) => void;
 
 const nullPrunable = (s: StructuralNode | null): boolean => s !== null && !s.nullable && s.default === undefined;
 

@@ -18,7 +18,7 @@ export const rawString = (r: Raw, k: string): string => (typeof r[k] === 'string
 /** A bool field (zero value false). */
 export const rawBool = (r: Raw, k: string): boolean => r[k] === true;
 /** A *float64 / *int64 field. */
-export const rawNumber = (r: Raw, k: string): number | undefined => (typeof r[k] === 'number' ? (r[k] as number) : undefined);
+const rawNumber = (r: Raw, k: string): number | undefined => (typeof r[k] === 'number' ? (r[k] as number) : undefined);
 /** A *string field: present even when "". */
 export const rawStringPtr = (r: Raw, k: string): string | undefined => (typeof r[k] === 'string' ? (r[k] as string) : undefined);
 /** A []string field converted by pointer cast: non-nil when present, even if empty. */
@@ -59,7 +59,7 @@ export function compareGo(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export interface Generic {
+interface Generic {
   description: string;
   type: string;
   title: string;

@@ -19,7 +19,7 @@ function parseGroupVersionError(gv: string): string | undefined {
 
 const child = (path: string, k: string): string => (path === '' ? k : `${path}.${k}`);
 
-export function validateEmbeddedResource(x: JSONObject, path: string): FieldError[] {
+function validateEmbeddedResource(x: JSONObject, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (!Object.hasOwn(x, 'apiVersion')) errs.push(required(child(path, 'apiVersion'), 'must not be empty'));
   if (!Object.hasOwn(x, 'kind')) errs.push(required(child(path, 'kind'), 'must not be empty'));

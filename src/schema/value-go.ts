@@ -30,7 +30,7 @@ export const goNumber = (v: number): string => (isGoInt(v) ? String(v) : goFloat
  * A number as a FieldError bad value: plain when JavaScript prints it as Go would, else carrying
  * its Go rendering (field-error.ts prints GO_VALUE) and serializing as the number.
  */
-export function goNumberValue(v: number): unknown {
+function goNumberValue(v: number): unknown {
   const text = goNumber(v);
   if (text === String(v)) return v;
   const box = {};

@@ -26,7 +26,7 @@ export interface RequestContext {
 }
 
 /** The next step of the chain: the remaining filters, then the handler. */
-export type Next = () => Promise<void>;
+type Next = () => Promise<void>;
 
 /** One cross-cutting concern of the request path, as a filter of k8s.io/apiserver's handler chain. */
 export type Filter = (ctx: RequestContext, next: Next) => Promise<void>;

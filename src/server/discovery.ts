@@ -66,7 +66,7 @@ export const isBuiltinGroup = (group: string): boolean => group === '' || group 
  * The APIService groupPriorityMinimum kube-apiserver gives a group: the aggregator's built-in table
  * for apiextensions.k8s.io, 1000 for the APIServices it registers for CRD groups.
  */
-export function groupPriorityMinimum(group: string): number {
+function groupPriorityMinimum(group: string): number {
   return group === 'apiextensions.k8s.io' ? 16700 : 1000;
 }
 
@@ -236,7 +236,7 @@ export function apiResourceList(group: string, version: string, resources: reado
 // ---------------------------------------------------------------------------------------------
 // Aggregated discovery: apidiscovery.k8s.io/v2 (and v2beta1, the same shape) APIGroupDiscoveryList
 
-export type AggregatedVersion = 'v2' | 'v2beta1';
+type AggregatedVersion = 'v2' | 'v2beta1';
 
 export interface GroupVersionKind {
   group: string;
@@ -244,13 +244,13 @@ export interface GroupVersionKind {
   kind: string;
 }
 
-export interface APISubresourceDiscovery {
+interface APISubresourceDiscovery {
   subresource: string;
   responseKind: GroupVersionKind;
   verbs: string[];
 }
 
-export interface APIResourceDiscovery {
+interface APIResourceDiscovery {
   resource: string;
   responseKind: GroupVersionKind;
   scope: 'Namespaced' | 'Cluster';
@@ -261,13 +261,13 @@ export interface APIResourceDiscovery {
   subresources?: APISubresourceDiscovery[];
 }
 
-export interface APIVersionDiscovery {
+interface APIVersionDiscovery {
   version: string;
   resources?: APIResourceDiscovery[];
   freshness: 'Current' | 'Stale';
 }
 
-export interface APIGroupDiscovery {
+interface APIGroupDiscovery {
   /** Go encodes ObjectMeta's zero creationTimestamp as null; name is left out for the core group. */
   metadata: { name?: string; creationTimestamp: null };
   versions?: APIVersionDiscovery[];
@@ -334,9 +334,9 @@ export function aggregatedDiscoveryETag(list: APIGroupDiscoveryList): string {
 // ---------------------------------------------------------------------------------------------
 // Content negotiation for /api and /apis
 
-export type DiscoveryFormat = AggregatedVersion | 'legacy';
+type DiscoveryFormat = AggregatedVersion | 'legacy';
 
-export interface AcceptClause {
+interface AcceptClause {
   type: string;
   subType: string;
   q: number;
@@ -441,7 +441,7 @@ export function discoveryContentType(format: DiscoveryFormat): string {
   return format === 'legacy' ? 'application/json' : `application/json;g=apidiscovery.k8s.io;v=${format};as=APIGroupDiscoveryList`;
 }
 
-export interface DiscoveryResponse {
+interface DiscoveryResponse {
   status: 200 | 304 | 406;
   headers: Record<string, string>;
   /** JSON text; absent for 304. For 406 the caller renders its NotAcceptable Status. */

@@ -10,7 +10,7 @@ import { badRequest } from '../api/status.js';
 import { cannotBeHandledAs, strictDecodingError } from '../schema/unknown-fields.js';
 
 /** A path into a decoded body: object keys and array indices. */
-export type BodyPath = readonly (string | number)[];
+type BodyPath = readonly (string | number)[];
 
 /**
  * Whether the value at a path is decoded by a custom unmarshaler (or skipped as unknown) in the typed Go
@@ -42,7 +42,7 @@ export function countJsonMembers(text: string): number {
 }
 
 /** Keys in a parsed JSON value, at every level. */
-export function countKeys(v: unknown): number {
+function countKeys(v: unknown): number {
   if (v === null || typeof v !== 'object') return 0;
   let n = 0;
   if (Array.isArray(v)) {

@@ -10,7 +10,7 @@ import { withRequestInfo } from './filters/request-info.js';
 import { withAuthentication, type Authenticator } from './filters/authentication.js';
 import { withAuthorization, type Authorizer } from './filters/authorization.js';
 
-export interface ChainConfig {
+interface ChainConfig {
   authenticator: Authenticator;
   authorizer: Authorizer;
 }

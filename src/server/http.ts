@@ -33,7 +33,7 @@ export function writeRaw(res: ServerResponse, code: number, contentType: string,
   res.end(body);
 }
 
-export function toStatus(err: unknown): Status {
+function toStatus(err: unknown): Status {
   if (err instanceof StatusError) return err.status;
   const message = err instanceof Error ? err.message : String(err);
   return internal(message).status;

@@ -8,7 +8,7 @@ export interface ListFilter {
   fieldMatch?: (fields: Record<string, string>) => boolean;
 }
 
-export interface ListQuery extends ListFilter {
+interface ListQuery extends ListFilter {
   resourceVersion?: string;
   resourceVersionMatch?: string;
   limit?: number;

@@ -5,13 +5,13 @@ import { badRequest, notAcceptable, unsupportedMediaType, StatusError } from '..
 import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE, type DecodeTarget } from './protobuf.js';
 import { jsonDuplicateFields, yamlDuplicateKeysError, type OpaquePath } from './duplicate-fields.js';
 
-export interface MediaRange {
+interface MediaRange {
   type: string; // e.g. application/json, */*
   params: Record<string, string>;
   q: number;
 }
 
-export function parseAccept(header: string | undefined): MediaRange[] {
+function parseAccept(header: string | undefined): MediaRange[] {
   if (!header) return [{ type: '*/*', params: {}, q: 1 }];
   const out: MediaRange[] = [];
   for (const part of header.split(',')) {
@@ -34,7 +34,7 @@ export function parseAccept(header: string | undefined): MediaRange[] {
   return out.map((m, i) => ({ m, i })).sort((a, b) => b.m.q - a.m.q || a.i - b.i).map(({ m }) => m).filter((m) => m.q > 0);
 }
 
-export type OutputFormat = 'json' | 'yaml';
+type OutputFormat = 'json' | 'yaml';
 export type Transform = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
 
 export interface Negotiated {
@@ -44,7 +44,7 @@ export interface Negotiated {
   pretty: boolean;
 }
 
-export const SUPPORTED_OUTPUT = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+const SUPPORTED_OUTPUT = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
 const formatOf = (type: string): OutputFormat | undefined =>
   type === 'application/json' || type === 'application/*' || type === '*/*' ? 'json' : type === 'application/yaml' ? 'yaml' : undefined;
@@ -75,7 +75,7 @@ export function negotiateOutput(accept: string | undefined, allowTransform: bool
 
 const contentTypeFor = (f: OutputFormat): string => (f === 'json' ? 'application/json' : 'application/yaml');
 
-export const BODY_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+const BODY_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
 /** Collects a strict decoder's errors (duplicate keys) for the caller; `opaque` names subtrees it does not see. */
 export interface StrictDecoding {

@@ -19,7 +19,7 @@ import { decodeProtobufDeleteOptions, isProtobufContentType } from './protobuf.j
 import { patchTypeFor, type FieldValidation } from '../registry/patch.js';
 import type { RequestContext } from './context.js';
 
-export interface EndpointOptions {
+interface EndpointOptions {
   /** Patch content types this endpoint accepts (custom resources refuse strategic merge patch). */
   patchTypes: readonly string[];
   /** Built-in routes answer an unmatched patch Content-Type with go-restful's 415 before the handler runs. */
@@ -201,7 +201,7 @@ async function watch(r: ResourceRequest, store: GenericStore, ns: string, opts: 
   });
 }
 
-export interface WriteQuery {
+interface WriteQuery {
   dryRun: boolean;
   fieldValidation: FieldValidation;
 }

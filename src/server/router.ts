@@ -11,7 +11,7 @@ import { serveDiscovery } from './discovery-handler.js';
 import { serveOpenAPI } from './openapi-handler.js';
 import { verbRefusal } from './served-verbs.js';
 
-export interface RouterOptions {
+interface RouterOptions {
   registry: ApiRegistry;
   /** Watches last between this and twice this (kube's --min-request-timeout). */
   minRequestTimeoutSeconds: number;

@@ -42,7 +42,7 @@ import { negotiate, tableOptions, writeQuery, type ResourceRequest } from './res
 
 export type { ScalePaths } from '../crd/scale.js';
 
-export interface ScaleOptions {
+interface ScaleOptions {
   /** Patch content types the resource accepts (custom resources: no strategic merge patch). */
   patchTypes: readonly string[];
   /** Warnings added to every response (deprecated versions). */

@@ -28,7 +28,7 @@ export function verbRefusal(ep: Endpoint, info: RequestInfo, sub: Subresource): 
 }
 
 /** crdHandler's 405 for a verb a custom resource (or its subresource) does not serve. */
-export const methodNotSupported = (ep: Endpoint, verb: string): S.StatusError => {
+const methodNotSupported = (ep: Endpoint, verb: string): S.StatusError => {
   const gr = ep.store.type.gr;
   return new S.StatusError({
     kind: 'Status',

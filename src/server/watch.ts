@@ -9,7 +9,7 @@ import type { Negotiated } from './negotiation.js';
 import { toTable, type TableOptions } from './table.js';
 import type { ListFilter } from './list-options.js';
 
-export interface WatchRequest {
+interface WatchRequest {
   namespace: string;
   /** Events after this revision. */
   fromRevision: number;

@@ -16,7 +16,7 @@ const nativeCmp: Cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 const SURROGATE = /[\uD800-\uDFFF]/;
 const hasSurrogate = (s: string | undefined): boolean => s !== undefined && SURROGATE.test(s);
 
-export interface RangeRead {
+interface RangeRead {
   items: KeyValue[];
   more: boolean;
   remaining?: number;

@@ -2,7 +2,7 @@
 // revision on every tick and compacts to the revision seen `retainMs` ago, so history always
 // covers at least the retention window.
 
-export interface CompactionPolicyOptions {
+interface CompactionPolicyOptions {
   /** Keep at least this much history by time. */
   retainMs: number;
   /** Also keep at most this many revisions of history; 0 means no limit. */

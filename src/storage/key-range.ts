@@ -21,7 +21,7 @@ export function compareKeys(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
-export interface KeyRange {
+interface KeyRange {
   /** Lower bound; inclusive unless lowerExclusive. */
   lower: string;
   lowerExclusive: boolean;

@@ -9,7 +9,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 //  - meta: the compacted revision and how far compaction's cleanup has got.
 // Compaction to C keeps, per key, the newest put at or below C (it is either the current value or
 // the before-image that reads at revisions above C need) and drops everything else at or below C.
-export const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 1;
 
 export function applyPragmas(db: BetterSqlite3.Database, inMemory: boolean): void {
   if (inMemory) return;

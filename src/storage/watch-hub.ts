@@ -10,7 +10,7 @@ export interface HistoryReader {
   readEvents(prefix: string, after: number, upTo: number, limit: number): StoreEvent[];
 }
 
-export interface WatchHubOptions {
+interface WatchHubOptions {
   /** Events kept in memory for resuming watches. */
   ringSize: number;
   /** Events read from history per replay step (each step yields to the event loop). */

@@ -515,13 +515,13 @@ function decodeObject(s: DecodeState, struct: Extract<GoType, { kind: 'struct' }
   }
 }
 
-export interface GoDecodeResult {
+interface GoDecodeResult {
   value: unknown;
   /** sigs.k8s.io/json strict errors (`duplicate field "a.b"`, `unknown field "[0].x"`), strict mode only. */
   strictErrors: string[];
 }
 
-export interface GoDecodeOptions {
+interface GoDecodeOptions {
   /** sigs.k8s.io/json UnmarshalStrict: report duplicate and unknown fields. */
   strict?: boolean;
   /** Keep struct fields of type interface{} as RawJson (json.RawMessage). */
@@ -648,7 +648,7 @@ export function goJsonCompact(text: string): string {
 }
 
 /** One level of a RawJson value, its children still raw (how a json-patch lazyNode unfolds). */
-export type RawShape =
+type RawShape =
   | { kind: 'object'; entries: Map<string, RawJson | null> }
   | { kind: 'array'; items: Array<RawJson | null> }
   | { kind: 'scalar' };

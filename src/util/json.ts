@@ -1,6 +1,5 @@
 // Plain-JSON helpers: objects here are always the result of JSON.parse (no cycles, no class instances).
 
-export type JSONValue = null | boolean | number | string | JSONValue[] | { [k: string]: JSONValue };
 export type JSONObject = { [k: string]: unknown };
 
 export const isObject = (v: unknown): v is JSONObject => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -9,7 +9,7 @@ export interface ListNode {
 }
 
 /** One of [start, end, step]; `derived` marks an end computed from a lone index ([i] means [i:i+1]). */
-export interface ArrayParam {
+interface ArrayParam {
   value: number;
   known: boolean;
   derived: boolean;
@@ -319,7 +319,7 @@ class Parser {
 const SIMPLE_ESCAPES: Record<string, number> = { a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '\\': 92 };
 
 /** UnquoteExtend: strconv.Unquote that also takes single quotes; undefined where Go reports invalid syntax. */
-export function unquoteExtend(s: string): string | undefined {
+function unquoteExtend(s: string): string | undefined {
   const quote = s[0];
   if (s.length < 2 || (quote !== '"' && quote !== "'") || s.at(-1) !== quote) return undefined;
   let body = s.slice(1, -1);

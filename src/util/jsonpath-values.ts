@@ -16,9 +16,9 @@ const TWO_63 = 2 ** 63;
 /** How the apiserver's unstructured JSON decoding types a number: int64 when integral and in range. */
 export const isInt64 = (n: number): boolean => Number.isInteger(n) && n >= -TWO_63 && n < TWO_63;
 
-export type GoKind = 'bool' | 'int' | 'uint' | 'float' | 'string' | 'map' | 'slice' | 'nil';
+type GoKind = 'bool' | 'int' | 'uint' | 'float' | 'string' | 'map' | 'slice' | 'nil';
 
-export function goKind(v: unknown): GoKind {
+function goKind(v: unknown): GoKind {
   if (v === null || v === undefined) return 'nil';
   if (v instanceof GoNumber) return v.kind === 'float64' ? 'float' : v.kind === 'uint8' ? 'uint' : 'int';
   switch (typeof v) {
@@ -142,7 +142,7 @@ export function goEqual(a: unknown, b: unknown): boolean {
   return numberOf(a) === numberOf(b);
 }
 
-export function goLess(a: unknown, b: unknown): boolean {
+function goLess(a: unknown, b: unknown): boolean {
   const ka = basicKind(a);
   const kb = basicKind(b);
   if (ka !== kb) {

@@ -37,7 +37,7 @@ export class CidrValue extends OpaqueValue implements SizedOpaque {
 const PARSE_ERROR = 'network address parse error during conversion from string: ';
 
 /** parseCIDR: netip.ParsePrefix without IPv4-mapped IPv6 addresses. */
-export function parseCidr(raw: string): Prefix | string {
+function parseCidr(raw: string): Prefix | string {
   const p = parsePrefix(raw);
   if (typeof p === 'string') return PARSE_ERROR + p;
   if (is4In6(p.addr)) return `IPv4-mapped IPv6 address ${goQuote(raw)} is not allowed`;
@@ -45,7 +45,7 @@ export function parseCidr(raw: string): Prefix | string {
 }
 
 /** cidr(): Kubernetes adds its prefix to parseCIDR's error, which already has it. */
-export function toCidr(s: string): CidrValue | CelError {
+function toCidr(s: string): CidrValue | CelError {
   const p = parseCidr(s);
   return typeof p === 'string' ? new CelError(PARSE_ERROR + p) : new CidrValue(p);
 }

@@ -3,7 +3,7 @@
 // rounds exact ties up). Used by string.format.
 
 /** A non-negative finite double as digits: value = 0.d1d2…dn × 10^dp; digits is empty for zero. */
-export interface Decimal {
+interface Decimal {
   digits: string;
   dp: number;
 }
@@ -59,7 +59,7 @@ export function roundDecimal(d: Decimal, nd: number): Decimal {
 }
 
 /** The shortest digits that round-trip (what %v, %g and 'f' with precision -1 print). */
-export function shortestDecimal(x: number): Decimal {
+function shortestDecimal(x: number): Decimal {
   x = Math.abs(x);
   if (x === 0) return { digits: '', dp: 0 };
   const [mant, e] = x.toExponential().split('e') as [string, string];
@@ -82,7 +82,7 @@ export function fmtF(d: Decimal, prec: number): { int: string; frac: string } {
 }
 
 /** strconv fmtE: d.ddd…e±XX with prec fraction digits and at least two exponent digits. */
-export function fmtE(d: Decimal, prec: number): string {
+function fmtE(d: Decimal, prec: number): string {
   const first = d.digits.length === 0 ? '0' : d.digits[0]!;
   let out = first;
   if (prec > 0) {

@@ -223,7 +223,7 @@ function parse(raw: string, viaRequest: boolean): GoUrl {
   return u;
 }
 
-export type UrlResult = GoUrl | { error: string };
+type UrlResult = GoUrl | { error: string };
 
 const parseError = (raw: string, e: unknown): { error: string } => {
   if (!(e instanceof UrlError)) throw e;

@@ -35,7 +35,7 @@ export class IpValue extends OpaqueValue implements SizedOpaque {
 }
 
 /** parseIPAddr: netip.ParseAddr without zones or IPv4-mapped IPv6; the error is final text. */
-export function parseIp(raw: string): Addr | string {
+function parseIp(raw: string): Addr | string {
   const addr = parseAddr(raw);
   if (typeof addr === 'string') return `IP Address ${goQuote(raw)} parse error during conversion from string: ${addr}`;
   if (addr.zone !== '') return `IP address ${goQuote(raw)} with zone value is not allowed`;
@@ -49,7 +49,7 @@ export function toIp(s: string): IpValue | CelError {
 }
 
 /** Canonical when the string is what Addr.String() prints. */
-export function ipIsCanonical(s: string): boolean | CelError {
+function ipIsCanonical(s: string): boolean | CelError {
   const a = parseIp(s);
   return typeof a === 'string' ? new CelError(a) : addrString(a) === s;
 }

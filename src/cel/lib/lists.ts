@@ -40,8 +40,8 @@ function extreme(name: 'min' | 'max', prefer: 1 | -1): (list: CelList) => Val {
   };
 }
 
-export const listMin = extreme('min', 1);
-export const listMax = extreme('max', -1);
+const listMin = extreme('min', 1);
+const listMax = extreme('max', -1);
 
 /** traits.Adder for the summable kinds, with cel-go's overflow checks. */
 function add(acc: Val, v: Val): Val {
@@ -75,12 +75,12 @@ function sum(zero: Val): (list: CelList) => Val {
   };
 }
 
-export function listIndexOf(list: CelList, item: Val): bigint {
+function listIndexOf(list: CelList, item: Val): bigint {
   for (let i = 0; i < list.length; i++) if (celEquals(list[i]!, item) === true) return BigInt(i);
   return -1n;
 }
 
-export function listLastIndexOf(list: CelList, item: Val): bigint {
+function listLastIndexOf(list: CelList, item: Val): bigint {
   for (let i = list.length - 1; i >= 0; i--) if (celEquals(list[i]!, item) === true) return BigInt(i);
   return -1n;
 }

@@ -179,7 +179,7 @@ export function isLoopback(a: Addr): boolean {
   return a.is4 ? v4(a) >>> 24 === 127 : a.bits === 1n;
 }
 
-export function isMulticast(a: Addr): boolean {
+function isMulticast(a: Addr): boolean {
   a = unmap(a);
   return a.is4 ? (v4(a) >>> 24 & 0xf0) === 0xe0 : a.bits >> 120n === 0xffn;
 }

@@ -27,7 +27,7 @@ export class QuantityValue extends OpaqueValue {
   }
 }
 
-export function toQuantity(s: string): QuantityValue | CelError {
+function toQuantity(s: string): QuantityValue | CelError {
   const q = parseQuantity(s);
   return typeof q === 'string' ? new CelError(q) : new QuantityValue(q);
 }

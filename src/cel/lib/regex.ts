@@ -28,14 +28,14 @@ export function compileRegex(pattern: string): RE2JS | Error {
 }
 
 /** Regexp.FindString: the leftmost match, or "" when there is none. */
-export function findString(re: RE2JS, s: string): string {
+function findString(re: RE2JS, s: string): string {
   const m = re.matcher(s);
   return m.find() ? s.slice(m.start(), m.end()) : '';
 }
 
 /** Regexp.FindAllString: successive non-overlapping matches, at most n (all when n < 0); an
  * empty match right after the previous match is skipped, as Go does. */
-export function findAllString(re: RE2JS, s: string, n: bigint = -1n): string[] {
+function findAllString(re: RE2JS, s: string, n: bigint = -1n): string[] {
   const out: string[] = [];
   const limit = n < 0n ? Infinity : Number(n);
   const m = re.matcher(s);

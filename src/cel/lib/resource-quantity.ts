@@ -11,7 +11,7 @@ const pow10 = (n: number): bigint => 10n ** BigInt(n);
 export type QuantityFormat = 'DecimalExponent' | 'BinarySI' | 'DecimalSI';
 
 /** int64Amount: value × 10^scale. */
-export interface IntAmount {
+interface IntAmount {
   value: bigint;
   scale: number;
 }
@@ -28,9 +28,9 @@ export class Dec {
 const NANO = -9;
 const MAX_INT64_FACTORS = 18;
 const SPLIT_RE = '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$';
-export const ERR_FORMAT_WRONG = `quantities must match the regular expression '${SPLIT_RE}'`;
-export const ERR_NUMERIC = 'unable to parse numeric part of quantity';
-export const ERR_SUFFIX = "unable to parse quantity's suffix";
+const ERR_FORMAT_WRONG = `quantities must match the regular expression '${SPLIT_RE}'`;
+const ERR_NUMERIC = 'unable to parse numeric part of quantity';
+const ERR_SUFFIX = "unable to parse quantity's suffix";
 
 // --- int64 helpers (math.go) ---------------------------------------------------------------
 
@@ -405,7 +405,7 @@ const POW10 = Array.from({ length: 32 }, (_, i) => Number(`1e${i}`));
 const POW10_POS32 = [1e0, 1e32, 1e64, 1e96, 1e128, 1e160, 1e192, 1e224, 1e256, 1e288];
 const POW10_NEG32 = [1e-0, 1e-32, 1e-64, 1e-96, 1e-128, 1e-160, 1e-192, 1e-224, 1e-256, 1e-288, 1e-320];
 
-export function goPow10(n: number): number {
+function goPow10(n: number): number {
   if (n >= 0 && n <= 308) return POW10_POS32[Math.floor(n / 32)]! * POW10[n % 32]!;
   if (n >= -323 && n <= 0) return POW10_NEG32[Math.floor(-n / 32)]! / POW10[-n % 32]!;
   return n > 0 ? Infinity : 0;

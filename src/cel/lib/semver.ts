@@ -50,7 +50,7 @@ function parsePreRelease(s: string): PreRelease | string {
 }
 
 /** semver.Parse: the version, or blang/semver's error text. */
-export function parseSemver(s: string): Version | string {
+function parseSemver(s: string): Version | string {
   if (s === '') return 'Version string empty';
   const parts = splitN(s, '.', 3);
   if (parts.length !== 3) return 'No Major.Minor.Patch elements found';
@@ -94,7 +94,7 @@ function splitN(s: string, sep: string, n: number): string[] {
 }
 
 /** normalizeAndParse: drops a leading "v" and leading zeros, fills in a missing minor or patch. */
-export function parseSemverNormalized(s: string): Version | string {
+function parseSemverNormalized(s: string): Version | string {
   if (s.startsWith('v')) s = s.slice(1);
   const parts = splitN(s, '.', 3).map((p) => {
     if (p.length <= 1) return p;
@@ -117,7 +117,7 @@ function comparePre(a: PreRelease, b: PreRelease): number {
 }
 
 /** Version.Compare: precedence ignores build metadata; a pre-release sorts first. */
-export function compareSemver(v: Version, o: Version): number {
+function compareSemver(v: Version, o: Version): number {
   const c = cmp(v.major, o.major) || cmp(v.minor, o.minor) || cmp(v.patch, o.patch);
   if (c !== 0) return c;
   if (v.pre.length === 0 && o.pre.length === 0) return 0;

@@ -12,7 +12,7 @@ import { actualSize, global, maybeNoSuchOverload } from './support.js';
 // first one when nothing matched (k8s unstructuredList).
 
 /** Every element of `sub` is in `list`; the first failed membership (false or error) otherwise. */
-export function setsContains(list: CelList, sub: CelList): Val {
+function setsContains(list: CelList, sub: CelList): Val {
   for (const e of sub) {
     const has = listContains(list, e);
     if (has !== true) return has;
@@ -20,13 +20,13 @@ export function setsContains(list: CelList, sub: CelList): Val {
   return true;
 }
 
-export function setsEquivalent(a: CelList, b: CelList): Val {
+function setsEquivalent(a: CelList, b: CelList): Val {
   const ab = setsContains(a, b);
   return ab !== true ? ab : setsContains(b, a);
 }
 
 /** Some element of `a` is in `b`; membership errors are skipped. */
-export function setsIntersects(a: CelList, b: CelList): boolean {
+function setsIntersects(a: CelList, b: CelList): boolean {
   for (const e of a) if (listContains(b, e) === true) return true;
   return false;
 }

@@ -31,14 +31,14 @@ export class UrlValue extends OpaqueValue {
 }
 
 /** url(): ParseRequestURI must accept the string; the value is url.Parse's. */
-export function toUrl(s: string): UrlValue | CelError {
+function toUrl(s: string): UrlValue | CelError {
   const checked = parseRequestURI(s);
   const parsed = 'error' in checked ? checked : parseUrl(s);
   if ('error' in parsed) return new CelError(`URL parse error during conversion from string: ${parsed.error}`);
   return new UrlValue(parsed);
 }
 
-export const isUrl = (s: string): boolean => !('error' in parseRequestURI(s));
+const isUrl = (s: string): boolean => !('error' in parseRequestURI(s));
 
 function accessor(id: string, get: (u: GoUrl) => Val, result = STRING) {
   return member(id, [URL_TYPE], result, (args) => (args[0] instanceof UrlValue ? get(args[0].url) : maybeNoSuchOverload(args[0]!)));

@@ -9,7 +9,7 @@ import type { RequestInfo } from '../request-info.js';
 /** undefined when allowed, else the Status to answer with. */
 export type Authorizer = (attrs: RequestAttributes) => StatusError | undefined;
 
-export function attributesOf(user: UserInfo, info: RequestInfo): RequestAttributes {
+function attributesOf(user: UserInfo, info: RequestInfo): RequestAttributes {
   return {
     user,
     verb: info.verb,
