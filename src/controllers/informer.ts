@@ -22,12 +22,17 @@ export function keyOf(obj: JSONObject): string {
 
 const revisionOf = (obj: JSONObject): number => Number(metaOf(obj).resourceVersion ?? 0) || 0;
 
+/** What an informer reads: a GenericStore, or a wrapper of one. */
+export type InformerSource = Pick<GenericStore, 'list' | 'watch'>;
+
 export interface InformerOptions {
   /** Only this namespace; all when empty or absent. */
   namespace?: string;
   clock?: Clock;
   /** Backoff between failed relists. */
   relistBackoff?: RateLimiter;
+  /** Names the informer in logs. */
+  name?: string;
   onError?: (err: unknown) => void;
 }
 
@@ -47,13 +52,13 @@ export class Informer {
   private readonly onError: (err: unknown) => void;
 
   constructor(
-    private readonly store: GenericStore,
+    private readonly store: InformerSource,
     opts: InformerOptions = {},
   ) {
     this.namespace = opts.namespace ?? '';
     this.clock = opts.clock ?? realClock;
     this.backoff = opts.relistBackoff ?? new ExponentialFailureRateLimiter(100, 30_000);
-    this.onError = opts.onError ?? ((err) => console.error(`informer ${store.type.gr.resource}:`, err));
+    this.onError = opts.onError ?? ((err) => console.error(`informer ${opts.name ?? ''}:`, err));
   }
 
   addEventHandler(handlers: EventHandlers): void {
