@@ -8,7 +8,7 @@ interface Timer {
 }
 
 export class FakeClock implements Clock {
-  private time = 0;
+  constructor(private time = 0) {}
   private seq = 0;
   private timers = new Map<number, Timer>();
 
