@@ -22,8 +22,7 @@ export class WorkQueue {
   private getters: Array<(key: string | undefined) => void> = [];
   private idleWaiters: Array<() => void> = [];
   private shuttingDown = false;
-  /** How many times a key has been done: lets waitForIdle tell whether work happened meanwhile. */
-  processed = 0;
+  private doneCount = 0;
 
   constructor(opts: WorkQueueOptions = {}) {
     this.clock = opts.clock ?? realClock;
@@ -49,7 +48,7 @@ export class WorkQueue {
 
   done(key: string): void {
     this.processing.delete(key);
-    this.processed++;
+    this.doneCount++;
     if (this.dirty.has(key) && !this.shuttingDown) {
       this.queue.push(key);
       this.dispatch();
@@ -111,6 +110,11 @@ export class WorkQueue {
     this.queue = [];
     for (const g of this.getters.splice(0)) g(undefined);
     for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  /** How many keys have been done so far: lets waitForIdle tell whether work happened meanwhile. */
+  get processed(): number {
+    return this.doneCount;
   }
 
   get isShuttingDown(): boolean {
