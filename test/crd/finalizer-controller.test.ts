@@ -122,3 +122,43 @@ test('finalizer controller: a terminating CRD is queued', async () => {
   assert.equal(await finalizer.controller.queue.get(), NAME);
   await env.close();
 });
+
+/** Lets the sync run until it sleeps on the fake clock. */
+async function untilSleeping(clock: { pending(): number[] }): Promise<void> {
+  for (let i = 0; clock.pending().length === 0; i++) {
+    assert.ok(i < 1000, 'the finalizer to wait between polls');
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+test('finalizer sync: polls until the last instance has gone, then completes', async () => {
+  const { env, finalizer, store } = await setup({ establish: true, timing: { pollMs: 250, waitMs: 60_000 } });
+  await store.create('a', instance('a', 'held', [KEEP]));
+  await env.crds.delete('', NAME);
+  await env.settle();
+  const run = finalizer.sync(NAME);
+  await untilSleeping(env.clock);
+  assert.deepEqual(env.clock.pending(), [250]);
+  await store.update('a', 'held', (cur) => ({ ...cur!, metadata: { ...(cur!['metadata'] as JSONObject), finalizers: [] } }), '');
+  env.clock.advance(250);
+  await run;
+  const crd = await env.get(NAME);
+  assert.equal(conditionOf(crd, 'Terminating')?.reason, 'InstanceDeletionCompleted');
+  assert.deepEqual(crd.metadata.finalizers, [KEEP]);
+  await env.close();
+});
+
+test('finalizer sync: stopping ends a wait without recording a timeout', async () => {
+  const { env, finalizer, store } = await setup({ establish: true });
+  await store.create('a', instance('a', 'held', [KEEP]));
+  await env.crds.delete('', NAME);
+  await env.settle();
+  const abort = new AbortController();
+  const run = finalizer.sync(NAME, abort.signal);
+  await untilSleeping(env.clock);
+  abort.abort();
+  await run;
+  assert.deepEqual(env.clock.pending(), []);
+  assert.equal(conditionOf(await env.get(NAME), 'Terminating')?.reason, 'InstanceDeletionInProgress');
+  await env.close();
+});
