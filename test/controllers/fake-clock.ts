@@ -8,9 +8,11 @@ interface Timer {
 }
 
 export class FakeClock implements Clock {
-  constructor(private time = 0) {}
   private seq = 0;
   private timers = new Map<number, Timer>();
+
+  /** Starts at `time` (ms since the epoch), so condition times written from it are fixed. */
+  constructor(private time = 0) {}
 
   now(): number {
     return this.time;
