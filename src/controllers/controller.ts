@@ -1,0 +1,89 @@
+// A controller: N workers take keys off a work queue and reconcile each with sync. A failed sync is
+// retried with the key's backoff; a successful one resets it. Like client-go's processNextWorkItem.
+import { WorkQueue, type WorkQueueOptions } from './work-queue.js';
+
+/** Reconciles one key. The signal aborts when the controller stops, for syncs that wait. */
+export type SyncFn = (key: string, signal: AbortSignal) => Promise<void>;
+
+/**
+ * Thrown by a sync that is not done yet but did not fail (content still being removed, a wait that
+ * timed out): the key comes back after the delay, without backoff and without an error logged.
+ */
+export class RequeueAfter extends Error {
+  constructor(
+    readonly delayMs: number,
+    message = `requeue after ${delayMs} ms`,
+  ) {
+    super(message);
+  }
+}
+
+export interface ControllerOptions extends WorkQueueOptions {
+  name: string;
+  sync: SyncFn;
+  workers?: number;
+  /** Where failed syncs are reported; console.error by default. */
+  onError?: (key: string, err: unknown) => void;
+}
+
+export class Controller {
+  readonly name: string;
+  readonly queue: WorkQueue;
+  private readonly sync: SyncFn;
+  private readonly workers: number;
+  private readonly onError: (key: string, err: unknown) => void;
+  private readonly abort = new AbortController();
+  private running: Promise<void>[] = [];
+
+  constructor(opts: ControllerOptions) {
+    this.name = opts.name;
+    this.sync = opts.sync;
+    this.workers = opts.workers ?? 1;
+    this.queue = new WorkQueue(opts);
+    this.onError = opts.onError ?? ((key, err) => console.error(`${this.name}: ${key}:`, err));
+  }
+
+  enqueue(key: string): void {
+    this.queue.add(key);
+  }
+
+  /** Starts the workers; keys enqueued before are processed now. */
+  run(): void {
+    if (this.running.length > 0 || this.queue.isShuttingDown) return;
+    for (let i = 0; i < this.workers; i++) this.running.push(this.worker());
+  }
+
+  /** Stops taking keys and aborts syncs that wait; resolves when the workers have returned. */
+  async stop(): Promise<void> {
+    this.queue.shutDown();
+    this.abort.abort();
+    await Promise.all(this.running);
+  }
+
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  isIdle(): boolean {
+    return this.queue.isIdle();
+  }
+
+  private async worker(): Promise<void> {
+    for (;;) {
+      const key = await this.queue.get();
+      if (key === undefined) return;
+      try {
+        await this.sync(key, this.abort.signal);
+        this.queue.forget(key);
+      } catch (e) {
+        if (e instanceof RequeueAfter) this.queue.addAfter(key, e.delayMs);
+        else {
+          if (!this.abort.signal.aborted) this.onError(key, e);
+          this.queue.addRateLimited(key);
+        }
+      } finally {
+        this.queue.done(key);
+      }
+    }
+  }
+}

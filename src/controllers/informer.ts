@@ -1,0 +1,188 @@
+// An informer over one of the server's own stores: list, then watch from the list's revision, keeping a
+// local cache (key -> object) and telling handlers what changed. A watch that fails (compacted, closed)
+// is replaced by a relist, whose differences from the cache reach the handlers as events too.
+import type { JSONObject } from '../util/json.js';
+import { metaOf, type GenericStore, type WatchEvent } from '../registry/store.js';
+import type { Watcher } from '../storage/types.js';
+import { realClock, type Clock, type TimerHandle } from './clock.js';
+import { ExponentialFailureRateLimiter, type RateLimiter } from './rate-limiter.js';
+
+/** Objects handed to handlers and kept in the cache are shared: read-only. */
+export interface EventHandlers {
+  add?(obj: JSONObject): void;
+  update?(old: JSONObject, obj: JSONObject): void;
+  delete?(obj: JSONObject): void;
+}
+
+/** client-go's MetaNamespaceKeyFunc: namespace/name, or name for cluster-scoped objects. */
+export function keyOf(obj: JSONObject): string {
+  const m = metaOf(obj);
+  return m.namespace ? `${m.namespace}/${m.name ?? ''}` : (m.name ?? '');
+}
+
+const revisionOf = (obj: JSONObject): number => Number(metaOf(obj).resourceVersion ?? 0) || 0;
+
+/** What an informer reads: a GenericStore, or a wrapper of one. */
+export type InformerSource = Pick<GenericStore, 'list' | 'watch'>;
+
+export interface InformerOptions {
+  /** Only this namespace; all when empty or absent. */
+  namespace?: string;
+  clock?: Clock;
+  /** Backoff between failed relists. */
+  relistBackoff?: RateLimiter;
+  /** Names the informer in logs. */
+  name?: string;
+  onError?: (err: unknown) => void;
+}
+
+export class Informer {
+  private cache = new Map<string, JSONObject>();
+  private handlers: EventHandlers[] = [];
+  private watcher?: Watcher;
+  private synced = false;
+  private stopped = false;
+  private relistTimer?: TimerHandle;
+  /** The newest revision the cache reflects. */
+  private revision = 0;
+  private revisionWaiters: Array<{ revision: number; resolve: () => void }> = [];
+  private readonly namespace: string;
+  private readonly clock: Clock;
+  private readonly backoff: RateLimiter;
+  private readonly onError: (err: unknown) => void;
+
+  constructor(
+    private readonly store: InformerSource,
+    opts: InformerOptions = {},
+  ) {
+    this.namespace = opts.namespace ?? '';
+    this.clock = opts.clock ?? realClock;
+    this.backoff = opts.relistBackoff ?? new ExponentialFailureRateLimiter(100, 30_000);
+    this.onError = opts.onError ?? ((err) => console.error(`informer ${opts.name ?? ''}:`, err));
+  }
+
+  addEventHandler(handlers: EventHandlers): void {
+    this.handlers.push(handlers);
+  }
+
+  /** Lists and starts watching; resolves once the cache holds the list (hasSynced). */
+  async start(): Promise<void> {
+    await this.relist();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.watcher?.close();
+    if (this.relistTimer) this.clock.clearTimeout(this.relistTimer);
+    for (const w of this.revisionWaiters.splice(0)) w.resolve();
+  }
+
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  get(key: string): JSONObject | undefined {
+    return this.cache.get(key);
+  }
+
+  list(): JSONObject[] {
+    return [...this.cache.values()];
+  }
+
+  /**
+   * Resolves once the cache has caught up with every object the store holds now (what our own writes
+   * have left there). Deletions are not waited for: their revisions are not in a list.
+   */
+  async waitForStore(): Promise<void> {
+    const items = (await this.store.list({ namespace: this.namespace })).items;
+    const newest = items.reduce((n, obj) => Math.max(n, revisionOf(obj)), 0);
+    if (this.stopped || this.revision >= newest) return;
+    await new Promise<void>((resolve) => this.revisionWaiters.push({ revision: newest, resolve }));
+  }
+
+  private async relist(): Promise<void> {
+    this.watcher?.close();
+    this.watcher = undefined;
+    const list = await this.store.list({ namespace: this.namespace });
+    if (this.stopped) return;
+    this.replace(list.items);
+    this.synced = true;
+    const from = Number(list.resourceVersion);
+    this.advance(from);
+    this.watcher = this.store.watch(this.namespace, from, {}, (ev) => this.onEvent(ev), () => this.onWatchError());
+  }
+
+  private onWatchError(): void {
+    if (this.stopped) return;
+    this.watcher?.close();
+    this.watcher = undefined;
+    this.relistSoon(0);
+  }
+
+  private relistSoon(delayMs: number): void {
+    this.relistTimer = this.clock.setTimeout(() => {
+      this.relistTimer = undefined;
+      if (this.stopped) return;
+      this.relist().then(
+        () => this.backoff.forget('relist'),
+        (err: unknown) => {
+          this.onError(err);
+          if (!this.stopped) this.relistSoon(this.backoff.when('relist'));
+        },
+      );
+    }, delayMs);
+  }
+
+  /** A fresh list: handlers hear of what was added, updated (every listed object, as client-go's Replace) and deleted. */
+  private replace(items: JSONObject[]): void {
+    const seen = new Set<string>();
+    for (const obj of items) {
+      const key = keyOf(obj);
+      seen.add(key);
+      this.put(key, obj);
+    }
+    for (const [key, old] of [...this.cache]) {
+      if (seen.has(key)) continue;
+      this.cache.delete(key);
+      this.notify((h) => h.delete?.(old));
+    }
+  }
+
+  private onEvent(ev: WatchEvent): void {
+    if (this.stopped) return;
+    const key = keyOf(ev.object);
+    if (ev.type === 'ADDED' || ev.type === 'MODIFIED') this.put(key, ev.object);
+    else if (ev.type === 'DELETED') {
+      const old = this.cache.get(key);
+      this.cache.delete(key);
+      this.notify((h) => h.delete?.(old ?? ev.object));
+    } else return;
+    this.advance(revisionOf(ev.object));
+  }
+
+  private put(key: string, obj: JSONObject): void {
+    const old = this.cache.get(key);
+    this.cache.set(key, obj);
+    if (old) this.notify((h) => h.update?.(old, obj));
+    else this.notify((h) => h.add?.(obj));
+  }
+
+  private notify(call: (h: EventHandlers) => void): void {
+    for (const h of this.handlers) {
+      // One handler's bug must not stop the others or the watch.
+      try {
+        call(h);
+      } catch (e) {
+        this.onError(e);
+      }
+    }
+  }
+
+  private advance(revision: number): void {
+    if (revision <= this.revision) return;
+    this.revision = revision;
+    const ready = this.revisionWaiters.filter((w) => w.revision <= revision);
+    this.revisionWaiters = this.revisionWaiters.filter((w) => w.revision > revision);
+    for (const w of ready) w.resolve();
+  }
+}

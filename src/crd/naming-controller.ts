@@ -1,0 +1,72 @@
+// The naming controller (apiextensions' pkg/controller/status/naming_controller.go): which requested
+// names a CRD may hold, with the NamesAccepted condition; and, as the nonstructuralschema controller
+// does, the NonStructuralSchema condition. Names held or freed by one CRD matter to the others in its
+// group, so they are looked at again after a change or a deletion.
+import { Controller, type ControllerOptions } from '../controllers/controller.js';
+import type { Informer } from '../controllers/informer.js';
+import { realClock, type Clock } from '../controllers/clock.js';
+import type { GenericStore } from '../registry/store.js';
+import type { JSONObject } from '../util/json.js';
+import { deepEqual } from '../util/json.js';
+import { nonStructuralSchemaCondition } from './structural-validate.js';
+import { findCondition, namingSync, removeCRDCondition, setCRDCondition } from './names.js';
+import { updateCrdStatus } from './status-update.js';
+import type { CustomResourceDefinition, CustomResourceDefinitionStatus } from './types.js';
+
+export type CrdControllerOptions = Pick<ControllerOptions, 'clock' | 'onError' | 'rateLimiter'>;
+
+const asCRD = (o: JSONObject): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
+const nameOf = (o: JSONObject): string => asCRD(o).metadata.name ?? '';
+
+export class NamingController {
+  readonly controller: Controller;
+  private readonly clock: Clock;
+
+  constructor(
+    private readonly crds: GenericStore,
+    private readonly informer: Informer,
+    opts: CrdControllerOptions = {},
+  ) {
+    this.clock = opts.clock ?? realClock;
+    this.controller = new Controller({ ...opts, name: 'crd naming controller', sync: (key) => this.sync(key) });
+    informer.addEventHandler({
+      add: (o) => this.controller.enqueue(nameOf(o)),
+      update: (_old, o) => this.controller.enqueue(nameOf(o)),
+      delete: (o) => this.requeueOthersInGroup(nameOf(o)),
+    });
+  }
+
+  async sync(name: string): Promise<void> {
+    const cached = this.informer.get(name);
+    if (!cached) {
+      // Deleted: the names it held are free for the others.
+      this.requeueOthersInGroup(name);
+      return;
+    }
+    const crd = asCRD(cached);
+    const now = new Date(this.clock.now());
+    const all = this.informer.list().map(asCRD);
+    const named = namingSync(crd, all, now);
+    const status = withNonStructuralCondition(crd, named ?? crd.status ?? {}, now);
+    if (deepEqual(status, crd.status ?? {})) return;
+    const updated = await updateCrdStatus(this.crds, crd, status);
+    // Names this CRD gave up may be what another in the group waits for.
+    if (updated && named) this.requeueOthersInGroup(name);
+  }
+
+  private requeueOthersInGroup(name: string): void {
+    const group = name.slice(name.indexOf('.') + 1);
+    for (const o of this.informer.list()) {
+      const c = asCRD(o);
+      if (c.spec?.group === group && c.metadata.name !== name) this.controller.enqueue(c.metadata.name ?? '');
+    }
+  }
+}
+
+/** The NonStructuralSchema condition set while the schema has violations (possible only through v1beta1), removed after. */
+function withNonStructuralCondition(crd: CustomResourceDefinition, status: CustomResourceDefinitionStatus, now: Date): CustomResourceDefinitionStatus {
+  const cond = nonStructuralSchemaCondition(crd);
+  if (cond) return { ...status, conditions: setCRDCondition(status.conditions, cond, now) };
+  if (findCondition(status, 'NonStructuralSchema')) return { ...status, conditions: removeCRDCondition(status.conditions, 'NonStructuralSchema') };
+  return status;
+}

@@ -1,0 +1,24 @@
+// UpdateStatus of a CRD as kube's controllers do it: the status computed from the cached CRD, written
+// only over that same revision. A CRD changed or deleted meanwhile is left alone; its watch event
+// brings the controller back to it.
+import * as S from '../api/status.js';
+import type { GenericStore } from '../registry/store.js';
+import type { JSONObject } from '../util/json.js';
+import type { CustomResourceDefinition, CustomResourceDefinitionStatus } from './types.js';
+
+/** The updated CRD, or undefined when the cached one was stale (conflict) or is gone. */
+export async function updateCrdStatus(
+  crds: GenericStore,
+  cached: CustomResourceDefinition,
+  status: CustomResourceDefinitionStatus,
+): Promise<CustomResourceDefinition | undefined> {
+  // The cache's objects are shared: the write gets its own copy, resourceVersion included as precondition.
+  const desired = structuredClone({ ...cached, status }) as unknown as JSONObject;
+  try {
+    const r = await crds.update('', cached.metadata.name ?? '', () => desired, 'status');
+    return r.object as unknown as CustomResourceDefinition;
+  } catch (e) {
+    if (e instanceof S.StatusError && (e.code === 404 || e.code === 409)) return undefined;
+    throw e;
+  }
+}

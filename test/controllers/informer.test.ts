@@ -1,0 +1,169 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openSqliteStore } from '../../src/storage/sqlite-store.js';
+import { GenericStore, metaOf, type WatchEvent } from '../../src/registry/store.js';
+import type * as S from '../../src/api/status.js';
+import { namespaceType } from '../../src/registry/namespaces.js';
+import { Informer, keyOf, type InformerSource } from '../../src/controllers/informer.js';
+import type { JSONObject } from '../../src/util/json.js';
+import { waitFor } from '../storage/helpers.js';
+import { FakeClock } from './fake-clock.js';
+
+const ns = (name: string, labels: Record<string, string> = {}): JSONObject => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
+
+/** Deletes a namespace outright: the delete marks it terminating, the finalize that empties its finalizers removes it. */
+async function remove(store: GenericStore, name: string): Promise<void> {
+  await store.delete('', name);
+  await store.update('', name, (cur) => ({ ...cur!, spec: { finalizers: [] } }), 'finalize');
+}
+
+function setup() {
+  const kv = openSqliteStore(':memory:');
+  const store = new GenericStore(kv, namespaceType());
+  const events: string[] = [];
+  const record = {
+    add: (o: JSONObject) => events.push(`add ${keyOf(o)}`),
+    update: (old: JSONObject, o: JSONObject) => events.push(`update ${keyOf(o)} ${metaOf(old).resourceVersion}->${metaOf(o).resourceVersion}`),
+    delete: (o: JSONObject) => events.push(`delete ${keyOf(o)}`),
+  };
+  return { kv, store, events, record };
+}
+
+test('informer: lists into the cache, then follows the watch', async () => {
+  const { kv, store, events, record } = setup();
+  await store.create('', ns('a'));
+  const inf = new Informer(store);
+  inf.addEventHandler(record);
+  assert.equal(inf.hasSynced(), false);
+  await inf.start();
+  assert.equal(inf.hasSynced(), true);
+  assert.deepEqual(events, ['add a']);
+  assert.equal(metaOf(inf.get('a')!).name, 'a');
+
+  const b = await store.create('', ns('b'));
+  const a2 = (await store.update('', 'a', (cur) => ({ ...cur!, metadata: { ...metaOf(cur!), labels: { x: 'y' } } }), '')).object;
+  await remove(store, 'b');
+  await waitFor(() => events.length === 5, 'five events');
+  const rvA1 = Number(metaOf(b).resourceVersion) - 1;
+  const rvB = Number(metaOf(b).resourceVersion);
+  assert.deepEqual(events, ['add a', 'add b', `update a ${rvA1}->${metaOf(a2).resourceVersion}`, `update b ${rvB}->${rvB + 2}`, 'delete b']);
+  assert.deepEqual(inf.list().map(keyOf), ['a']);
+  assert.deepEqual(metaOf(inf.get('a')!).labels?.['x'], 'y');
+  inf.stop();
+  await kv.close();
+});
+
+test('informer: keys are namespace/name for namespaced objects, name otherwise', () => {
+  assert.equal(keyOf({ metadata: { namespace: 'ns', name: 'n' } }), 'ns/n');
+  assert.equal(keyOf({ metadata: { name: 'n' } }), 'n');
+});
+
+test('informer: a failed watch is replaced by a relist whose differences reach the handlers', async () => {
+  const { kv, store, events, record } = setup();
+  let failWatch: ((err: S.StatusError) => void) | undefined;
+  let watches = 0;
+  // The real store, with a watch the test can break.
+  const source: InformerSource = {
+    list: (opts) => store.list(opts),
+    watch: (namespace, from, filter, onEvent, onError) => {
+      watches++;
+      let live = true;
+      const inner = store.watch(namespace, from, filter, (ev: WatchEvent) => live && onEvent(ev), onError);
+      failWatch = (err) => {
+        live = false;
+        onError(err);
+      };
+      return { close: () => inner.close() };
+    },
+  };
+  await store.create('', ns('a'));
+  await store.create('', ns('b'));
+  const clock = new FakeClock();
+  const inf = new Informer(source, { clock });
+  inf.addEventHandler(record);
+  await inf.start();
+  events.length = 0;
+
+  // Lost while the watch is broken: b deleted, c created, a updated.
+  failWatch!({} as S.StatusError);
+  await remove(store, 'b');
+  await store.create('', ns('c'));
+  await store.update('', 'a', (cur) => ({ ...cur!, metadata: { ...metaOf(cur!), labels: { v: '2' } } }), '');
+  assert.equal(watches, 1);
+  // The relist is scheduled on the clock.
+  clock.advance(0);
+  await waitFor(() => watches === 2 && inf.list().length === 2 && Boolean(inf.get('c')), 'the relist');
+  events.sort();
+  assert.equal(events.length, 3);
+  assert.match(events[0]!, /^add c$/);
+  assert.equal(events[1], 'delete b');
+  assert.match(events[2]!, /^update a /);
+  assert.equal(metaOf(inf.get('a')!).labels?.['v'], '2');
+  inf.stop();
+  await kv.close();
+});
+
+test('informer: waitForStore resolves once writes made so far are in the cache', async () => {
+  const { kv, store } = setup();
+  const inf = new Informer(store);
+  await inf.start();
+  const created = await store.create('', ns('late'));
+  await inf.waitForStore();
+  assert.equal(metaOf(inf.get('late')!).resourceVersion, metaOf(created).resourceVersion);
+  inf.stop();
+  await kv.close();
+});
+
+test('informer: a throwing handler does not stop the others', async () => {
+  const { kv, store, events, record } = setup();
+  const errors: unknown[] = [];
+  const inf = new Informer(store, { onError: (e) => errors.push(e) });
+  inf.addEventHandler({
+    add: () => {
+      throw new Error('boom');
+    },
+  });
+  inf.addEventHandler(record);
+  await store.create('', ns('a'));
+  await inf.start();
+  assert.deepEqual(events, ['add a']);
+  assert.equal(errors.length, 1);
+  inf.stop();
+  await kv.close();
+});
+
+test('informer: a relist that fails is retried with backoff', async () => {
+  const { kv, store } = setup();
+  let failWatch: (() => void) | undefined;
+  let failLists = 0;
+  const source: InformerSource = {
+    list: async (opts) => {
+      if (failLists > 0) {
+        failLists--;
+        throw new Error('unavailable');
+      }
+      return store.list(opts);
+    },
+    watch: (namespace, from, filter, onEvent, onError) => {
+      failWatch = () => onError({} as S.StatusError);
+      return store.watch(namespace, from, filter, onEvent, onError);
+    },
+  };
+  const clock = new FakeClock();
+  const errors: unknown[] = [];
+  const inf = new Informer(source, { clock, onError: (e) => errors.push(e) });
+  await inf.start();
+  failLists = 2;
+  failWatch!();
+  await store.create('', ns('x'));
+  clock.advance(0);
+  await waitFor(() => errors.length === 1, 'the first failed relist');
+  assert.deepEqual(clock.pending(), [100]);
+  clock.advance(100);
+  await waitFor(() => errors.length === 2, 'the second failed relist');
+  assert.deepEqual(clock.pending(), [200]);
+  clock.advance(200);
+  await waitFor(() => Boolean(inf.get('x')), 'the relist');
+  inf.stop();
+  await kv.close();
+});

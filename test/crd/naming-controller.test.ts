@@ -1,0 +1,127 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { NamingController } from '../../src/crd/naming-controller.js';
+import type { JSONObject } from '../../src/util/json.js';
+import { crdEnv, conditionOf, T0 } from './controller-env.js';
+import { cronTab } from './helpers.js';
+
+const NAME = 'crontabs.stable.example.com';
+
+test('naming sync: a new CRD gets its names, NamesAccepted and Established Installing', async () => {
+  const env = await crdEnv();
+  const naming = new NamingController(env.crds, env.informer, env.opts);
+  await env.create();
+  await env.informer.start();
+  await naming.sync(NAME);
+  const crd = await env.get(NAME);
+  assert.deepEqual(crd.status?.acceptedNames, { plural: 'crontabs', singular: 'crontab', shortNames: ['ct'], kind: 'CronTab', listKind: 'CronTabList' });
+  assert.deepEqual(crd.status?.conditions, [
+    { type: 'NamesAccepted', status: 'True', lastTransitionTime: T0, reason: 'NoConflicts', message: 'no conflicts found' },
+    { type: 'Established', status: 'False', lastTransitionTime: T0, reason: 'Installing', message: 'the initial names have been accepted' },
+  ]);
+  // Its names all accepted: another sync writes nothing.
+  await env.settle();
+  await naming.sync(NAME);
+  assert.equal((await env.get(NAME)).metadata.resourceVersion, crd.metadata.resourceVersion);
+  await env.close();
+});
+
+test('naming sync: a name held by another CRD of the group is refused; the others of the group are looked at again', async () => {
+  const env = await crdEnv();
+  const naming = new NamingController(env.crds, env.informer, env.opts);
+  await env.create();
+  const squatter = cronTab();
+  squatter.metadata.name = 'cts.stable.example.com';
+  squatter.spec.names = { plural: 'cts', singular: 'crontab', kind: 'Ct', listKind: 'CtList' };
+  await env.create(squatter);
+  const other = cronTab();
+  other.metadata.name = 'crontabs.other.example.com';
+  other.spec.group = 'other.example.com';
+  await env.create(other);
+  await env.informer.start();
+  await naming.sync(NAME);
+  await env.settle();
+  await naming.sync('cts.stable.example.com');
+  const crd = await env.get('cts.stable.example.com');
+  assert.deepEqual(conditionOf(crd, 'NamesAccepted'), {
+    type: 'NamesAccepted',
+    status: 'False',
+    lastTransitionTime: T0,
+    reason: 'SingularConflict',
+    message: '"crontab" is already in use',
+  });
+  assert.equal(crd.status?.acceptedNames?.singular, undefined);
+  assert.equal(crd.status?.acceptedNames?.plural, 'cts');
+  assert.equal(conditionOf(crd, 'Established')?.reason, 'NotAccepted');
+
+  // A CRD gone from the cache frees its names: the rest of its group, not other groups, is queued.
+  const q = naming.controller.queue;
+  while (q.len() > 0) q.done((await q.get())!);
+  await naming.sync('gone.stable.example.com');
+  const queued: string[] = [];
+  while (q.len() > 0) queued.push((await q.get())!);
+  assert.deepEqual(queued.sort(), ['crontabs.stable.example.com', 'cts.stable.example.com']);
+  await env.close();
+});
+
+test('naming sync: a non-structural schema (through v1beta1) gets the NonStructuralSchema condition, dropped once fixed', async () => {
+  const env = await crdEnv();
+  const naming = new NamingController(env.crds, env.informer, env.opts);
+  // v1beta1 defaults preserveUnknownFields to true, which a structural schema forbids.
+  await env.v1beta1.create('', {
+    apiVersion: 'apiextensions.k8s.io/v1beta1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'olds.example.com' },
+    spec: { group: 'example.com', version: 'v1', scope: 'Namespaced', names: { plural: 'olds', kind: 'Old' } },
+  });
+  await env.informer.start();
+  await naming.sync('olds.example.com');
+  let crd = await env.get('olds.example.com');
+  const cond = conditionOf(crd, 'NonStructuralSchema');
+  assert.equal(cond?.status, 'True');
+  assert.equal(cond?.reason, 'Violations');
+  assert.match(cond?.message ?? '', /spec\.preserveUnknownFields: Invalid value: true: must be false/);
+  assert.equal(conditionOf(crd, 'NamesAccepted')?.status, 'True');
+
+  await env.crds.update(
+    '',
+    'olds.example.com',
+    (cur) => {
+      const spec = cur!['spec'] as JSONObject;
+      spec['preserveUnknownFields'] = false;
+      (spec['versions'] as JSONObject[])[0]!['schema'] = { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } };
+      return cur!;
+    },
+    '',
+  );
+  await env.settle();
+  await naming.sync('olds.example.com');
+  crd = await env.get('olds.example.com');
+  assert.equal(conditionOf(crd, 'NonStructuralSchema'), undefined);
+  assert.equal(conditionOf(crd, 'NamesAccepted')?.status, 'True');
+  await env.close();
+});
+
+test('naming sync: a stale cache writes nothing and is no error (the newer version brings the CRD back)', async () => {
+  const env = await crdEnv();
+  const naming = new NamingController(env.crds, env.informer, env.opts);
+  await env.create();
+  await env.informer.start();
+  // Changed behind the informer's back: its watch has not delivered it yet when the sync runs.
+  env.informer.stop();
+  await env.crds.update('', NAME, (cur) => ({ ...cur!, metadata: { ...(cur!['metadata'] as JSONObject), labels: { a: 'b' } } }), '');
+  const before = await env.get(NAME);
+  await naming.sync(NAME);
+  assert.equal((await env.get(NAME)).metadata.resourceVersion, before.metadata.resourceVersion);
+  await env.close();
+});
+
+test('naming controller: informer events queue the CRD', async () => {
+  const env = await crdEnv();
+  const naming = new NamingController(env.crds, env.informer, env.opts);
+  await env.create();
+  await env.informer.start();
+  assert.equal(naming.controller.queue.len(), 1);
+  assert.equal(await naming.controller.queue.get(), NAME);
+  await env.close();
+});
