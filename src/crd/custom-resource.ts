@@ -5,13 +5,13 @@ import { invalid as invalidField, type FieldError } from '../api/field-error.js'
 import type { JSONObject } from '../util/json.js';
 import { deepEqual, sortKeysDeep } from '../util/json.js';
 import { finalizerWarnings, validateObjectMeta, validateObjectMetaUpdate } from '../schema/objectmeta.js';
-import { customResourceTableConvertor } from '../server/table.js';
+import { customResourceTableConvertor } from '../registry/table-convertors.js';
 import type { ResourceType, Strategy, Subresource } from '../registry/resource-type.js';
 import { metaOf } from '../registry/store.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from './types.js';
 import { compileSchema, SchemaCoercionError, type CompiledSchema } from '../schema/compile.js';
 import { cannotBeHandledAs, unknownFieldError } from '../schema/unknown-fields.js';
-import { reportStrictDecoding } from '../server/duplicate-fields.js';
+import { reportStrictDecoding } from '../schema/unknown-fields.js';
 import { badRequest } from '../api/status.js';
 import { newStructural, type Structural } from '../schema/structural-model.js';
 import { compileEmbeddedValidation } from '../schema/value-embedded.js';

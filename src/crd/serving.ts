@@ -5,13 +5,13 @@ import { StatusError, type GroupResource } from '../api/status.js';
 import type { KVStore } from '../storage/types.js';
 import { GenericStore } from '../registry/store.js';
 import type { Admission } from '../registry/admission.js';
-import { storageVersionHash, compareKubeVersions } from '../server/discovery.js';
+import { storageVersionHash, compareKubeVersions } from '../api/versions.js';
 import { compileCrdSchemas, customResourceType, storageVersionOf } from './custom-resource.js';
 import type { ConvertObjects } from '../conversion/types.js';
 import { isConditionTrue } from './conditions.js';
 import type { CustomResourceDefinition } from './types.js';
 import type { Subresource } from '../registry/resource-type.js';
-import type { Endpoint } from '../server/api-registry.js';
+import type { Endpoint } from '../registry/endpoint.js';
 import { CUSTOM_RESOURCE_PATCH_TYPES, servedPatchTypes } from '../registry/patch.js';
 
 interface CrdEndpoint {

@@ -7,12 +7,12 @@ import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
 import { rfc3339 } from '../util/time.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../schema/objectmeta.js';
-import { namespaceTableConvertor } from '../server/table.js';
+import { namespaceTableConvertor } from './table-convertors.js';
 import type { ResourceType, Strategy, Subresource } from './resource-type.js';
 import { GenericStore, metaOf } from './store.js';
 import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS, type DeleteOptions } from './deletion.js';
 import { typedOrder } from './typed-order.js';
-import { storageVersionHash } from '../server/discovery.js';
+import { storageVersionHash } from '../api/versions.js';
 
 export const NAMESPACE_GR: S.GroupResource = { group: '', resource: 'namespaces' };
 /** Namespaces that exist from the start and may not be deleted. */

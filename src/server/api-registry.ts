@@ -1,25 +1,9 @@
 // Every resource endpoint the server has: the built-ins and whatever the CRDs serve right now.
 import type { ServedResource } from '../api/resource.js';
-import type { GenericStore } from '../registry/store.js';
-import type { Subresource } from '../registry/resource-type.js';
+import type { Endpoint } from '../registry/endpoint.js';
 import type { CrdServing } from '../crd/serving.js';
-import type { ScalePaths } from './scale-handler.js';
 
-export interface Endpoint {
-  store: GenericStore;
-  /** Subresources served besides the main resource. */
-  subresources: ReadonlySet<Subresource>;
-  /** The scale subresource's paths, when it is served. */
-  scale?: ScalePaths;
-  /** Patch content types accepted (servedPatchTypes of kube's list for the kind). */
-  patchTypes: readonly string[];
-  warnings?: readonly string[];
-  /**
-   * Served by the CRD handler rather than the built-in (go-restful) routes: unsupported verbs and patch
-   * content types are answered in crdHandler's words instead of go-restful's.
-   */
-  customResource: boolean;
-}
+export type { Endpoint } from '../registry/endpoint.js';
 
 export class ApiRegistry {
   private builtins = new Map<string, Endpoint>();

@@ -6,8 +6,6 @@
 import { createRequire } from 'node:module';
 import type { Document, LineCounter, Node as YamlNode } from 'yaml';
 import { goQuote } from '../api/field-error.js';
-import { badRequest } from '../api/status.js';
-import { cannotBeHandledAs, strictDecodingError } from '../schema/unknown-fields.js';
 
 /** A path into a decoded body: object keys and array indices. */
 type BodyPath = readonly (string | number)[];
@@ -214,37 +212,6 @@ export function yamlDuplicateKeysError(text: string): string | undefined {
   };
   visit(doc.contents);
   return lines.length ? `yaml: unmarshal errors:\n  ${lines.join('\n  ')}` : undefined;
-}
-
-// ------------------------------------------------------------------ reporting
-
-const YAML_PREFIXES = ['yaml: unmarshal errors:\n', 'error converting YAML to JSON: yaml: unmarshal errors:\n'];
-
-/** handlers.addStrictDecodingWarnings: one warning per error, a YAML error split into its lines. */
-export function strictDecodingWarnings(errs: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const e of errs) {
-    const prefix = YAML_PREFIXES.find((p) => e.startsWith(p));
-    if (prefix === undefined) out.push(e);
-    else out.push(...e.slice(prefix.length).split('\n').map((s) => s.trim()));
-  }
-  return out;
-}
-
-/**
- * What the create and update handlers do with a decoder's strict errors: warnings under Warn, the
- * transformDecodeError 400 under Strict, nothing under Ignore (the decoder was not strict).
- */
-export function reportStrictDecoding(
-  errs: readonly string[],
-  fieldValidation: 'Ignore' | 'Warn' | 'Strict',
-  warnings: string[],
-  kind: string,
-  version: string,
-): void {
-  if (errs.length === 0 || fieldValidation === 'Ignore') return;
-  if (fieldValidation === 'Strict') throw badRequest(cannotBeHandledAs(kind, version, kind, strictDecodingError(errs)));
-  warnings.push(...strictDecodingWarnings(errs));
 }
 
 // ------------------------------------------------------------------ built-in types

@@ -7,7 +7,8 @@
 
 import { CUSTOM_RESOURCE_PATCH_TYPES } from '../registry/patch.js';
 import { type ServedResource } from '../api/resource.js';
-import { compareKubeVersions, isBuiltinGroup, parseAcceptClauses } from './discovery.js';
+import { isBuiltinGroup, parseAcceptClauses } from './discovery.js';
+import { compareKubeVersions } from '../api/versions.js';
 import { goJSON, sha512HexUpper } from './discovery-json.js';
 import { DEFINITIONS } from './openapi-definitions.js';
 import { type GVK, type Schema, gvkExtension, publishedListSchema, publishedObjectSchema } from './openapi-schema.js';

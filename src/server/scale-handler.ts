@@ -35,9 +35,10 @@ import {
   type ScalePaths,
 } from '../crd/scale.js';
 import { decodeBody, type Negotiated, type StrictDecoding } from './negotiation.js';
-import { reportStrictDecoding } from './duplicate-fields.js';
+import { reportStrictDecoding } from '../schema/unknown-fields.js';
 import { readBody, writeObject } from './http.js';
-import { customResourceTableConvertor, partialObjectMetadata, scalePrinterColumns, toTable } from './table.js';
+import { partialObjectMetadata, toTable } from './table.js';
+import { customResourceTableConvertor, scalePrinterColumns } from '../registry/table-convertors.js';
 import { negotiate, tableOptions, writeQuery, type ResourceRequest } from './resource-handler.js';
 
 export type { ScalePaths } from '../crd/scale.js';

@@ -8,13 +8,12 @@ import {
   apiGroupList,
   apiResourceList,
   apiVersions,
-  compareKubeVersions,
   discoveryContentType,
   parseAcceptClauses,
   pickDiscoveryFormat,
   serveRootDiscovery,
-  storageVersionHash,
 } from '../../src/server/discovery.js';
+import { compareKubeVersions, storageVersionHash } from '../../src/api/versions.js';
 import { goJSON } from '../../src/server/discovery-json.js';
 import type { ServedResource } from '../../src/api/resource.js';
 import { allResources, cronTab, customResourceDefinitions, namespaces } from './seed.js';

@@ -1,7 +1,7 @@
 // The resources the publish tests serve: the seed CronTab CRD (stable.example.com/v1) and the two
 // built-ins, Namespaces and CustomResourceDefinitions, without schemas as our registry serves them.
 import type { ServedResource } from '../../src/api/resource.js';
-import { storageVersionHash } from '../../src/server/discovery.js';
+import { storageVersionHash } from '../../src/api/versions.js';
 import { namespaceType } from '../../src/registry/namespaces.js';
 import { crdResourceType } from '../../src/crd/resource.js';
 

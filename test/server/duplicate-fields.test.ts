@@ -1,7 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi, installCronTab, type Api } from './helpers.js';
-import { countJsonMembers, jsonDuplicateFields, scanJsonDuplicates, strictDecodingWarnings, typedOpaquePaths, yamlDuplicateKeysError } from '../../src/server/duplicate-fields.js';
+import { countJsonMembers, jsonDuplicateFields, scanJsonDuplicates, typedOpaquePaths, yamlDuplicateKeysError } from '../../src/server/duplicate-fields.js';
+import { strictDecodingWarnings } from '../../src/schema/unknown-fields.js';
 
 const CT = '/apis/stable.example.com/v1/namespaces/default/crontabs';
 const warningsOf = (h: Headers): string[] => (h.get('warning') ? h.get('warning')!.split(/,\s*(?=299 )/) : []);

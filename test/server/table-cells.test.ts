@@ -3,15 +3,15 @@
 // the namespace printer, Table encoding details, and CRD validation of column definitions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { toTable } from '../../src/server/table.js';
 import {
   DEFAULT_PRINTER_COLUMNS,
   customResourceTableConvertor,
   defaultTableConvertor,
   namespaceTableConvertor,
   scalePrinterColumns,
-  toTable,
-} from '../../src/server/table.js';
-import { ageOf, cellForJsonValue, createdAt, humanReadableAge, parseGoTime } from '../../src/server/table-cells.js';
+} from '../../src/registry/table-convertors.js';
+import { ageOf, cellForJsonValue, createdAt, humanReadableAge, parseGoTime } from '../../src/registry/table-cells.js';
 import { GoNumber } from '../../src/util/jsonpath.js';
 import { validateColumn } from '../../src/crd/validation.js';
 import { fieldErrorString } from '../../src/api/field-error.js';
