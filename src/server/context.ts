@@ -3,7 +3,7 @@
 // client is still there. It replaces flags and arrays passed from function to function.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { UserInfo } from '../api/user.js';
-import type { RequestInfo } from './request-info.js';
+import { nonResourceInfo, type RequestInfo } from './request-info.js';
 import { addWarning } from './http.js';
 
 export interface RequestContext {
@@ -38,20 +38,6 @@ export function composeChain(filters: readonly Filter[], handler: Handler): Hand
   return filters.reduceRight<Handler>((inner, filter) => (ctx) => filter(ctx, () => inner(ctx)), handler);
 }
 
-const EMPTY_INFO = (path: string): RequestInfo => ({
-  isResourceRequest: false,
-  path,
-  verb: '',
-  apiPrefix: '',
-  apiGroup: '',
-  apiVersion: '',
-  namespace: '',
-  resource: '',
-  subresource: '',
-  name: '',
-  parts: [],
-});
-
 /** A fresh context for one request on a listener. */
 export function newRequestContext(req: IncomingMessage, res: ServerResponse, serverAddress: string): RequestContext {
   const raw = req.url ?? '/';
@@ -64,7 +50,7 @@ export function newRequestContext(req: IncomingMessage, res: ServerResponse, ser
     res,
     path: url.pathname,
     query: q < 0 ? new URLSearchParams() : url.searchParams,
-    info: EMPTY_INFO(url.pathname),
+    info: nonResourceInfo(url.pathname, ''),
     serverAddress,
     warn: (text) => addWarning(res, text),
     // Most requests never look at the signal: make it on first use.

@@ -17,20 +17,23 @@ export interface RequestInfo {
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
+/** A non-resource request for the path: what requestInfo gives a path outside /api and /apis. */
+export const nonResourceInfo = (path: string, verb: string): RequestInfo => ({
+  isResourceRequest: false,
+  path,
+  verb,
+  apiPrefix: '',
+  apiGroup: '',
+  apiVersion: '',
+  namespace: '',
+  resource: '',
+  subresource: '',
+  name: '',
+  parts: [],
+});
+
 export function requestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
-  const info: RequestInfo = {
-    isResourceRequest: false,
-    path,
-    verb: method.toLowerCase(),
-    apiPrefix: '',
-    apiGroup: '',
-    apiVersion: '',
-    namespace: '',
-    resource: '',
-    subresource: '',
-    name: '',
-    parts: [],
-  };
+  const info = nonResourceInfo(path, method.toLowerCase());
   let parts = path.replace(/^\/+|\/+$/g, '').split('/').filter((p, i, a) => p !== '' || i < a.length - 1);
   if (parts.length === 0 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
   info.apiPrefix = parts[0]!;
