@@ -6,11 +6,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as S from '../api/status.js';
 import type { KVStore } from '../storage/types.js';
 import { GenericStore } from '../registry/store.js';
-import { namespaceType, namespaceLifecycle, ensureInitialNamespaces, NamespaceController, forbidImmortalDelete } from '../registry/namespaces.js';
-import { crdResourceType, crdV1beta1ResourceType, V1BETA1_CRD_WARNING } from '../crd/resource.js';
+import { namespaceLifecycle, ensureInitialNamespaces, NamespaceController } from '../registry/namespaces.js';
+import { BUILTIN_KINDS } from '../apis/index.js';
+import { namespaceKind } from '../apis/core/v1/namespace.js';
+import { crdKind } from '../apis/apiextensions/v1/custom-resource-definition.js';
+import { builtinEndpoint, builtinResourceType } from './builtin-kinds.js';
 import { CrdServing } from '../crd/serving.js';
 import { CrdController, type FinalizerTiming } from '../crd/controller.js';
-import { ApiRegistry, BUILTIN_PATCH_TYPES, type Endpoint } from './api-registry.js';
+import { ApiRegistry, type Endpoint } from './api-registry.js';
 import { requestInfo, type RequestInfo } from './request-info.js';
 import { writeError, writeNotFoundPage, writeRaw } from './http.js';
 import { serveResource } from './resource-handler.js';
@@ -62,25 +65,14 @@ export const VERSION_INFO = {
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const kv = opts.kv;
-  const namespaces = new GenericStore(kv, namespaceType());
+  const stores = new Map(BUILTIN_KINDS.map((k) => [k, new GenericStore(kv, builtinResourceType(k))]));
+  const namespaces = stores.get(namespaceKind)!;
+  const crds = stores.get(crdKind)!;
   const admission = namespaceLifecycle(namespaces);
   const resolver = opts.serviceResolver ?? defaultServiceResolver;
   const serving = new CrdServing(kv, admission, (crd) => webhookConverter(crd, resolver));
   const registry = new ApiRegistry(serving);
-  const crds = new GenericStore(kv, crdResourceType());
-  registry.addBuiltin({
-    store: namespaces,
-    subresources: new Set<Subresource>(['status', 'finalize']),
-    patchTypes: BUILTIN_PATCH_TYPES,
-    beforeDelete: forbidImmortalDelete,
-  });
-  registry.addBuiltin({ store: crds, subresources: new Set<Subresource>(['status']), patchTypes: BUILTIN_PATCH_TYPES });
-  registry.addBuiltin({
-    store: new GenericStore(kv, crdV1beta1ResourceType()),
-    subresources: new Set<Subresource>(['status']),
-    patchTypes: BUILTIN_PATCH_TYPES,
-    warnings: [V1BETA1_CRD_WARNING],
-  });
+  for (const [kind, store] of stores) registry.addBuiltin(builtinEndpoint(kind, store));
 
   await ensureInitialNamespaces(namespaces);
   const crdController = new CrdController(crds, serving, opts.crdFinalizerTiming);

@@ -4,12 +4,7 @@ import type { TableColumn, TableConvertor } from '../registry/resource-type.js';
 import { JsonPath, JsonPathParseError } from '../util/jsonpath.js';
 import type { PrinterColumn } from '../api/resource.js';
 import { ageOf, cellForJsonValue, createdAt } from './table-cells.js';
-
-// metav1.ObjectMeta{}.SwaggerDoc()["name"] and ["creationTimestamp"].
-const NAME_DESCRIPTION =
-  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
-const CREATION_DESCRIPTION =
-  'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
+import { CREATION_TIMESTAMP_DESCRIPTION as CREATION_DESCRIPTION, NAME_DESCRIPTION } from '../apis/meta/v1/object-meta.js';
 
 const nameColumn: TableColumn = { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, priority: 0 };
 
@@ -23,19 +18,6 @@ const nameOf = (obj: JSONObject): string => {
 export const defaultTableConvertor: TableConvertor = {
   columns: [nameColumn, { name: 'Created At', type: 'date', format: '', description: CREATION_DESCRIPTION, priority: 0 }],
   cells: (obj) => [nameOf(obj), createdAt(meta(obj)['creationTimestamp'])],
-};
-
-/** The Namespace printer of kube-apiserver: NAME, STATUS, AGE. */
-export const namespaceTableConvertor: TableConvertor = {
-  columns: [
-    nameColumn,
-    { name: 'Status', type: 'string', format: '', description: 'The status of the namespace', priority: 0 },
-    { name: 'Age', type: 'string', format: '', description: CREATION_DESCRIPTION, priority: 0 },
-  ],
-  cells: (obj) => {
-    const phase = (obj['status'] as JSONObject | undefined)?.['phase'];
-    return [nameOf(obj), typeof phase === 'string' ? phase : '', ageOf(meta(obj)['creationTimestamp'])];
-  },
 };
 
 /** What a CRD version without additionalPrinterColumns serves (serveDefaultColumnsIfEmpty). */

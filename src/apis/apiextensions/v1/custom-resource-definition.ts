@@ -1,0 +1,39 @@
+// apiextensions.k8s.io/v1 CustomResourceDefinition: its Go type (versions, with their schemas, are not
+// described field by field: strategic merge patch treats them as an atomic list) and the resource.
+import { field as f, kindStruct, struct } from '../../../api/go-struct.js';
+import { crdV1Strategy } from '../../../crd/resource.js';
+import { metadataField } from '../../meta/v1/object-meta.js';
+import type { KindDeclaration } from '../../kind.js';
+import { CustomResourceDefinitionNames, CustomResourceDefinitionStatus, WebhookClientConfig, crdCommon, crdServed } from '../shared.js';
+
+export const WebhookConversion = struct('WebhookConversion', [
+  f(undefined, 'clientConfig', WebhookClientConfig, 'ptr omit'),
+  f(undefined, 'conversionReviewVersions', 'string', 'slice'),
+]);
+
+export const CustomResourceConversion = struct('CustomResourceConversion', [
+  f(undefined, 'strategy', 'string'),
+  f(undefined, 'webhook', WebhookConversion, 'ptr omit'),
+]);
+
+export const CustomResourceDefinitionSpec = struct('CustomResourceDefinitionSpec', [
+  f(undefined, 'group', 'string'),
+  f(undefined, 'names', CustomResourceDefinitionNames),
+  f(undefined, 'scope', 'string'),
+  f(undefined, 'versions', 'json', 'slice'),
+  f(undefined, 'conversion', CustomResourceConversion, 'ptr omit'),
+  f(undefined, 'preserveUnknownFields', 'bool', 'omit'),
+]);
+
+export const CustomResourceDefinition = kindStruct('CustomResourceDefinition', [
+  metadataField,
+  f(undefined, 'spec', CustomResourceDefinitionSpec),
+  f(undefined, 'status', CustomResourceDefinitionStatus, 'omit'),
+]);
+
+export const crdKind: KindDeclaration = {
+  ...crdCommon,
+  served: { ...crdServed, version: 'v1' },
+  object: CustomResourceDefinition,
+  strategy: crdV1Strategy,
+};
