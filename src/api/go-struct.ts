@@ -30,6 +30,12 @@ export interface GoField {
   /** The patchStrategy tag: "merge", "replace", "retainKeys" or "merge,retainKeys". */
   patchStrategy?: string;
   patchMergeKey?: string;
+  /** The +listType marker: how server-side apply and OpenAPI clients treat the list. */
+  listType?: 'atomic' | 'set' | 'map';
+  /** The +listMapKey markers of a map list. */
+  listMapKeys?: readonly string[];
+  /** The field's documentation, as kube publishes it in OpenAPI. */
+  doc?: string;
 }
 
 export interface GoStruct {
@@ -38,11 +44,18 @@ export interface GoStruct {
   /** Embeds metav1.TypeMeta inline: kind and apiVersion come first in JSON (not in protobuf). */
   typeMeta?: true;
   fields: readonly GoField[];
+  /** The OpenAPI definition's namespace (io.k8s.apimachinery.pkg.apis.meta.v1), when kube's definition is published from this declaration. */
+  openapi?: string;
+  /** The type's documentation, as kube publishes it in OpenAPI. */
+  doc?: string;
+  /** The +structType=atomic marker. */
+  mapType?: 'atomic';
 }
 
 /** A struct that embeds TypeMeta: a top-level kind. */
-export const kindStruct = (name: string, fields: readonly GoField[]): GoStruct => ({ name, typeMeta: true, fields });
-export const struct = (name: string, fields: readonly GoField[]): GoStruct => ({ name, fields });
+type StructExtra = Pick<GoStruct, 'openapi' | 'doc' | 'mapType'>;
+export const kindStruct = (name: string, fields: readonly GoField[], extra: StructExtra = {}): GoStruct => ({ name, typeMeta: true, fields, ...extra });
+export const struct = (name: string, fields: readonly GoField[], extra: StructExtra = {}): GoStruct => ({ name, fields, ...extra });
 
 /** The JSON keys of TypeMeta, in Go order. */
 export const TYPE_META_KEYS = ['kind', 'apiVersion'] as const;
@@ -57,7 +70,7 @@ export function field(
   json: string,
   type: GoFieldType,
   flags = '',
-  extra: Pick<GoField, 'go' | 'patchStrategy' | 'patchMergeKey'> = {},
+  extra: Pick<GoField, 'go' | 'patchStrategy' | 'patchMergeKey' | 'listType' | 'listMapKeys' | 'doc'> = {},
 ): GoField {
   const fl = new Set(flags.split(' ').filter(Boolean));
   const out: GoField = { json, type, ...extra };

@@ -8,6 +8,8 @@ import { crdKind } from './apiextensions/v1/custom-resource-definition.js';
 import { crdV1beta1Kind } from './apiextensions/v1beta1/custom-resource-definition.js';
 import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac/v1/rbac.js';
 import { Scale } from './autoscaling/v1/scale.js';
+import { ObjectMeta } from './meta/v1/object-meta.js';
+import { DeleteOptions } from './meta/v1/delete-options.js';
 
 export const BUILTIN_KINDS: readonly KindDeclaration[] = [namespaceKind, crdKind, crdV1beta1Kind];
 
@@ -27,3 +29,6 @@ export const PROTOBUF_TYPES: readonly ProtobufType[] = [
   { apiVersion: RBAC, object: ClusterRoleBinding },
   { apiVersion: 'autoscaling/v1', object: Scale },
 ];
+
+/** Go types whose OpenAPI definitions kube's documents carry: object metadata, DELETE bodies, the scale subresource. */
+export const PUBLISHED_TYPES: readonly GoStruct[] = [ObjectMeta, DeleteOptions, Scale];

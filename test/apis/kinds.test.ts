@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { GoStruct } from '../../src/api/go-struct.js';
 import { gvString } from '../../src/api/resource.js';
-import { BUILTIN_KINDS, PROTOBUF_TYPES } from '../../src/apis/index.js';
+import { BUILTIN_KINDS, PROTOBUF_TYPES, PUBLISHED_TYPES } from '../../src/apis/index.js';
 import { ObjectMeta } from '../../src/apis/meta/v1/object-meta.js';
 import { DeleteOptions } from '../../src/apis/meta/v1/delete-options.js';
 import { patchMetaOf } from '../../src/registry/patch-meta.js';
@@ -14,6 +14,7 @@ import { protobufKind, messageOf } from '../../src/server/protobuf-types.js';
 import { builtinResourceType } from '../../src/server/builtin-kinds.js';
 import { DEFINITIONS } from '../../src/server/openapi-definitions.js';
 import { definitionName, openapiV3GroupVersion } from '../../src/server/openapi.js';
+import { publishedStructs, structDefinitionName } from '../../src/server/openapi-struct.js';
 
 /** Every struct reachable from s, s first. */
 function structsOf(s: GoStruct, out = new Set<GoStruct>()): Set<GoStruct> {
@@ -112,10 +113,12 @@ test('OpenAPI: each kind and its list have a definition in their group-version d
   }
 });
 
-test('OpenAPI: the meta/v1 definitions list the declared fields in Go order with their patch tags', () => {
-  for (const s of declared) {
-    const def = DEFINITIONS[`io.k8s.apimachinery.pkg.apis.meta.v1.${s.name}`] ?? DEFINITIONS[`io.k8s.api.autoscaling.v1.${s.name}`];
-    if (!def) continue;
+test('OpenAPI: published Go types derive their definitions, and every reference resolves', () => {
+  const structs = publishedStructs(PUBLISHED_TYPES);
+  assert.deepEqual(structs.map((s) => s.name).sort(), ['DeleteOptions', 'ManagedFieldsEntry', 'ObjectMeta', 'OwnerReference', 'Preconditions', 'Scale', 'ScaleSpec', 'ScaleStatus']);
+  for (const s of structs) {
+    const def = DEFINITIONS[structDefinitionName(s)!];
+    assert.ok(def, s.name);
     const props = def.schema['properties'] as Record<string, Record<string, unknown>>;
     assert.deepEqual(Object.keys(props), [...(s.typeMeta ? ['kind', 'apiVersion'] : []), ...s.fields.map((f) => f.json)], s.name);
     for (const f of s.fields) {
@@ -123,4 +126,15 @@ test('OpenAPI: the meta/v1 definitions list the declared fields in Go order with
       assert.equal(props[f.json]!['x-kubernetes-patch-merge-key'], f.patchMergeKey, `${s.name}.${f.json}`);
     }
   }
+  for (const [name, def] of Object.entries(DEFINITIONS)) {
+    for (const dep of def.deps) assert.ok(DEFINITIONS[dep], `${name} references ${dep}`);
+    const refs = JSON.stringify(def.schema).match(/#\/components\/schemas\/[^"]+/g) ?? [];
+    assert.deepEqual([...new Set(refs.map((r) => r.slice('#/components/schemas/'.length)))].sort(), def.deps, name);
+  }
+  // As kube publishes ObjectMeta.ownerReferences (the +listType=map, +listMapKey=uid and patch tags).
+  const owners = (DEFINITIONS['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']!.schema['properties'] as Record<string, Record<string, unknown>>)['ownerReferences']!;
+  assert.deepEqual(
+    Object.fromEntries(Object.entries(owners).filter(([k]) => k.startsWith('x-'))),
+    { 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge' },
+  );
 });

@@ -26,7 +26,7 @@ export const CustomResourceDefinitionSpec = struct('CustomResourceDefinitionSpec
 ]);
 
 export const CustomResourceDefinition = kindStruct('CustomResourceDefinition', [
-  metadataField,
+  metadataField(),
   f(undefined, 'spec', CustomResourceDefinitionSpec),
   f(undefined, 'status', CustomResourceDefinitionStatus, 'omit'),
 ]);

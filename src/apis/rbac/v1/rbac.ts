@@ -23,10 +23,10 @@ export const RoleRef = struct('RoleRef', [f(1, 'apiGroup', 'string', '', { go: '
 
 export const AggregationRule = struct('AggregationRule', [f(1, 'clusterRoleSelectors', LabelSelector, 'slice omit')]);
 
-export const Role = kindStruct('Role', [metadataField, f(2, 'rules', PolicyRule, 'slice')]);
+export const Role = kindStruct('Role', [metadataField(), f(2, 'rules', PolicyRule, 'slice')]);
 
-export const ClusterRole = kindStruct('ClusterRole', [metadataField, f(2, 'rules', PolicyRule, 'slice'), f(3, 'aggregationRule', AggregationRule, 'ptr omit')]);
+export const ClusterRole = kindStruct('ClusterRole', [metadataField(), f(2, 'rules', PolicyRule, 'slice'), f(3, 'aggregationRule', AggregationRule, 'ptr omit')]);
 
-const bindingFields = [metadataField, f(2, 'subjects', Subject, 'slice omit'), f(3, 'roleRef', RoleRef)];
+const bindingFields = [metadataField(), f(2, 'subjects', Subject, 'slice omit'), f(3, 'roleRef', RoleRef)];
 export const RoleBinding = kindStruct('RoleBinding', bindingFields);
 export const ClusterRoleBinding = kindStruct('ClusterRoleBinding', bindingFields);
