@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { gvString, type ServedResource } from '../api/resource.js';
 import { goJSON, sha512HexUpper } from './discovery-json.js';
+import { BUILTIN_KINDS } from '../apis/index.js';
 
 // ---------------------------------------------------------------------------------------------
 // Storage version hash and version priority
@@ -59,8 +60,10 @@ export function compareKubeVersions(a: string, b: string): number {
 // ---------------------------------------------------------------------------------------------
 // Grouping helpers
 
-/** Built-in groups are served by kube's generic installer; every other group comes from CRDs. */
-export const isBuiltinGroup = (group: string): boolean => group === '' || group === 'apiextensions.k8s.io';
+const BUILTIN_GROUPS = new Set(BUILTIN_KINDS.map((k) => k.served.group));
+
+/** Built-in groups (those of the declared kinds) are served by kube's generic installer; every other group comes from CRDs. */
+export const isBuiltinGroup = (group: string): boolean => BUILTIN_GROUPS.has(group);
 
 /**
  * The APIService groupPriorityMinimum kube-apiserver gives a group: the aggregator's built-in table
