@@ -6,10 +6,11 @@ export type GoScalar = 'string' | 'int64' | 'int32' | 'bool' | 'bytes';
 
 /**
  * A field's element type. time: metav1.Time (a struct in Go, an RFC 3339 string in JSON); fieldsV1:
- * metav1.FieldsV1 (raw JSON); json: a value this declaration does not describe (merged without strategies,
- * never decoded from protobuf).
+ * metav1.FieldsV1 (raw JSON); jsonSchemaProps: apiextensions' JSONSchemaProps, whose custom unmarshalers
+ * decode some members without strict checks; json: a value this declaration does not describe (merged
+ * without strategies, never decoded from protobuf).
  */
-export type GoFieldType = GoScalar | 'time' | 'fieldsV1' | 'json' | GoStruct;
+export type GoFieldType = GoScalar | 'time' | 'fieldsV1' | 'jsonSchemaProps' | 'json' | GoStruct;
 
 export interface GoField {
   /** The JSON name (the json tag). */

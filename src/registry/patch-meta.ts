@@ -10,6 +10,7 @@ function elemMeta(t: GoFieldType): PatchMetaType {
   if (typeof t === 'object') return patchMetaOf(t);
   switch (t) {
     case 'json':
+    case 'jsonSchemaProps':
       return anyType;
     // metav1.Time and FieldsV1 are structs in Go but strings or raw JSON in JSON: they never recurse.
     case 'time':

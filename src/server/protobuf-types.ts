@@ -10,7 +10,7 @@ const memo = new Map<GoStruct, MessageSchema>();
 
 function fieldKind(f: GoField, where: string): FieldKind {
   if (typeof f.type === 'object') return messageOf(f.type);
-  if (f.type === 'json') throw new Error(`${where}: a field without a declared type has no protobuf form`);
+  if (f.type === 'json' || f.type === 'jsonSchemaProps') throw new Error(`${where}: no protobuf form declared`);
   if (f.map) {
     if (f.type !== 'string') throw new Error(`${where}: only map[string]string is decoded from protobuf`);
     return 'stringMap';

@@ -248,7 +248,7 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
   const into = store.type.served;
   // Warn and Strict decode with the strict serializer; built-in kinds decode into typed objects.
   const strict: StrictDecoding | undefined =
-    fieldValidation === 'Ignore' ? undefined : { errors: [], opaque: store.type.goType ? typedOpaquePaths(into.group, into.kind) : undefined };
+    fieldValidation === 'Ignore' ? undefined : { errors: [], opaque: store.type.goType ? typedOpaquePaths(store.type.goType) : undefined };
   const decoded = decodeBody(
     r.req.headers['content-type'],
     body,

@@ -26,6 +26,21 @@ export const WebhookClientConfig = struct('WebhookClientConfig', [
   f(undefined, 'caBundle', 'bytes', 'omit', { go: 'CABundle' }),
 ]);
 
+export const CustomResourceValidation = struct('CustomResourceValidation', [f(undefined, 'openAPIV3Schema', 'jsonSchemaProps', 'ptr omit', { go: 'OpenAPIV3Schema' })]);
+
+// The same fields at v1 and v1beta1; subresources, printer columns and selectable fields are not described further.
+export const CustomResourceDefinitionVersion = struct('CustomResourceDefinitionVersion', [
+  f(undefined, 'name', 'string'),
+  f(undefined, 'served', 'bool'),
+  f(undefined, 'storage', 'bool'),
+  f(undefined, 'deprecated', 'bool', 'omit'),
+  f(undefined, 'deprecationWarning', 'string', 'ptr omit'),
+  f(undefined, 'schema', CustomResourceValidation, 'ptr omit'),
+  f(undefined, 'subresources', 'json', 'ptr omit'),
+  f(undefined, 'additionalPrinterColumns', 'json', 'slice omit'),
+  f(undefined, 'selectableFields', 'json', 'slice omit'),
+]);
+
 // Conditions are an atomic list here (kube's type has no patch tags on them): not described further.
 export const CustomResourceDefinitionStatus = struct('CustomResourceDefinitionStatus', [
   f(undefined, 'conditions', 'json', 'slice omit'),

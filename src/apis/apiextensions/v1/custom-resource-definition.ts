@@ -1,10 +1,17 @@
-// apiextensions.k8s.io/v1 CustomResourceDefinition: its Go type (versions, with their schemas, are not
-// described field by field: strategic merge patch treats them as an atomic list) and the resource.
+// apiextensions.k8s.io/v1 CustomResourceDefinition: its Go type (down to the versions' schemas, which
+// JSONSchemaProps decodes) and the resource.
 import { field as f, kindStruct, struct } from '../../../api/go-struct.js';
 import { crdV1Strategy } from '../../../crd/resource.js';
 import { metadataField } from '../../meta/v1/object-meta.js';
 import type { KindDeclaration } from '../../kind.js';
-import { CustomResourceDefinitionNames, CustomResourceDefinitionStatus, WebhookClientConfig, crdCommon, crdServed } from '../shared.js';
+import {
+  CustomResourceDefinitionNames,
+  CustomResourceDefinitionStatus,
+  CustomResourceDefinitionVersion,
+  WebhookClientConfig,
+  crdCommon,
+  crdServed,
+} from '../shared.js';
 
 export const WebhookConversion = struct('WebhookConversion', [
   f(undefined, 'clientConfig', WebhookClientConfig, 'ptr omit'),
@@ -20,7 +27,7 @@ export const CustomResourceDefinitionSpec = struct('CustomResourceDefinitionSpec
   f(undefined, 'group', 'string'),
   f(undefined, 'names', CustomResourceDefinitionNames),
   f(undefined, 'scope', 'string'),
-  f(undefined, 'versions', 'json', 'slice'),
+  f(undefined, 'versions', CustomResourceDefinitionVersion, 'slice'),
   f(undefined, 'conversion', CustomResourceConversion, 'ptr omit'),
   f(undefined, 'preserveUnknownFields', 'bool', 'omit'),
 ]);

@@ -5,7 +5,15 @@ import { crdV1beta1Strategy, V1BETA1_CRD_WARNING } from '../../../crd/resource.j
 import { crdToV1, crdToV1beta1 } from '../../../crd/v1beta1.js';
 import { metadataField } from '../../meta/v1/object-meta.js';
 import type { KindDeclaration } from '../../kind.js';
-import { CustomResourceDefinitionNames, CustomResourceDefinitionStatus, WebhookClientConfig, crdCommon, crdServed } from '../shared.js';
+import {
+  CustomResourceDefinitionNames,
+  CustomResourceDefinitionStatus,
+  CustomResourceDefinitionVersion,
+  CustomResourceValidation,
+  WebhookClientConfig,
+  crdCommon,
+  crdServed,
+} from '../shared.js';
 
 export const CustomResourceConversion = struct('CustomResourceConversion', [
   f(undefined, 'strategy', 'string'),
@@ -13,15 +21,15 @@ export const CustomResourceConversion = struct('CustomResourceConversion', [
   f(undefined, 'conversionReviewVersions', 'string', 'slice omit'),
 ]);
 
-// validation, subresources, versions and printer columns (schemas inside) are not described field by field.
+// Subresources and printer columns are not described field by field.
 export const CustomResourceDefinitionSpec = struct('CustomResourceDefinitionSpec', [
   f(undefined, 'group', 'string'),
   f(undefined, 'version', 'string', 'omit'),
   f(undefined, 'names', CustomResourceDefinitionNames),
   f(undefined, 'scope', 'string'),
-  f(undefined, 'validation', 'json', 'ptr omit'),
+  f(undefined, 'validation', CustomResourceValidation, 'ptr omit'),
   f(undefined, 'subresources', 'json', 'ptr omit'),
-  f(undefined, 'versions', 'json', 'slice omit'),
+  f(undefined, 'versions', CustomResourceDefinitionVersion, 'slice omit'),
   f(undefined, 'additionalPrinterColumns', 'json', 'slice omit'),
   f(undefined, 'conversion', CustomResourceConversion, 'ptr omit'),
   f(undefined, 'preserveUnknownFields', 'bool', 'ptr omit'),
