@@ -45,7 +45,10 @@ export interface GoStruct {
   /** Embeds metav1.TypeMeta inline: kind and apiVersion come first in JSON (not in protobuf). */
   typeMeta?: true;
   fields: readonly GoField[];
-  /** The OpenAPI definition's namespace (io.k8s.apimachinery.pkg.apis.meta.v1), when kube's definition is published from this declaration. */
+  /**
+   * The namespace of its OpenAPI definition's name (io.k8s.apimachinery.pkg.apis.meta.v1). A kind's definition is
+   * published under it; other structs with one have their definition derived from this declaration.
+   */
   openapi?: string;
   /** The type's documentation, as kube publishes it in OpenAPI. */
   doc?: string;

@@ -71,6 +71,7 @@ test('built-in kinds: declared once, their Go type a kind with metadata first, p
     assert.equal(k.object.typeMeta, true);
     assert.equal(k.object.fields[0]?.json, 'metadata');
     assert.equal(k.object.fields[0]?.type, ObjectMeta);
+    assert.equal(definitionName(k.served.group, k.served.version, k.served.listKind), `${k.object.openapi}.${k.served.listKind}`);
     assert.ok(k.keyPrefix.endsWith(`/${k.served.resource}/`), k.keyPrefix);
     assert.equal(k.subresources.includes('status'), k.served.subresources.status === true, `${gv} ${k.served.kind}: status subresource`);
     assert.equal(protobufKind(gv, k.served.kind) !== undefined, k.protobuf, `${gv} ${k.served.kind}: protobuf`);

@@ -36,7 +36,9 @@ export const CustomResourceDefinition = kindStruct('CustomResourceDefinition', [
   metadataField(),
   f(undefined, 'spec', CustomResourceDefinitionSpec),
   f(undefined, 'status', CustomResourceDefinitionStatus, 'omit'),
-]);
+], {
+  openapi: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1',
+});
 
 export const crdKind: KindDeclaration = {
   ...crdCommon,

@@ -39,7 +39,9 @@ export const CustomResourceDefinition = kindStruct('CustomResourceDefinition', [
   metadataField(),
   f(undefined, 'spec', CustomResourceDefinitionSpec),
   f(undefined, 'status', CustomResourceDefinitionStatus, 'omit'),
-]);
+], {
+  openapi: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1',
+});
 
 export const crdV1beta1Kind: KindDeclaration = {
   ...crdCommon,

@@ -30,7 +30,9 @@ export const NamespaceStatus = struct('NamespaceStatus', [
   f(2, 'conditions', NamespaceCondition, 'slice omit', { patchStrategy: 'merge', patchMergeKey: 'type' }),
 ]);
 
-export const Namespace = kindStruct('Namespace', [metadataField(), f(2, 'spec', NamespaceSpec, 'omit'), f(3, 'status', NamespaceStatus, 'omit')]);
+export const Namespace = kindStruct('Namespace', [metadataField(), f(2, 'spec', NamespaceSpec, 'omit'), f(3, 'status', NamespaceStatus, 'omit')], {
+  openapi: 'io.k8s.api.core.v1',
+});
 
 function setDefaults(obj: JSONObject): void {
   const meta = metaOf(obj);
