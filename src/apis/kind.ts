@@ -15,6 +15,8 @@ export interface TableColumnDecl extends TableColumn {
 export interface KindDeclaration {
   /** Discovery's view of the resource, but for the storage version hash (from storageVersion). */
   served: Omit<ServedResource, 'storageVersionHash'>;
+  /** The groupPriorityMinimum of the group's APIService in kube-aggregator's built-in table (absent: core). */
+  groupPriorityMinimum?: number;
   /** The version discovery's storageVersionHash names. */
   storageVersion: string;
   /** Storage key prefix ending in '/'. */

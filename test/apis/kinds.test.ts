@@ -12,6 +12,7 @@ import type { PatchMetaType } from '../../src/registry/strategic-merge-patch.js'
 import { typedOrder } from '../../src/registry/typed-order.js';
 import { protobufKind, messageOf } from '../../src/server/protobuf-types.js';
 import { builtinResourceType } from '../../src/server/builtin-kinds.js';
+import { groupPriorityMinimum } from '../../src/server/discovery.js';
 import { DEFINITIONS } from '../../src/server/openapi-definitions.js';
 import { definitionName, openapiV3GroupVersion } from '../../src/server/openapi.js';
 import { publishedStructs, structDefinitionName } from '../../src/server/openapi-struct.js';
@@ -76,6 +77,11 @@ test('built-in kinds: declared once, their Go type a kind with metadata first, p
     assert.equal(k.subresources.includes('status'), k.served.subresources.status === true, `${gv} ${k.served.kind}: status subresource`);
     assert.equal(protobufKind(gv, k.served.kind) !== undefined, k.protobuf, `${gv} ${k.served.kind}: protobuf`);
     if (k.table) assert.ok(k.table.every((c) => c.field.length > 0));
+  }
+  // One APIService per group-version of a named group, its priority from kube-aggregator's table.
+  for (const k of BUILTIN_KINDS) {
+    if (k.served.group === '') assert.equal(k.groupPriorityMinimum, undefined);
+    else assert.equal(groupPriorityMinimum(k.served.group), k.groupPriorityMinimum, k.served.group);
   }
 });
 

@@ -63,6 +63,7 @@ export const crdServed: Omit<KindDeclaration['served'], 'version'> = {
 };
 
 export const crdCommon = {
+  groupPriorityMinimum: 16700,
   storageVersion: 'v1beta1',
   keyPrefix: '/registry/apiextensions.k8s.io/customresourcedefinitions/',
   protobuf: false,
