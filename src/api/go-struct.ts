@@ -2,7 +2,7 @@
 // tags and generated.proto say about each field. Consumers derive their tables from it: protobuf
 // messages (server), strategic merge patch metadata and typed key order (registry).
 
-export type GoScalar = 'string' | 'int64' | 'int32' | 'bool' | 'bytes';
+type GoScalar = 'string' | 'int64' | 'int32' | 'bool' | 'bytes';
 
 /**
  * A field's element type. time: metav1.Time (a struct in Go, an RFC 3339 string in JSON); fieldsV1:

@@ -13,7 +13,7 @@ import { DeleteOptions } from './meta/v1/delete-options.js';
 
 export const BUILTIN_KINDS: readonly KindDeclaration[] = [namespaceKind, crdKind, crdV1beta1Kind];
 
-export interface ProtobufType {
+interface ProtobufType {
   apiVersion: string;
   object: GoStruct;
 }

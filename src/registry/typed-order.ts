@@ -4,7 +4,7 @@ import { TYPE_META_KEYS, type GoStruct } from '../api/go-struct.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
 
-export function orderKeys(obj: JSONObject, order: readonly string[]): JSONObject {
+function orderKeys(obj: JSONObject, order: readonly string[]): JSONObject {
   const out: JSONObject = {};
   for (const k of order) if (obj[k] !== undefined) out[k] = obj[k];
   for (const k of Object.keys(obj)) if (!(k in out) && obj[k] !== undefined) out[k] = obj[k];

@@ -19,7 +19,7 @@ function valueAt(obj: JSONObject, path: readonly string[]): unknown {
 }
 
 /** A printer from declared columns: each cell the string at its field ('' when absent), or an age. */
-export function tableConvertorOf(columns: readonly TableColumnDecl[]): TableConvertor {
+function tableConvertorOf(columns: readonly TableColumnDecl[]): TableConvertor {
   return {
     columns: columns.map(({ name, type, format, description, priority }) => ({ name, type, format, description, priority })),
     cells: (obj) =>

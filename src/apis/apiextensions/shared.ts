@@ -13,7 +13,7 @@ export const CustomResourceDefinitionNames = struct('CustomResourceDefinitionNam
   f(undefined, 'categories', 'string', 'slice omit'),
 ]);
 
-export const ServiceReference = struct('ServiceReference', [
+const ServiceReference = struct('ServiceReference', [
   f(undefined, 'namespace', 'string'),
   f(undefined, 'name', 'string'),
   f(undefined, 'path', 'string', 'ptr omit'),

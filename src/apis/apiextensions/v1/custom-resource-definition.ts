@@ -13,12 +13,12 @@ import {
   crdServed,
 } from '../shared.js';
 
-export const WebhookConversion = struct('WebhookConversion', [
+const WebhookConversion = struct('WebhookConversion', [
   f(undefined, 'clientConfig', WebhookClientConfig, 'ptr omit'),
   f(undefined, 'conversionReviewVersions', 'string', 'slice'),
 ]);
 
-export const CustomResourceConversion = struct('CustomResourceConversion', [
+const CustomResourceConversion = struct('CustomResourceConversion', [
   f(undefined, 'strategy', 'string'),
   f(undefined, 'webhook', WebhookConversion, 'ptr omit'),
 ]);

@@ -15,7 +15,7 @@ import {
   crdServed,
 } from '../shared.js';
 
-export const CustomResourceConversion = struct('CustomResourceConversion', [
+const CustomResourceConversion = struct('CustomResourceConversion', [
   f(undefined, 'strategy', 'string'),
   f(undefined, 'webhookClientConfig', WebhookClientConfig, 'ptr omit'),
   f(undefined, 'conversionReviewVersions', 'string', 'slice omit'),

@@ -3,7 +3,7 @@
 import { field as f, kindStruct, struct } from '../../../api/go-struct.js';
 import { metadataField } from '../../meta/v1/object-meta.js';
 
-export const ScaleSpec = struct('ScaleSpec', [
+const ScaleSpec = struct('ScaleSpec', [
   f(1, 'replicas', 'int32', 'omit', {
     doc: 'replicas is the desired number of instances for the scaled object.',
   }),
@@ -11,7 +11,7 @@ export const ScaleSpec = struct('ScaleSpec', [
   openapi: 'io.k8s.api.autoscaling.v1',
   doc: 'ScaleSpec describes the attributes of a scale subresource.',
 });
-export const ScaleStatus = struct('ScaleStatus', [
+const ScaleStatus = struct('ScaleStatus', [
   f(1, 'replicas', 'int32', '', {
     doc: 'replicas is the actual number of observed instances of the scaled object.',
   }),

@@ -15,9 +15,9 @@ import type { KindDeclaration } from '../../kind.js';
 
 const NAME_LABEL = 'kubernetes.io/metadata.name';
 
-export const NamespaceSpec = struct('NamespaceSpec', [f(1, 'finalizers', 'string', 'slice omit')]);
+const NamespaceSpec = struct('NamespaceSpec', [f(1, 'finalizers', 'string', 'slice omit')]);
 
-export const NamespaceCondition = struct('NamespaceCondition', [
+const NamespaceCondition = struct('NamespaceCondition', [
   f(1, 'type', 'string'),
   f(2, 'status', 'string'),
   f(4, 'lastTransitionTime', 'time', 'omit'),
@@ -25,7 +25,7 @@ export const NamespaceCondition = struct('NamespaceCondition', [
   f(6, 'message', 'string', 'omit'),
 ]);
 
-export const NamespaceStatus = struct('NamespaceStatus', [
+const NamespaceStatus = struct('NamespaceStatus', [
   f(1, 'phase', 'string', 'omit'),
   f(2, 'conditions', NamespaceCondition, 'slice omit', { patchStrategy: 'merge', patchMergeKey: 'type' }),
 ]);

@@ -1,7 +1,7 @@
 // meta/v1 DeleteOptions, the body of a DELETE (kube registers it in every group-version).
 import { field as f, kindStruct, struct } from '../../../api/go-struct.js';
 
-export const Preconditions = struct('Preconditions', [
+const Preconditions = struct('Preconditions', [
   f(1, 'uid', 'string', 'ptr omit', {
     go: 'UID',
   doc: 'Specifies the target UID.',

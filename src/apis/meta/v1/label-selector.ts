@@ -1,7 +1,7 @@
 // meta/v1 LabelSelector, as the types that hold one (RBAC's AggregationRule) declare it.
 import { field as f, struct } from '../../../api/go-struct.js';
 
-export const LabelSelectorRequirement = struct('LabelSelectorRequirement', [
+const LabelSelectorRequirement = struct('LabelSelectorRequirement', [
   f(1, 'key', 'string'),
   f(2, 'operator', 'string'),
   f(3, 'values', 'string', 'slice omit'),

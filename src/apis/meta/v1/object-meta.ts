@@ -29,7 +29,7 @@ export const OwnerReference = struct('OwnerReference', [
   mapType: 'atomic',
 });
 
-export const ManagedFieldsEntry = struct('ManagedFieldsEntry', [
+const ManagedFieldsEntry = struct('ManagedFieldsEntry', [
   f(1, 'manager', 'string', 'omit', {
   doc: 'Manager is an identifier of the workflow managing these fields.',
   }),

@@ -4,7 +4,7 @@ import { field as f, kindStruct, struct } from '../../../api/go-struct.js';
 import { metadataField } from '../../meta/v1/object-meta.js';
 import { LabelSelector } from '../../meta/v1/label-selector.js';
 
-export const PolicyRule = struct('PolicyRule', [
+const PolicyRule = struct('PolicyRule', [
   f(1, 'verbs', 'string', 'slice'),
   f(2, 'apiGroups', 'string', 'slice omit', { go: 'APIGroups' }),
   f(3, 'resources', 'string', 'slice omit'),
@@ -12,16 +12,16 @@ export const PolicyRule = struct('PolicyRule', [
   f(5, 'nonResourceURLs', 'string', 'slice omit', { go: 'NonResourceURLs' }),
 ]);
 
-export const Subject = struct('Subject', [
+const Subject = struct('Subject', [
   f(1, 'kind', 'string'),
   f(2, 'apiGroup', 'string', 'omit', { go: 'APIGroup' }),
   f(3, 'name', 'string'),
   f(4, 'namespace', 'string', 'omit'),
 ]);
 
-export const RoleRef = struct('RoleRef', [f(1, 'apiGroup', 'string', '', { go: 'APIGroup' }), f(2, 'kind', 'string'), f(3, 'name', 'string')]);
+const RoleRef = struct('RoleRef', [f(1, 'apiGroup', 'string', '', { go: 'APIGroup' }), f(2, 'kind', 'string'), f(3, 'name', 'string')]);
 
-export const AggregationRule = struct('AggregationRule', [f(1, 'clusterRoleSelectors', LabelSelector, 'slice omit')]);
+const AggregationRule = struct('AggregationRule', [f(1, 'clusterRoleSelectors', LabelSelector, 'slice omit')]);
 
 export const Role = kindStruct('Role', [metadataField(), f(2, 'rules', PolicyRule, 'slice')]);
 
