@@ -3,7 +3,7 @@ import type { JSONObject } from '../util/json.js';
 import type { TableColumn, TableConvertor } from '../registry/resource-type.js';
 import { JsonPath, JsonPathParseError } from '../util/jsonpath.js';
 import type { PrinterColumn } from '../api/resource.js';
-import { ageOf, cellForJsonValue, createdAt } from './table-cells.js';
+import { cellForJsonValue, createdAt } from './table-cells.js';
 import { CREATION_TIMESTAMP_DESCRIPTION as CREATION_DESCRIPTION, NAME_DESCRIPTION } from '../apis/meta/v1/object-meta.js';
 
 const nameColumn: TableColumn = { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, priority: 0 };
