@@ -124,7 +124,6 @@ function customResourceStrategy(
     allowCreateOnUpdate: false,
     // customResourceStrategy: a PUT must carry metadata.resourceVersion.
     allowUnconditionalUpdate: false,
-    validatesTypeMeta: true,
     prepareForCreate(obj) {
       if (hasStatus) delete obj['status'];
       metaOf(obj).generation = 1;

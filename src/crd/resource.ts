@@ -1,20 +1,20 @@
-// apiextensions.k8s.io/v1 CustomResourceDefinitions as a resource of the generic store: defaulting,
-// validation, status handling, and the deletion that first cleans up the custom resources.
+// The strategy of CustomResourceDefinitions in the generic store (declared in src/apis/apiextensions):
+// defaulting, validation, status handling, and the deletion that first cleans up the custom resources.
 import type { JSONObject } from '../util/json.js';
 import { rfc3339 } from '../util/time.js';
-import type { ResourceType, Strategy } from '../registry/resource-type.js';
+import type { Strategy } from '../registry/resource-type.js';
 import { metaOf } from '../registry/store.js';
-import { defaultTableConvertor } from '../registry/table-convertors.js';
-import { storageVersionHash } from '../api/versions.js';
 import { validateObjectMetaUpdate } from '../schema/objectmeta.js';
 import { defaultCRD } from './defaults.js';
 import { specsSemanticallyEqual } from './internal.js';
 import { validateCRD, validateCRDUpdate, validateCRDStatusUpdate } from './validation.js';
-import { CRD_CLEANUP_FINALIZER, CRD_GROUP, type CustomResourceDefinition } from './types.js';
+import { CRD_CLEANUP_FINALIZER, type CustomResourceDefinition } from './types.js';
 import { setCondition } from './conditions.js';
 import { crdSchemaValidator } from './schema-checks.js';
-import { typedOrder, orderKeys } from '../registry/typed-order.js';
 import { crdToV1, crdToV1beta1 } from './v1beta1.js';
+
+/** A strategy without the key order, which the kind declarations derive from their Go structs. */
+export type CrdStrategy = Omit<Strategy, 'canonicalize'>;
 
 const asCRD = (obj: JSONObject): CustomResourceDefinition => obj as unknown as CustomResourceDefinition;
 
@@ -32,7 +32,8 @@ function addStoredVersion(crd: CustomResourceDefinition): void {
   if (!stored.includes(storage.name)) crd.status.storedVersions = [...stored, storage.name];
 }
 
-function crdStrategy(requestVersion: 'v1' | 'v1beta1'): Strategy {
+/** The CRD REST's strategy for requests at apiextensions.k8s.io/v1 (v1beta1 requests validate with other options). */
+function crdStrategy(requestVersion: 'v1' | 'v1beta1'): CrdStrategy {
   const options = { validateSchemaStructure: crdSchemaValidator, requestVersion };
   return {
     allowCreateOnUpdate: false,
@@ -65,12 +66,6 @@ function crdStrategy(requestVersion: 'v1' | 'v1beta1'): Strategy {
       }
       return validateCRDUpdate(asCRD(obj), asCRD(old), options);
     },
-    canonicalize(obj) {
-      const out = typedOrder(obj);
-      if (out['spec']) out['spec'] = orderKeys(out['spec'] as JSONObject, ['group', 'names', 'scope', 'versions', 'conversion', 'preserveUnknownFields']);
-      if (out['status']) out['status'] = orderKeys(out['status'] as JSONObject, ['conditions', 'acceptedNames', 'storedVersions']);
-      return out;
-    },
     // The CRD REST words its precondition failures as storage does, against customresourcedefinitions.
     storagePreconditionMessages: true,
     beforeDelete(obj) {
@@ -94,43 +89,14 @@ function crdStrategy(requestVersion: 'v1' | 'v1beta1'): Strategy {
   };
 }
 
-const strategy = crdStrategy('v1');
-
-export function crdResourceType(): ResourceType {
-  return {
-    served: {
-      group: CRD_GROUP,
-      version: 'v1',
-      resource: 'customresourcedefinitions',
-      singularName: 'customresourcedefinition',
-      kind: 'CustomResourceDefinition',
-      listKind: 'CustomResourceDefinitionList',
-      namespaced: false,
-      verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-      shortNames: ['crd', 'crds'],
-      categories: ['api-extensions'],
-      subresources: { status: true },
-      // kube-apiserver still stores CRDs at v1beta1, and discovery publishes that hash.
-      storageVersionHash: storageVersionHash(CRD_GROUP, 'v1beta1', 'CustomResourceDefinition'),
-    },
-    gr: { group: CRD_GROUP, resource: 'customresourcedefinitions' },
-    keyPrefix: `/registry/${CRD_GROUP}/customresourcedefinitions/`,
-    strategy,
-    table: defaultTableConvertor,
-    selectableFields: (obj) => ({ 'metadata.name': String(metaOf(obj).name ?? '') }),
-    storedBytesPrefix: '{"kind":"CustomResourceDefinition","apiVersion":"apiextensions.k8s.io/v1",',
-    fromStorage: (obj) => obj,
-    toStorage: (obj) => obj,
-  };
-}
+export const crdV1Strategy: CrdStrategy = crdStrategy('v1');
 
 /**
- * apiextensions.k8s.io/v1beta1 CustomResourceDefinitions: the same objects (stored as v1), converted at the
- * endpoint, validated with the options kube 1.21 gave v1beta1 requests.
+ * The strategy of the apiextensions.k8s.io/v1beta1 endpoint: the same objects (stored as v1), converted at
+ * the endpoint, validated with the options kube 1.21 gave v1beta1 requests.
  */
-export function crdV1beta1ResourceType(): ResourceType {
+export function crdV1beta1Strategy(): CrdStrategy {
   const v1 = crdStrategy('v1beta1');
-  const v1Type = crdResourceType();
   // Runs a v1 step on the v1 form of a v1beta1 object and writes the result back in place.
   const inV1 = (obj: JSONObject, step: (o: JSONObject) => void): void => {
     const converted = crdToV1(obj);
@@ -139,35 +105,16 @@ export function crdV1beta1ResourceType(): ResourceType {
     for (const k of Object.keys(obj)) delete obj[k];
     Object.assign(obj, back);
   };
-  const strategy: Strategy = {
+  return {
     ...v1,
     prepareForCreate: (obj) => inV1(obj, (o) => v1.prepareForCreate(o)),
     validate: (obj) => v1.validate(crdToV1(obj)),
     prepareForUpdate: (obj, old, sub) => inV1(obj, (o) => v1.prepareForUpdate(o, crdToV1(old), sub)),
     validateUpdate: (obj, old, sub) => v1.validateUpdate(crdToV1(obj), crdToV1(old), sub),
-    canonicalize(obj) {
-      const out = typedOrder(obj);
-      if (out['spec']) {
-        out['spec'] = orderKeys(out['spec'] as JSONObject, [
-          'group', 'version', 'names', 'scope', 'validation', 'subresources', 'versions', 'additionalPrinterColumns', 'conversion', 'preserveUnknownFields',
-        ]);
-      }
-      if (out['status']) out['status'] = orderKeys(out['status'] as JSONObject, ['conditions', 'acceptedNames', 'storedVersions']);
-      return out;
-    },
     beforeDelete(obj, opts) {
       const r = v1.beforeDelete!(crdToV1(obj), opts);
       return r && r !== 'keep' ? { update: crdToV1beta1(r.update) } : r;
     },
-  };
-  return {
-    ...v1Type,
-    served: { ...v1Type.served, version: 'v1beta1' },
-    strategy,
-    // Stored as v1: every read converts.
-    storedBytesPrefix: undefined,
-    fromStorage: (obj) => crdToV1beta1(obj),
-    toStorage: (obj) => crdToV1(obj),
   };
 }
 

@@ -4,6 +4,7 @@ import type { ServedResource } from '../api/resource.js';
 import type { FieldError } from '../api/field-error.js';
 import type { GroupResource } from '../api/status.js';
 import type { JSONObject } from '../util/json.js';
+import type { GoStruct } from '../api/go-struct.js';
 import type { DeleteOptions } from './deletion.js';
 
 export type Subresource = '' | 'status' | 'scale' | 'finalize';
@@ -15,8 +16,6 @@ export interface Strategy {
   /** Carry over what a write through this endpoint may not change, bump generation. Mutates obj. */
   prepareForUpdate(obj: JSONObject, old: JSONObject, sub: Subresource): void;
   validateUpdate(obj: JSONObject, old: JSONObject, sub: Subresource): FieldError[];
-  /** Whether validate reports apiVersion/kind mismatches itself (custom resources do, as field errors). */
-  validatesTypeMeta?: boolean;
   /** Whether PUT to a missing object creates it. */
   allowCreateOnUpdate: boolean;
   /** Whether an update without metadata.resourceVersion is accepted (last write wins). */
@@ -63,6 +62,13 @@ export interface ResourceType {
   gr: GroupResource;
   /** Storage key prefix ending in '/': /registry/<group>/<resource>/ */
   keyPrefix: string;
+  /**
+   * The Go type objects decode into, for built-in kinds: typed decoding defaults a missing kind and apiVersion
+   * and refuses another kind, strategic merge patch follows its patch tags. Absent for custom resources,
+   * which are unstructured (their strategy reports apiVersion and kind as field errors) and whose
+   * subresources apiextensions' crdHandler serves.
+   */
+  goType?: GoStruct;
   strategy: Strategy;
   table: TableConvertor;
   /** Field selector values this resource supports, e.g. metadata.name, metadata.namespace. */

@@ -1,6 +1,7 @@
 // Strategic merge patch as the apiserver applies it to built-in objects
 // (k8s.io/apimachinery/pkg/util/strategicpatch StrategicMergeMapPatch with MergeParallelList and
-// IgnoreUnmatchedNulls), driven by a small description of the Go types' patch tags.
+// IgnoreUnmatchedNulls), driven by a small description of the Go types' patch tags (patch-meta.ts derives
+// it from a kind's declared Go struct).
 import { StatusError, badRequest } from '../api/status.js';
 import { patchUnprocessable, unknownServerError } from './patch.js';
 
@@ -24,106 +25,6 @@ export interface PatchField {
 }
 
 export const anyType: PatchMetaType = { kind: 'any' };
-const scalar = (name: string): PatchMetaType => ({ kind: 'scalar', name });
-const str = scalar('string');
-const bool = scalar('bool');
-const int = scalar('int64');
-const slice = (elem: PatchMetaType): PatchMetaType => ({ kind: 'slice', elem });
-const map = (elem: PatchMetaType): PatchMetaType => ({ kind: 'map', elem });
-const struct = (name: string, fields: Record<string, PatchMetaType | PatchField>): PatchMetaType => ({
-  kind: 'struct',
-  name,
-  fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, 'type' in v ? v : { type: v }])),
-});
-const typeMeta = { kind: str, apiVersion: str };
-// metav1.Time and friends are structs in Go but strings in JSON: they never recurse.
-const time = struct('Time', {});
-
-export const objectMetaPatchMeta: PatchMetaType = struct('ObjectMeta', {
-  name: str,
-  generateName: str,
-  namespace: str,
-  selfLink: str,
-  uid: str,
-  resourceVersion: str,
-  generation: int,
-  creationTimestamp: time,
-  deletionTimestamp: time,
-  deletionGracePeriodSeconds: int,
-  labels: map(str),
-  annotations: map(str),
-  ownerReferences: {
-    type: slice(struct('OwnerReference', { apiVersion: str, kind: str, name: str, uid: str, controller: bool, blockOwnerDeletion: bool })),
-    patchStrategy: 'merge',
-    patchMergeKey: 'uid',
-  },
-  finalizers: { type: slice(str), patchStrategy: 'merge' },
-  managedFields: slice(
-    struct('ManagedFieldsEntry', {
-      manager: str,
-      operation: str,
-      apiVersion: str,
-      time,
-      fieldsType: str,
-      fieldsV1: struct('FieldsV1', {}),
-      subresource: str,
-    }),
-  ),
-});
-
-/** core/v1 Namespace. */
-export const namespacePatchMeta: PatchMetaType = struct('Namespace', {
-  ...typeMeta,
-  metadata: objectMetaPatchMeta,
-  spec: struct('NamespaceSpec', { finalizers: slice(str) }),
-  status: struct('NamespaceStatus', {
-    phase: str,
-    conditions: {
-      type: slice(struct('NamespaceCondition', { type: str, status: str, lastTransitionTime: time, reason: str, message: str })),
-      patchStrategy: 'merge',
-      patchMergeKey: 'type',
-    },
-  }),
-});
-
-const crdNames = struct('CustomResourceDefinitionNames', {
-  plural: str,
-  singular: str,
-  shortNames: slice(str),
-  kind: str,
-  listKind: str,
-  categories: slice(str),
-});
-
-/** apiextensions.k8s.io/v1 CustomResourceDefinition (versions and conditions are atomic lists). */
-export const customResourceDefinitionPatchMeta: PatchMetaType = struct('CustomResourceDefinition', {
-  ...typeMeta,
-  metadata: objectMetaPatchMeta,
-  spec: struct('CustomResourceDefinitionSpec', {
-    group: str,
-    names: crdNames,
-    scope: str,
-    versions: slice(anyType),
-    conversion: struct('CustomResourceConversion', {
-      strategy: str,
-      webhook: struct('WebhookConversion', {
-        clientConfig: struct('WebhookClientConfig', {
-          url: str,
-          service: struct('ServiceReference', { namespace: str, name: str, path: str, port: int }),
-          caBundle: str,
-        }),
-        conversionReviewVersions: slice(str),
-      }),
-    }),
-    preserveUnknownFields: bool,
-  }),
-  status: struct('CustomResourceDefinitionStatus', {
-    conditions: slice(anyType),
-    acceptedNames: crdNames,
-    storedVersions: slice(str),
-  }),
-});
-
 // ------------------------------------------------------------------ errors
 
 class SmpError extends Error {

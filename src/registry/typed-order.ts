@@ -1,34 +1,31 @@
-// Built-in (typed) objects print their fields in Go struct order, as kube-apiserver's typed encoder does.
+// Built-in (typed) objects print their fields in Go struct order, as kube-apiserver's typed encoder does:
+// the order derives from the kind's declared Go struct.
+import { TYPE_META_KEYS, type GoStruct } from '../api/go-struct.js';
 import type { JSONObject } from '../util/json.js';
+import { isObject } from '../util/json.js';
 
-const META_ORDER = [
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-];
-
-export function orderKeys(obj: JSONObject, order: readonly string[]): JSONObject {
+function orderKeys(obj: JSONObject, order: readonly string[]): JSONObject {
   const out: JSONObject = {};
   for (const k of order) if (obj[k] !== undefined) out[k] = obj[k];
   for (const k of Object.keys(obj)) if (!(k in out) && obj[k] !== undefined) out[k] = obj[k];
   return out;
 }
 
-/** kind, apiVersion, metadata (struct order), then the rest in the given order. */
-export function typedOrder(obj: JSONObject, rest: readonly string[] = ['spec', 'status']): JSONObject {
-  const out = orderKeys(obj, ['kind', 'apiVersion', 'metadata', ...rest]);
-  if (out['metadata'] && typeof out['metadata'] === 'object') out['metadata'] = orderKeys(out['metadata'] as JSONObject, META_ORDER);
-  return out;
+const keysOf = (s: GoStruct): string[] => [...(s.typeMeta ? TYPE_META_KEYS : []), ...s.fields.map((f) => f.json)];
+
+/**
+ * The key order of a kind: its own fields, and one level down those of its struct members (metadata,
+ * spec, status). Deeper levels keep the order they were written in.
+ */
+export function typedOrder(kind: GoStruct): (obj: JSONObject) => JSONObject {
+  const top = keysOf(kind);
+  const members = kind.fields.flatMap((f) => (typeof f.type === 'object' && !f.slice && !f.map ? [[f.json, keysOf(f.type)] as const] : []));
+  return (obj) => {
+    const out = orderKeys(obj, top);
+    for (const [key, order] of members) {
+      const v = out[key];
+      if (isObject(v)) out[key] = orderKeys(v, order);
+    }
+    return out;
+  };
 }

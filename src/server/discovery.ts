@@ -7,19 +7,24 @@
 import { gvString, type ServedResource } from '../api/resource.js';
 import { compareKubeVersions } from '../api/versions.js';
 import { goJSON, sha512HexUpper } from './discovery-json.js';
+import { BUILTIN_KINDS } from '../apis/index.js';
 
 // ---------------------------------------------------------------------------------------------
 // Grouping helpers
 
-/** Built-in groups are served by kube's generic installer; every other group comes from CRDs. */
-export const isBuiltinGroup = (group: string): boolean => group === '' || group === 'apiextensions.k8s.io';
+const BUILTIN_GROUPS = new Set(BUILTIN_KINDS.map((k) => k.served.group));
+
+/** Built-in groups (those of the declared kinds) are served by kube's generic installer; every other group comes from CRDs. */
+export const isBuiltinGroup = (group: string): boolean => BUILTIN_GROUPS.has(group);
+
+const GROUP_PRIORITIES = new Map(BUILTIN_KINDS.flatMap((k) => (k.groupPriorityMinimum === undefined ? [] : [[k.served.group, k.groupPriorityMinimum] as const])));
 
 /**
- * The APIService groupPriorityMinimum kube-apiserver gives a group: the aggregator's built-in table
- * for apiextensions.k8s.io, 1000 for the APIServices it registers for CRD groups.
+ * The APIService groupPriorityMinimum kube-apiserver gives a group: the aggregator's built-in table for
+ * the built-in groups (as their kinds declare it), 1000 for the APIServices it registers for CRD groups.
  */
-function groupPriorityMinimum(group: string): number {
-  return group === 'apiextensions.k8s.io' ? 16700 : 1000;
+export function groupPriorityMinimum(group: string): number {
+  return GROUP_PRIORITIES.get(group) ?? 1000;
 }
 
 /** group -> version -> resources, versions in priority order. */

@@ -5,6 +5,7 @@
 // whose one error lists every duplicate: `yaml: unmarshal errors:\n  line 4: key "replicas" already set in map`.
 import { createRequire } from 'node:module';
 import type { Document, LineCounter, Node as YamlNode } from 'yaml';
+import type { GoStruct } from '../api/go-struct.js';
 import { goQuote } from '../api/field-error.js';
 
 /** A path into a decoded body: object keys and array indices. */
@@ -216,8 +217,6 @@ export function yamlDuplicateKeysError(text: string): string | undefined {
 
 // ------------------------------------------------------------------ built-in types
 
-const isFieldsV1 = (p: BodyPath): boolean => p.length === 4 && p[0] === 'metadata' && p[1] === 'managedFields' && p[3] === 'fieldsV1';
-
 // JSONSchemaProps members that strict decoding walks into: nested schemas by name or index, and the few
 // plain structs and lists. items, additionalProperties, additionalItems, dependencies (custom unmarshalers
 // over non-strict json.Unmarshal), default, example and enum (apiextensions JSON) are raw.
@@ -236,19 +235,28 @@ function schemaOpaque(p: BodyPath, i: number): boolean {
   return false;
 }
 
-function crdOpaque(p: BodyPath): boolean {
-  if (isFieldsV1(p) || p[0] !== 'spec') return isFieldsV1(p);
-  if (p[1] === 'versions' && p[3] === 'schema' && p[4] === 'openAPIV3Schema') return schemaOpaque(p, 5);
-  if (p[1] === 'validation' && p[2] === 'openAPIV3Schema') return schemaOpaque(p, 3);
+/** Where a path leads in a declared Go type: the field type it ends at, or where it leaves what is declared. */
+function opaqueIn(s: GoStruct, p: BodyPath, i: number): boolean {
+  const key = p[i];
+  const f = typeof key === 'string' ? s.fields.find((x) => x.json === key) : undefined;
+  if (!f) return false;
+  let j = i + 1;
+  // A list's index or a map's key, then the element.
+  if (f.slice || f.map) {
+    if (j === p.length) return false;
+    j++;
+  }
+  if (f.type === 'fieldsV1') return j === p.length; // raw JSON: the decoder never looks inside
+  if (f.type === 'jsonSchemaProps') return schemaOpaque(p, j);
+  if (typeof f.type === 'object' && j < p.length) return opaqueIn(f.type, p, j);
   return false;
 }
 
 /**
- * For a built-in kind (decoded into a typed Go object), the subtrees its strict decoding does not see;
- * undefined for custom resources (unstructured: every level is a map).
+ * For a built-in kind (decoded into a typed Go object), the subtrees its strict decoding does not see:
+ * FieldsV1 values and what JSONSchemaProps' custom unmarshalers decode. Custom resources have none
+ * (unstructured: every level is a map).
  */
-export function typedOpaquePaths(group: string, kind: string): OpaquePath | undefined {
-  if (group === 'apiextensions.k8s.io' && kind === 'CustomResourceDefinition') return crdOpaque;
-  if (group === '' || group === 'apiextensions.k8s.io') return isFieldsV1;
-  return undefined;
+export function typedOpaquePaths(goType: GoStruct): OpaquePath {
+  return (p) => opaqueIn(goType, p, 0);
 }

@@ -11,6 +11,7 @@ import { isBuiltinGroup, parseAcceptClauses } from './discovery.js';
 import { compareKubeVersions } from '../api/versions.js';
 import { goJSON, sha512HexUpper } from './discovery-json.js';
 import { DEFINITIONS } from './openapi-definitions.js';
+import { BUILTIN_KINDS } from '../apis/index.js';
 import { type GVK, type Schema, gvkExtension, publishedListSchema, publishedObjectSchema } from './openapi-schema.js';
 
 export type { Schema } from './openapi-schema.js';
@@ -40,8 +41,8 @@ const ref = (name: string): Schema => ({ $ref: SCHEMAS + name });
 
 /** Definition name of a kind: kube's friendly name of "<group>/<version>.<Kind>" for CRs, Go type paths for built-ins. */
 export function definitionName(group: string, version: string, kind: string): string {
-  if (group === '') return `io.k8s.api.core.${version}.${kind}`;
-  if (group === 'apiextensions.k8s.io') return `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.${version}.${kind}`;
+  const builtin = BUILTIN_KINDS.find((k) => k.served.group === group && k.served.version === version)?.object.openapi;
+  if (builtin) return `${builtin}.${kind}`;
   return `${group.split('.').reverse().join('.')}.${version}.${kind}`;
 }
 

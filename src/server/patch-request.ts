@@ -18,19 +18,8 @@ import {
   type PatchType,
 } from '../registry/patch.js';
 import { goJsonMarshal } from '../util/go-json.js';
-import {
-  applyStrategicMergePatch,
-  customResourceDefinitionPatchMeta,
-  goV,
-  namespacePatchMeta,
-  strategicMergePatchUnsupported,
-  type PatchMetaType,
-} from '../registry/strategic-merge-patch.js';
-
-const PATCH_META: Record<string, PatchMetaType> = {
-  '/Namespace': namespacePatchMeta,
-  'apiextensions.k8s.io/CustomResourceDefinition': customResourceDefinitionPatchMeta,
-};
+import { applyStrategicMergePatch, goV, strategicMergePatchUnsupported } from '../registry/strategic-merge-patch.js';
+import { patchMetaOf } from '../registry/patch-meta.js';
 
 function unwrap(v: unknown): JSONObject {
   if (v instanceof StatusError) throw v;
@@ -65,8 +54,10 @@ export function applyPatchRequest(
       return out;
     }
     case STRATEGIC_MERGE_PATCH: {
-      const meta = PATCH_META[`${store.type.served.group}/${store.type.served.kind}`];
-      if (!meta) throw strategicMergePatchUnsupported();
+      // Custom resources are unstructured: no Go type, no patch tags, no strategic merge patch.
+      const goType = store.type.goType;
+      if (!goType) throw strategicMergePatchUnsupported();
+      const meta = patchMetaOf(goType);
       strict(() => goV(decoded.patch as Parameters<typeof goV>[0]));
       return unwrap(applyStrategicMergePatch(current, decoded.patch, meta));
     }

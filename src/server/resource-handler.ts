@@ -230,7 +230,7 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
   const into = store.type.served;
   // Warn and Strict decode with the strict serializer; built-in kinds decode into typed objects.
   const strict: StrictDecoding | undefined =
-    fieldValidation === 'Ignore' ? undefined : { errors: [], opaque: store.type.strategy.validatesTypeMeta ? undefined : typedOpaquePaths(into.group, into.kind) };
+    fieldValidation === 'Ignore' ? undefined : { errors: [], opaque: store.type.goType ? typedOpaquePaths(store.type.goType) : undefined };
   const decoded = decodeBody(
     r.req.headers['content-type'],
     body,
@@ -244,7 +244,8 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
   if (!isObject(decoded)) throw S.badRequest(`Object 'Kind' is missing in '${body.toString('utf8')}'`);
   const served = store.type.served;
   const expected = gvString(served.group, served.version);
-  if (!store.type.strategy.validatesTypeMeta) {
+  const typed = store.type.goType !== undefined;
+  if (typed) {
     // Built-in types decode into a typed object: the serializer defaults a missing kind and apiVersion from
     // the endpoint (gvkWithDefaults), so clients such as client-node may leave them out.
     if (typeof decoded['kind'] !== 'string' || decoded['kind'] === '') decoded['kind'] = served.kind;
@@ -258,7 +259,7 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
     throw S.badRequest(`the API version in the data (${got}) does not match the expected API version (${expected})`);
   }
   // Custom resources report a wrong kind as a field error from their strategy, as apiextensions does.
-  if (!store.type.strategy.validatesTypeMeta && decoded['kind'] !== served.kind) {
+  if (typed && decoded['kind'] !== served.kind) {
     throw S.badRequest(`no kind "${String(decoded['kind'])}" is registered for version "${expected}"`);
   }
   return { obj: decoded, strictErrors: strict?.errors ?? [] };

@@ -7,11 +7,13 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KVStore } from '../storage/types.js';
 import { GenericStore } from '../registry/store.js';
-import { namespaceType, ensureInitialNamespaces } from '../registry/namespaces.js';
+import { ensureInitialNamespaces } from '../registry/namespaces.js';
 import { NamespaceController } from '../controllers/namespace.js';
-import { BUILT_IN_PATCH_TYPES, servedPatchTypes } from '../registry/patch.js';
 import type { Admission } from '../registry/admission.js';
-import { crdResourceType, crdV1beta1ResourceType, V1BETA1_CRD_WARNING } from '../crd/resource.js';
+import { BUILTIN_KINDS } from '../apis/index.js';
+import { namespaceKind } from '../apis/core/v1/namespace.js';
+import { crdKind } from '../apis/apiextensions/v1/custom-resource-definition.js';
+import { builtinEndpoint, builtinResourceType } from '../apis/builtin-kinds.js';
 import { CrdServing } from '../crd/serving.js';
 import { CrdController, type FinalizerTiming } from '../crd/controller.js';
 import { admissionChain } from '../admission/chain.js';
@@ -21,7 +23,6 @@ import { authenticate, type TokenTable } from '../auth/authenticate.js';
 import { checkAuthorized } from '../auth/authorize.js';
 import type { UserInfo } from '../api/user.js';
 import * as S from '../api/status.js';
-import type { Subresource } from '../registry/resource-type.js';
 import { defaultServiceResolver, type ServiceResolver } from '../conversion/types.js';
 import { webhookConverter } from '../crd/webhook-converter.js';
 import { ApiRegistry } from './api-registry.js';
@@ -68,10 +69,6 @@ export interface RunningServer {
  */
 export const INSECURE_USER: UserInfo = { name: 'system:unsecured', groups: ['system:masters', 'system:authenticated'] };
 
-const NAMESPACE_SUBRESOURCES = new Set<Subresource>(['status', 'finalize']);
-const CRD_SUBRESOURCES = new Set<Subresource>(['status']);
-const BUILTIN_PATCH_TYPES = servedPatchTypes(BUILT_IN_PATCH_TYPES);
-
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const kv = opts.kv;
   // Admission plugins look things up through the stores they guard, so the chain refers to them lazily.
@@ -80,20 +77,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     crdTerminating((r) => serving?.isTerminating(r) ?? false),
     namespaceLifecycle((name) => namespaces.get('', name).then((ns) => ns, (e: unknown) => (e instanceof S.StatusError && e.code === 404 ? undefined : Promise.reject(e)))),
   ]);
-  const namespaces = new GenericStore(kv, namespaceType(), admission);
+  const stores = new Map(BUILTIN_KINDS.map((k) => [k, new GenericStore(kv, builtinResourceType(k), admission)]));
+  const namespaces = stores.get(namespaceKind)!;
+  const crds = stores.get(crdKind)!;
   const resolver = opts.serviceResolver ?? defaultServiceResolver;
   serving = new CrdServing(kv, admission, (crd) => webhookConverter(crd, resolver));
   const registry = new ApiRegistry(serving);
-  const crds = new GenericStore(kv, crdResourceType(), admission);
-  registry.addBuiltin({ store: namespaces, subresources: NAMESPACE_SUBRESOURCES, patchTypes: BUILTIN_PATCH_TYPES, customResource: false });
-  registry.addBuiltin({ store: crds, subresources: CRD_SUBRESOURCES, patchTypes: BUILTIN_PATCH_TYPES, customResource: false });
-  registry.addBuiltin({
-    store: new GenericStore(kv, crdV1beta1ResourceType(), admission),
-    subresources: CRD_SUBRESOURCES,
-    patchTypes: BUILTIN_PATCH_TYPES,
-    warnings: [V1BETA1_CRD_WARNING],
-    customResource: false,
-  });
+  for (const [kind, store] of stores) registry.addBuiltin(builtinEndpoint(kind, store));
 
   await ensureInitialNamespaces(namespaces);
   const crdController = new CrdController(crds, serving, opts.crdFinalizerTiming);

@@ -4,7 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { admissionChain, type AdmissionPlugin } from '../../src/admission/chain.js';
 import type { AdmissionAttributes } from '../../src/registry/admission.js';
-import { namespaceType } from '../../src/registry/namespaces.js';
+import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
+import { namespaceKind } from '../../src/apis/core/v1/namespace.js';
+
+const namespaceType = () => builtinResourceType(namespaceKind);
 import * as S from '../../src/api/status.js';
 
 const attrs = (operation: AdmissionAttributes['operation']): AdmissionAttributes => ({

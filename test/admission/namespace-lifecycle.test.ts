@@ -4,7 +4,10 @@ import assert from 'node:assert/strict';
 import { namespaceLifecycle } from '../../src/admission/namespace-lifecycle.js';
 import type { AdmissionAttributes } from '../../src/registry/admission.js';
 import type { ServedResource } from '../../src/api/resource.js';
-import { namespaceType } from '../../src/registry/namespaces.js';
+import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
+import { namespaceKind } from '../../src/apis/core/v1/namespace.js';
+
+const namespaceType = () => builtinResourceType(namespaceKind);
 import * as S from '../../src/api/status.js';
 import type { JSONObject } from '../../src/util/json.js';
 

@@ -19,7 +19,8 @@ const LAYERS: string[][] = [
   ['conversion'],
   ['registry'],
   ['controllers'],
-  ['crd', 'apis'],
+  ['crd'],
+  ['apis'], // built-in kinds: the CRD kind's strategy comes from crd/
   ['admission', 'auth'],
   ['server'],
   ['cli'],

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { Controller } from '../../src/controllers/controller.js';
 import { waitForIdle } from '../../src/controllers/idle.js';
 import { Informer, keyOf } from '../../src/controllers/informer.js';
-import { namespaceType } from '../../src/registry/namespaces.js';
+import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
+import { namespaceKind } from '../../src/apis/core/v1/namespace.js';
+
+const namespaceType = () => builtinResourceType(namespaceKind);
 import { GenericStore } from '../../src/registry/store.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 

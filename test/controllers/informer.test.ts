@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import { GenericStore, metaOf, type WatchEvent } from '../../src/registry/store.js';
 import type * as S from '../../src/api/status.js';
-import { namespaceType } from '../../src/registry/namespaces.js';
+import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
+import { namespaceKind } from '../../src/apis/core/v1/namespace.js';
+
+const namespaceType = () => builtinResourceType(namespaceKind);
 import { Informer, keyOf, type InformerSource } from '../../src/controllers/informer.js';
 import type { JSONObject } from '../../src/util/json.js';
 import { waitFor } from '../storage/helpers.js';

@@ -5,7 +5,10 @@ import * as S from '../../src/api/status.js';
 import { RequeueAfter } from '../../src/controllers/controller.js';
 import { CONTENT_REMAINING_RETRY_MS, NamespaceController } from '../../src/controllers/namespace.js';
 import { CrdServing } from '../../src/crd/serving.js';
-import { namespaceType } from '../../src/registry/namespaces.js';
+import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
+import { namespaceKind } from '../../src/apis/core/v1/namespace.js';
+
+const namespaceType = () => builtinResourceType(namespaceKind);
 import { GenericStore, metaOf } from '../../src/registry/store.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import type { JSONObject } from '../../src/util/json.js';

@@ -1,15 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError } from '../../src/api/status.js';
-import {
-  type PatchMetaType,
-  applyStrategicMergePatch,
-  customResourceDefinitionPatchMeta,
-  goV,
-  namespacePatchMeta,
-} from '../../src/registry/strategic-merge-patch.js';
+import { type PatchMetaType, applyStrategicMergePatch, goV } from '../../src/registry/strategic-merge-patch.js';
+import { patchMetaOf } from '../../src/registry/patch-meta.js';
+import { Namespace } from '../../src/apis/core/v1/namespace.js';
+import { CustomResourceDefinition } from '../../src/apis/apiextensions/v1/custom-resource-definition.js';
 
 type Obj = Record<string, unknown>;
+
+const namespacePatchMeta = patchMetaOf(Namespace);
+const customResourceDefinitionPatchMeta = patchMetaOf(CustomResourceDefinition);
 
 function ok(original: Obj, patch: Obj, schema: PatchMetaType = namespacePatchMeta): Obj {
   const out = applyStrategicMergePatch(original, patch, schema);

@@ -2,8 +2,9 @@
 // built-ins, Namespaces and CustomResourceDefinitions, without schemas as our registry serves them.
 import type { ServedResource } from '../../src/api/resource.js';
 import { storageVersionHash } from '../../src/api/versions.js';
-import { namespaceType } from '../../src/registry/namespaces.js';
-import { crdResourceType } from '../../src/crd/resource.js';
+import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
+import { namespaceKind } from '../../src/apis/core/v1/namespace.js';
+import { crdKind } from '../../src/apis/apiextensions/v1/custom-resource-definition.js';
 
 export const CRONTAB_SCHEMA = {
   type: 'object',
@@ -37,7 +38,7 @@ export const cronTab = (overrides: Partial<ServedResource> = {}): ServedResource
 });
 
 // The built-ins exactly as the server serves them.
-export const namespaces: ServedResource = namespaceType().served;
-export const customResourceDefinitions: ServedResource = crdResourceType().served;
+export const namespaces: ServedResource = builtinResourceType(namespaceKind).served;
+export const customResourceDefinitions: ServedResource = builtinResourceType(crdKind).served;
 
 export const allResources = (): ServedResource[] => [namespaces, customResourceDefinitions, cronTab()];

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gcFinalizers, markAsDeleting, shouldDeleteDuringUpdate, type DeleteOptions } from '../../src/registry/deletion.js';
-import { namespaceGcFinalizers } from '../../src/registry/namespaces.js';
+import { namespaceGcFinalizers } from '../../src/apis/core/v1/namespace.js';
 import type { ObjectMeta } from '../../src/api/meta.js';
 
 const O = 'orphan';

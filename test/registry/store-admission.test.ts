@@ -4,7 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GenericStore } from '../../src/registry/store.js';
-import { namespaceType } from '../../src/registry/namespaces.js';
+import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
+import { namespaceKind } from '../../src/apis/core/v1/namespace.js';
+
+const namespaceType = () => builtinResourceType(namespaceKind);
 import type { Admission, AdmissionAttributes } from '../../src/registry/admission.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import * as S from '../../src/api/status.js';

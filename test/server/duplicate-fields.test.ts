@@ -1,6 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi, installCronTab, type Api } from './helpers.js';
+import { CustomResourceDefinition } from '../../src/apis/apiextensions/v1/custom-resource-definition.js';
+import { CustomResourceDefinition as CustomResourceDefinitionV1beta1 } from '../../src/apis/apiextensions/v1beta1/custom-resource-definition.js';
+import { Namespace } from '../../src/apis/core/v1/namespace.js';
 import { countJsonMembers, jsonDuplicateFields, scanJsonDuplicates, typedOpaquePaths, yamlDuplicateKeysError } from '../../src/server/duplicate-fields.js';
 import { strictDecodingWarnings } from '../../src/schema/unknown-fields.js';
 
@@ -32,13 +35,26 @@ test('scanner: paths as sigs.k8s.io/json writes them, document order, deduplicat
 });
 
 test('scanner: typed kinds skip what custom unmarshalers decode (CRD schema items, default)', () => {
-  const crd = typedOpaquePaths('apiextensions.k8s.io', 'CustomResourceDefinition')!;
+  const crd = typedOpaquePaths(CustomResourceDefinition);
   const text = JSON.stringify({ spec: { versions: [{ schema: { openAPIV3Schema: { properties: { p: { DEFAULT: 1, ITEMS: 2, TYPE: 3 } } } } }] } })
     .replace('"DEFAULT":1', '"default":{"a":1,"a":2}')
     .replace('"ITEMS":2', '"items":{"type":"string","type":"integer"}')
     .replace('"TYPE":3', '"type":"object","type":"object"');
   assert.deepEqual(scanJsonDuplicates(text, crd), ['duplicate field "spec.versions[0].schema.openAPIV3Schema.properties.p.type"']);
   assert.equal(scanJsonDuplicates(text).length, 3);
+});
+
+test('scanner: opaque paths derive from the Go type: FieldsV1 anywhere it is declared, JSONSchemaProps at each version', () => {
+  const ns = typedOpaquePaths(Namespace);
+  assert.equal(ns(['metadata', 'managedFields', 0, 'fieldsV1']), true);
+  assert.equal(ns(['metadata', 'managedFields', 0]), false);
+  assert.equal(ns(['metadata', 'labels']), false);
+  assert.equal(ns(['spec', 'fieldsV1']), false);
+  const v1beta1 = typedOpaquePaths(CustomResourceDefinitionV1beta1);
+  assert.equal(v1beta1(['spec', 'validation', 'openAPIV3Schema', 'properties', 'p', 'default']), true);
+  assert.equal(v1beta1(['spec', 'validation', 'openAPIV3Schema', 'properties', 'p']), false);
+  assert.equal(v1beta1(['spec', 'versions', 0, 'schema', 'openAPIV3Schema', 'items']), true);
+  assert.equal(v1beta1(['metadata', 'managedFields', 3, 'fieldsV1']), true);
 });
 
 test('YAML: go-yaml strict errors at the value line, split into warnings', () => {

@@ -8,10 +8,11 @@ import {
   DEFAULT_PRINTER_COLUMNS,
   customResourceTableConvertor,
   defaultTableConvertor,
-  namespaceTableConvertor,
   scalePrinterColumns,
 } from '../../src/registry/table-convertors.js';
 import { ageOf, cellForJsonValue, createdAt, humanReadableAge, parseGoTime } from '../../src/registry/table-cells.js';
+import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
+import { namespaceKind } from '../../src/apis/core/v1/namespace.js';
 import { GoNumber } from '../../src/util/jsonpath.js';
 import { validateColumn } from '../../src/crd/validation.js';
 import { fieldErrorString } from '../../src/api/field-error.js';
@@ -230,6 +231,7 @@ test('default convertor (CustomResourceDefinitions): Name and Created At', () =>
 });
 
 test('namespace printer: NAME STATUS AGE', () => {
+  const namespaceTableConvertor = builtinResourceType(namespaceKind).table;
   assert.deepEqual(
     namespaceTableConvertor.columns.map((c) => [c.name, c.type, c.format]),
     [

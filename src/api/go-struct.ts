@@ -1,0 +1,87 @@
+// The vocabulary of built-in type declarations (src/apis): a Go struct as data, with what kube's Go
+// tags and generated.proto say about each field. Consumers derive their tables from it: protobuf
+// messages (server), strategic merge patch metadata and typed key order (registry).
+
+type GoScalar = 'string' | 'int64' | 'int32' | 'bool' | 'bytes';
+
+/**
+ * A field's element type. time: metav1.Time (a struct in Go, an RFC 3339 string in JSON); fieldsV1:
+ * metav1.FieldsV1 (raw JSON); jsonSchemaProps: apiextensions' JSONSchemaProps, whose custom unmarshalers
+ * decode some members without strict checks; json: a value this declaration does not describe (merged
+ * without strategies, never decoded from protobuf).
+ */
+export type GoFieldType = GoScalar | 'time' | 'fieldsV1' | 'jsonSchemaProps' | 'json' | GoStruct;
+
+export interface GoField {
+  /** The JSON name (the json tag). */
+  json: string;
+  /** The Go field name, when it is not the JSON name capitalised (ObjectMeta, UID, APIVersion). */
+  go?: string;
+  type: GoFieldType;
+  /** []T */
+  slice?: true;
+  /** map[string]T */
+  map?: true;
+  /** *T: written whenever set, even when zero. */
+  pointer?: true;
+  /** The json tag's omitempty. */
+  omitempty?: true;
+  /** The field number in generated.proto; absent where the type has no protobuf form here. */
+  proto?: number;
+  /** The patchStrategy tag: "merge", "replace", "retainKeys" or "merge,retainKeys". */
+  patchStrategy?: string;
+  patchMergeKey?: string;
+  /** The +listType marker: how server-side apply and OpenAPI clients treat the list. */
+  listType?: 'atomic' | 'set' | 'map';
+  /** The +listMapKey markers of a map list. */
+  listMapKeys?: readonly string[];
+  /** The field's documentation, as kube publishes it in OpenAPI. */
+  doc?: string;
+}
+
+export interface GoStruct {
+  /** The Go type name, as error messages name it. */
+  name: string;
+  /** Embeds metav1.TypeMeta inline: kind and apiVersion come first in JSON (not in protobuf). */
+  typeMeta?: true;
+  fields: readonly GoField[];
+  /**
+   * The namespace of its OpenAPI definition's name (io.k8s.apimachinery.pkg.apis.meta.v1). A kind's definition is
+   * published under it; other structs with one have their definition derived from this declaration.
+   */
+  openapi?: string;
+  /** The type's documentation, as kube publishes it in OpenAPI. */
+  doc?: string;
+  /** The +structType=atomic marker. */
+  mapType?: 'atomic';
+}
+
+/** A struct that embeds TypeMeta: a top-level kind. */
+type StructExtra = Pick<GoStruct, 'openapi' | 'doc' | 'mapType'>;
+export const kindStruct = (name: string, fields: readonly GoField[], extra: StructExtra = {}): GoStruct => ({ name, typeMeta: true, fields, ...extra });
+export const struct = (name: string, fields: readonly GoField[], extra: StructExtra = {}): GoStruct => ({ name, fields, ...extra });
+
+/** The JSON keys of TypeMeta, in Go order. */
+export const TYPE_META_KEYS = ['kind', 'apiVersion'] as const;
+
+/**
+ * One field, compactly: flags are space separated among "omit" (omitempty), "ptr" (*T), "slice" ([]T)
+ * and "map" (map[string]T); extra carries the Go name and patch tags. proto is absent (undefined) for
+ * fields without a protobuf number here.
+ */
+export function field(
+  proto: number | undefined,
+  json: string,
+  type: GoFieldType,
+  flags = '',
+  extra: Pick<GoField, 'go' | 'patchStrategy' | 'patchMergeKey' | 'listType' | 'listMapKeys' | 'doc'> = {},
+): GoField {
+  const fl = new Set(flags.split(' ').filter(Boolean));
+  const out: GoField = { json, type, ...extra };
+  if (proto !== undefined) out.proto = proto;
+  if (fl.has('slice')) out.slice = true;
+  if (fl.has('map')) out.map = true;
+  if (fl.has('ptr')) out.pointer = true;
+  if (fl.has('omit')) out.omitempty = true;
+  return out;
+}

@@ -1,0 +1,54 @@
+// apiextensions.k8s.io/v1beta1 CustomResourceDefinition: served beside v1 over the same stored objects,
+// converted at the endpoint, with the deprecation warning kube 1.19-1.21 sent.
+import { field as f, kindStruct, struct } from '../../../api/go-struct.js';
+import { crdV1beta1Strategy, V1BETA1_CRD_WARNING } from '../../../crd/resource.js';
+import { crdToV1, crdToV1beta1 } from '../../../crd/v1beta1.js';
+import { metadataField } from '../../meta/v1/object-meta.js';
+import type { KindDeclaration } from '../../kind.js';
+import {
+  CustomResourceDefinitionNames,
+  CustomResourceDefinitionStatus,
+  CustomResourceDefinitionVersion,
+  CustomResourceValidation,
+  WebhookClientConfig,
+  crdCommon,
+  crdServed,
+} from '../shared.js';
+
+const CustomResourceConversion = struct('CustomResourceConversion', [
+  f(undefined, 'strategy', 'string'),
+  f(undefined, 'webhookClientConfig', WebhookClientConfig, 'ptr omit'),
+  f(undefined, 'conversionReviewVersions', 'string', 'slice omit'),
+]);
+
+// Subresources and printer columns are not described field by field.
+export const CustomResourceDefinitionSpec = struct('CustomResourceDefinitionSpec', [
+  f(undefined, 'group', 'string'),
+  f(undefined, 'version', 'string', 'omit'),
+  f(undefined, 'names', CustomResourceDefinitionNames),
+  f(undefined, 'scope', 'string'),
+  f(undefined, 'validation', CustomResourceValidation, 'ptr omit'),
+  f(undefined, 'subresources', 'json', 'ptr omit'),
+  f(undefined, 'versions', CustomResourceDefinitionVersion, 'slice omit'),
+  f(undefined, 'additionalPrinterColumns', 'json', 'slice omit'),
+  f(undefined, 'conversion', CustomResourceConversion, 'ptr omit'),
+  f(undefined, 'preserveUnknownFields', 'bool', 'ptr omit'),
+]);
+
+export const CustomResourceDefinition = kindStruct('CustomResourceDefinition', [
+  metadataField(),
+  f(undefined, 'spec', CustomResourceDefinitionSpec),
+  f(undefined, 'status', CustomResourceDefinitionStatus, 'omit'),
+], {
+  openapi: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1',
+});
+
+export const crdV1beta1Kind: KindDeclaration = {
+  ...crdCommon,
+  served: { ...crdServed, version: 'v1beta1' },
+  object: CustomResourceDefinition,
+  strategy: crdV1beta1Strategy(),
+  // Stored as v1: every read converts.
+  storage: { fromStorage: crdToV1beta1, toStorage: crdToV1 },
+  warnings: [V1BETA1_CRD_WARNING],
+};

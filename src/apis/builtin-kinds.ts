@@ -1,0 +1,57 @@
+// A built-in kind's resource type and endpoint, derived from its declaration (src/apis): the discovery
+// entry with its storage version hash, the typed key order, the printer, the stored form.
+import type { KindDeclaration, TableColumnDecl } from './kind.js';
+import type { ResourceType, TableConvertor } from '../registry/resource-type.js';
+import type { GenericStore } from '../registry/store.js';
+import { typedOrder } from '../registry/typed-order.js';
+import { gvString } from '../api/resource.js';
+import type { JSONObject } from '../util/json.js';
+import { isObject } from '../util/json.js';
+import type { Endpoint } from '../registry/endpoint.js';
+import { BUILT_IN_PATCH_TYPES, servedPatchTypes } from '../registry/patch.js';
+import { storageVersionHash } from '../api/versions.js';
+import { defaultTableConvertor } from '../registry/table-convertors.js';
+import { ageOf } from '../registry/table-cells.js';
+
+const BUILTIN_PATCH_TYPES = servedPatchTypes(BUILT_IN_PATCH_TYPES);
+
+function valueAt(obj: JSONObject, path: readonly string[]): unknown {
+  let v: unknown = obj;
+  for (const k of path) v = isObject(v) ? v[k] : undefined;
+  return v;
+}
+
+/** A printer from declared columns: each cell the string at its field ('' when absent), or an age. */
+function tableConvertorOf(columns: readonly TableColumnDecl[]): TableConvertor {
+  return {
+    columns: columns.map(({ name, type, format, description, priority }) => ({ name, type, format, description, priority })),
+    cells: (obj) =>
+      columns.map((c) => {
+        const v = valueAt(obj, c.field);
+        return c.render === 'age' ? ageOf(v) : typeof v === 'string' ? v : '';
+      }),
+  };
+}
+
+export function builtinResourceType(k: KindDeclaration): ResourceType {
+  const { group, version, kind, resource } = k.served;
+  return {
+    served: { ...k.served, storageVersionHash: storageVersionHash(group, k.storageVersion, kind) },
+    gr: { group, resource },
+    keyPrefix: k.keyPrefix,
+    goType: k.object,
+    strategy: { ...k.strategy, canonicalize: typedOrder(k.object) },
+    table: k.table ? tableConvertorOf(k.table) : defaultTableConvertor,
+    selectableFields: k.selectableFields,
+    // Objects stored at this version are returned as stored: their bytes begin with their TypeMeta.
+    storedBytesPrefix: k.storage ? undefined : `{"kind":"${kind}","apiVersion":"${gvString(group, version)}",`,
+    fromStorage: k.storage?.fromStorage ?? ((obj) => obj),
+    toStorage: k.storage?.toStorage ?? ((obj) => obj),
+  };
+}
+
+export function builtinEndpoint(k: KindDeclaration, store: GenericStore): Endpoint {
+  const ep: Endpoint = { store, subresources: new Set(k.subresources), patchTypes: BUILTIN_PATCH_TYPES, customResource: false };
+  if (k.warnings) ep.warnings = k.warnings;
+  return ep;
+}

@@ -1,0 +1,173 @@
+// core/v1 Namespace: its Go type, the namespace REST's strategy (defaults, validation, the first delete
+// that marks it terminating), its printer and field selectors.
+import { field as f, kindStruct, struct } from '../../../api/go-struct.js';
+import type { FieldError } from '../../../api/field-error.js';
+import { invalid as invalidField } from '../../../api/field-error.js';
+import type { JSONObject } from '../../../util/json.js';
+import { rfc3339 } from '../../../util/time.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../../../schema/objectmeta.js';
+import type { Subresource } from '../../../registry/resource-type.js';
+import { metaOf } from '../../../registry/store.js';
+import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS, type DeleteOptions } from '../../../registry/deletion.js';
+import { namespaceSpec as specOf } from '../../../registry/namespaces.js';
+import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION, metadataField } from '../../meta/v1/object-meta.js';
+import type { KindDeclaration } from '../../kind.js';
+
+const NAME_LABEL = 'kubernetes.io/metadata.name';
+
+const NamespaceSpec = struct('NamespaceSpec', [f(1, 'finalizers', 'string', 'slice omit')]);
+
+const NamespaceCondition = struct('NamespaceCondition', [
+  f(1, 'type', 'string'),
+  f(2, 'status', 'string'),
+  f(4, 'lastTransitionTime', 'time', 'omit'),
+  f(5, 'reason', 'string', 'omit'),
+  f(6, 'message', 'string', 'omit'),
+]);
+
+const NamespaceStatus = struct('NamespaceStatus', [
+  f(1, 'phase', 'string', 'omit'),
+  f(2, 'conditions', NamespaceCondition, 'slice omit', { patchStrategy: 'merge', patchMergeKey: 'type' }),
+]);
+
+export const Namespace = kindStruct('Namespace', [metadataField(), f(2, 'spec', NamespaceSpec, 'omit'), f(3, 'status', NamespaceStatus, 'omit')], {
+  openapi: 'io.k8s.api.core.v1',
+});
+
+function setDefaults(obj: JSONObject): void {
+  const meta = metaOf(obj);
+  // SetDefaults_Namespace: the immutable name label.
+  if (meta.name) meta.labels = { ...(meta.labels ?? {}), [NAME_LABEL]: meta.name };
+}
+
+function validateNamespace(obj: JSONObject): FieldError[] {
+  return [...validateObjectMeta(metaOf(obj), { namespaced: false, nameValidator: 'dns1123Label', coreFinalizerNames: true }, 'metadata'), ...validateNamespaceSpec(obj)];
+}
+
+function validateNamespaceSpec(obj: JSONObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const fins = specOf(obj)['finalizers'];
+  if (Array.isArray(fins)) {
+    fins.forEach((f, i) => {
+      if (typeof f !== 'string' || f === '') errs.push(invalidField(`spec.finalizers[${i}]`, f, 'name is neither a standard finalizer name nor is it fully qualified'));
+    });
+  }
+  return errs;
+}
+
+const strategy: KindDeclaration['strategy'] = {
+  allowCreateOnUpdate: false,
+  allowUnconditionalUpdate: true,
+  returnDeletedObject: true,
+  storagePreconditionMessages: true,
+  prepareForCreate(obj) {
+    obj['status'] = { phase: 'Active' };
+    const spec = specOf(obj);
+    const fins = Array.isArray(spec['finalizers']) ? (spec['finalizers'] as string[]) : [];
+    if (!fins.includes('kubernetes')) spec['finalizers'] = [...fins, 'kubernetes'];
+    setDefaults(obj);
+  },
+  validate: validateNamespace,
+  prepareForUpdate(obj, old, sub: Subresource | 'finalize') {
+    setDefaults(obj);
+    if (sub === 'status') {
+      obj['spec'] = old['spec'];
+      obj['metadata'] = { ...metaOf(old), resourceVersion: metaOf(obj).resourceVersion };
+    } else if (sub === ('finalize')) {
+      const spec = specOf(obj);
+      obj['status'] = old['status'];
+      obj['metadata'] = { ...metaOf(old), resourceVersion: metaOf(obj).resourceVersion };
+      obj['spec'] = { ...(old['spec'] as JSONObject), finalizers: spec['finalizers'] };
+    } else {
+      obj['status'] = old['status'];
+      obj['spec'] = { ...specOf(obj), finalizers: specOf(old)['finalizers'] };
+      if (specOf(obj)['finalizers'] === undefined) delete specOf(obj)['finalizers'];
+    }
+    // Typed serialization omits empty finalizer lists (omitempty): a finalized namespace has `spec: {}`.
+    const fins = specOf(obj)['finalizers'];
+    if (Array.isArray(fins) && fins.length === 0) delete specOf(obj)['finalizers'];
+    const meta = metaOf(obj);
+    if (Array.isArray(meta.finalizers) && meta.finalizers.length === 0) delete meta.finalizers;
+  },
+  validateUpdate(obj, old) {
+    const errs = validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata', { coreFinalizerNames: true });
+    errs.push(...validateNamespaceSpec(obj));
+    const phase = (obj['status'] as JSONObject | undefined)?.['phase'];
+    if (metaOf(old).deletionTimestamp && phase !== 'Terminating') {
+      errs.push(invalidField('status.phase', phase ?? '', 'may only be \'Terminating\' if `deletionTimestamp` is not empty'));
+    }
+    return errs;
+  },
+  deletableOnUpdate: (obj) => !((specOf(obj)['finalizers'] as string[] | undefined)?.length),
+  beforeDelete(obj, opts) {
+    const meta = metaOf(obj);
+    if (!meta.deletionTimestamp) {
+      // The namespace REST's first delete: the timestamp (no grace period), the phase, and the garbage
+      // collector's finalizers by its own rules; then the namespace controller empties it.
+      meta.deletionTimestamp = rfc3339();
+      const status = (obj['status'] as JSONObject | undefined) ?? {};
+      if (status['phase'] !== 'Terminating') obj['status'] = { ...status, phase: 'Terminating' };
+      const fins = namespaceGcFinalizers(meta.finalizers ?? [], opts);
+      if (fins) meta.finalizers = fins;
+      return { update: obj };
+    }
+    // Terminating while the namespace finalizers (spec) remain: answered with the namespace as it is.
+    if (((specOf(obj)['finalizers'] as string[] | undefined) ?? []).length > 0) return 'keep';
+    return undefined;
+  },
+};
+
+/**
+ * shouldHaveOrphanFinalizer / shouldHaveDeleteDependentsFinalizer of the namespace REST: unlike the generic
+ * store, orphanDependents=false asks for foreground deletion. The finalizers after the first delete, or
+ * undefined when they stay as they are. (Kube rebuilds the list from a map, in no set order; this keeps the
+ * existing order and appends.)
+ */
+export function namespaceGcFinalizers(finalizers: readonly string[], opts: DeleteOptions): string[] | undefined {
+  const has = (f: string): boolean => finalizers.includes(f);
+  const orphan = opts.orphanDependents ?? (opts.propagationPolicy !== undefined ? opts.propagationPolicy === 'Orphan' : has(FINALIZER_ORPHAN_DEPENDENTS));
+  const foreground =
+    opts.orphanDependents !== undefined
+      ? !opts.orphanDependents
+      : opts.propagationPolicy !== undefined
+        ? opts.propagationPolicy === 'Foreground'
+        : has(FINALIZER_DELETE_DEPENDENTS);
+  if (orphan === has(FINALIZER_ORPHAN_DEPENDENTS) && foreground === has(FINALIZER_DELETE_DEPENDENTS)) return undefined;
+  const next = finalizers.filter((f) => f !== FINALIZER_ORPHAN_DEPENDENTS && f !== FINALIZER_DELETE_DEPENDENTS);
+  if (orphan) next.push(FINALIZER_ORPHAN_DEPENDENTS);
+  if (foreground) next.push(FINALIZER_DELETE_DEPENDENTS);
+  return next;
+}
+
+export const namespaceKind: KindDeclaration = {
+  served: {
+    group: '',
+    version: 'v1',
+    resource: 'namespaces',
+    singularName: 'namespace',
+    kind: 'Namespace',
+    listKind: 'NamespaceList',
+    namespaced: false,
+    // No deletecollection: kube serves none for namespaces.
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+    shortNames: ['ns'],
+    categories: [],
+    subresources: { status: true },
+  },
+  storageVersion: 'v1',
+  keyPrefix: '/registry/namespaces/',
+  object: Namespace,
+  protobuf: true,
+  strategy,
+  // The Namespace printer of kube-apiserver: NAME, STATUS, AGE.
+  table: [
+    { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, priority: 0, field: ['metadata', 'name'], render: 'string' },
+    { name: 'Status', type: 'string', format: '', description: 'The status of the namespace', priority: 0, field: ['status', 'phase'], render: 'string' },
+    { name: 'Age', type: 'string', format: '', description: CREATION_TIMESTAMP_DESCRIPTION, priority: 0, field: ['metadata', 'creationTimestamp'], render: 'age' },
+  ],
+  selectableFields: (obj) => ({
+    'metadata.name': String(metaOf(obj).name ?? ''),
+    'status.phase': String((obj['status'] as JSONObject | undefined)?.['phase'] ?? ''),
+  }),
+  subresources: ['status', 'finalize'],
+};

@@ -1,0 +1,34 @@
+// Every built-in kind the server serves, in registration order, and every Go type whose protobuf form
+// request bodies may take. Adding a kind: its declaration file and one line here.
+import type { GoStruct } from '../api/go-struct.js';
+import { gvString } from '../api/resource.js';
+import type { KindDeclaration } from './kind.js';
+import { namespaceKind } from './core/v1/namespace.js';
+import { crdKind } from './apiextensions/v1/custom-resource-definition.js';
+import { crdV1beta1Kind } from './apiextensions/v1beta1/custom-resource-definition.js';
+import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac/v1/rbac.js';
+import { Scale } from './autoscaling/v1/scale.js';
+import { ObjectMeta } from './meta/v1/object-meta.js';
+import { DeleteOptions } from './meta/v1/delete-options.js';
+
+export const BUILTIN_KINDS: readonly KindDeclaration[] = [namespaceKind, crdKind, crdV1beta1Kind];
+
+interface ProtobufType {
+  apiVersion: string;
+  object: GoStruct;
+}
+
+const RBAC = 'rbac.authorization.k8s.io/v1';
+
+/** Top-level types decodable from a protobuf request body: the served kinds that have a protobuf form, and types not served yet. */
+export const PROTOBUF_TYPES: readonly ProtobufType[] = [
+  ...BUILTIN_KINDS.filter((k) => k.protobuf).map((k) => ({ apiVersion: gvString(k.served.group, k.served.version), object: k.object })),
+  { apiVersion: RBAC, object: Role },
+  { apiVersion: RBAC, object: ClusterRole },
+  { apiVersion: RBAC, object: RoleBinding },
+  { apiVersion: RBAC, object: ClusterRoleBinding },
+  { apiVersion: 'autoscaling/v1', object: Scale },
+];
+
+/** Go types whose OpenAPI definitions kube's documents carry: object metadata, DELETE bodies, the scale subresource. */
+export const PUBLISHED_TYPES: readonly GoStruct[] = [ObjectMeta, DeleteOptions, Scale];

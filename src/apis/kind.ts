@@ -1,0 +1,40 @@
+// What a built-in kind declares: one object per served group-version-resource, from which the server
+// derives its resource type (strategy with typed key order, table convertor, discovery entry) and its
+// endpoint, and from whose Go struct the protobuf, patch and OpenAPI tables derive.
+import type { GoStruct } from '../api/go-struct.js';
+import type { ServedResource } from '../api/resource.js';
+import type { Strategy, Subresource, TableColumn } from '../registry/resource-type.js';
+import type { JSONObject } from '../util/json.js';
+
+/** A printer column: its header, and the cell as the value at a field path, as a string or as an age. */
+export interface TableColumnDecl extends TableColumn {
+  field: readonly string[];
+  render: 'string' | 'age';
+}
+
+export interface KindDeclaration {
+  /** Discovery's view of the resource, but for the storage version hash (from storageVersion). */
+  served: Omit<ServedResource, 'storageVersionHash'>;
+  /** The groupPriorityMinimum of the group's APIService in kube-aggregator's built-in table (absent: core). */
+  groupPriorityMinimum?: number;
+  /** The version discovery's storageVersionHash names. */
+  storageVersion: string;
+  /** Storage key prefix ending in '/'. */
+  keyPrefix: string;
+  /** The Go type of the objects at this version. */
+  object: GoStruct;
+  /** Whether request bodies decode from protobuf (every field of `object` then has a protobuf number). */
+  protobuf: boolean;
+  /** The strategy but for the output key order, which is the Go field order of `object`. */
+  strategy: Omit<Strategy, 'canonicalize'>;
+  /** Printer columns; absent: rest.NewDefaultTableConvertor's Name and Created At. */
+  table?: readonly TableColumnDecl[];
+  /** Field selector values of an object. */
+  selectableFields(obj: JSONObject): Record<string, string>;
+  /** Subresources served besides the main resource. */
+  subresources: readonly Subresource[];
+  /** Conversion to and from the stored form when that is another version. */
+  storage?: { fromStorage(obj: JSONObject): JSONObject; toStorage(obj: JSONObject): JSONObject };
+  /** Warnings sent with every response of the endpoint. */
+  warnings?: readonly string[];
+}

@@ -1,0 +1,13 @@
+// meta/v1 LabelSelector, as the types that hold one (RBAC's AggregationRule) declare it.
+import { field as f, struct } from '../../../api/go-struct.js';
+
+const LabelSelectorRequirement = struct('LabelSelectorRequirement', [
+  f(1, 'key', 'string'),
+  f(2, 'operator', 'string'),
+  f(3, 'values', 'string', 'slice omit'),
+]);
+
+export const LabelSelector = struct('LabelSelector', [
+  f(1, 'matchLabels', 'string', 'map omit'),
+  f(2, 'matchExpressions', LabelSelectorRequirement, 'slice omit'),
+]);
