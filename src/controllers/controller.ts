@@ -3,7 +3,7 @@
 import { WorkQueue, type WorkQueueOptions } from './work-queue.js';
 
 /** Reconciles one key. The signal aborts when the controller stops, for syncs that wait. */
-export type SyncFn = (key: string, signal: AbortSignal) => Promise<void>;
+type SyncFn = (key: string, signal: AbortSignal) => Promise<void>;
 
 /**
  * Thrown by a sync that is not done yet but did not fail (content still being removed, a wait that

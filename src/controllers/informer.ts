@@ -25,7 +25,7 @@ const revisionOf = (obj: JSONObject): number => Number(metaOf(obj).resourceVersi
 /** What an informer reads: a GenericStore, or a wrapper of one. */
 export type InformerSource = Pick<GenericStore, 'list' | 'watch'>;
 
-export interface InformerOptions {
+interface InformerOptions {
   /** Only this namespace; all when empty or absent. */
   namespace?: string;
   clock?: Clock;

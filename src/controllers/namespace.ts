@@ -36,7 +36,7 @@ const specFinalizers = (ns: JSONObject): string[] => {
   return Array.isArray(fins) ? (fins as string[]) : [];
 };
 
-export type NamespaceControllerOptions = Pick<ControllerOptions, 'clock' | 'onError' | 'rateLimiter'>;
+type NamespaceControllerOptions = Pick<ControllerOptions, 'clock' | 'onError' | 'rateLimiter'>;
 
 export class NamespaceController {
   readonly controller: Controller;

@@ -9,8 +9,8 @@ export interface RateLimiter {
 }
 
 /** client-go's DefaultControllerRateLimiter per-item part: 5 ms doubling up to 1000 s. */
-export const DEFAULT_BASE_DELAY_MS = 5;
-export const DEFAULT_MAX_DELAY_MS = 1_000_000;
+const DEFAULT_BASE_DELAY_MS = 5;
+const DEFAULT_MAX_DELAY_MS = 1_000_000;
 
 export class ExponentialFailureRateLimiter implements RateLimiter {
   private failures = new Map<string, number>();

@@ -25,7 +25,7 @@ export interface FinalizerTiming {
   retryMs: number;
 }
 
-export const DEFAULT_FINALIZER_TIMING: FinalizerTiming = { pollMs: 250, waitMs: 60_000, retryMs: 100 };
+const DEFAULT_FINALIZER_TIMING: FinalizerTiming = { pollMs: 250, waitMs: 60_000, retryMs: 100 };
 
 const asCRD = (o: JSONObject): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
 

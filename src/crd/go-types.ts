@@ -115,13 +115,13 @@ schemaFields.push(
   ['XValidations', 'x-kubernetes-validations', slice(AX + 'ValidationRules', validationRule)],
 );
 
-export const CustomResourceValidationType: GoType = {
+const CustomResourceValidationType: GoType = {
   k: 'struct',
   name: AX + 'CustomResourceValidation',
   fields: [['OpenAPIV3Schema', 'openAPIV3Schema', schemaPtr]],
 };
 
-export const CustomResourceSubresourcesType: GoType = {
+const CustomResourceSubresourcesType: GoType = {
   k: 'struct',
   name: AX + 'CustomResourceSubresources',
   fields: [
@@ -192,7 +192,6 @@ const namesType: GoType = {
     ['Categories', 'categories', slice('[]string', str)],
   ],
 };
-export const NamesType = namesType;
 
 /** The internal CustomResourceDefinitionSpec (see internal.ts for the JSON keys). */
 export const InternalSpecType: GoType = {

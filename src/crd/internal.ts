@@ -23,7 +23,7 @@ import type {
   ServiceReference,
 } from './types.js';
 
-export interface InternalWebhookClientConfig {
+interface InternalWebhookClientConfig {
   url?: string;
   service?: { namespace: string; name: string; path?: string; port: number };
   /** base64, as in v1 JSON. */

@@ -11,9 +11,9 @@ import type {
 } from './types.js';
 
 export type Condition = Omit<CustomResourceDefinitionCondition, 'lastTransitionTime'>;
-export type AcceptedNames = Partial<CustomResourceDefinitionNames> & { plural: string; kind: string };
+type AcceptedNames = Partial<CustomResourceDefinitionNames> & { plural: string; kind: string };
 
-export interface NamingResult {
+interface NamingResult {
   acceptedNames: AcceptedNames;
   /** NamesAccepted: True/NoConflicts, or False with reason PluralConflict, SingularConflict, ShortNamesConflict, KindConflict or ListKindConflict. */
   namesAccepted: Condition;
@@ -173,7 +173,7 @@ export function isConditionTrue(status: CustomResourceDefinitionStatus | undefin
 }
 
 /** IsCRDConditionEquivalent: equal except for times. */
-export function conditionEquivalent(a: Condition, b: Condition): boolean {
+function conditionEquivalent(a: Condition, b: Condition): boolean {
   return a.type === b.type && a.status === b.status && (a.reason ?? '') === (b.reason ?? '') && (a.message ?? '') === (b.message ?? '');
 }
 

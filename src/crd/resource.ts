@@ -14,7 +14,7 @@ import { crdSchemaValidator } from './schema-checks.js';
 import { crdToV1, crdToV1beta1 } from './v1beta1.js';
 
 /** A strategy without the key order, which the kind declarations derive from their Go structs. */
-export type CrdStrategy = Omit<Strategy, 'canonicalize'>;
+type CrdStrategy = Omit<Strategy, 'canonicalize'>;
 
 const asCRD = (obj: JSONObject): CustomResourceDefinition => obj as unknown as CustomResourceDefinition;
 

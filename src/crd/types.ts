@@ -7,8 +7,8 @@ export type JSONSchemaProps = Record<string, unknown>;
 export type { ObjectMeta, OwnerReference, ManagedFieldsEntry } from '../api/meta.js';
 import type { ObjectMeta } from '../api/meta.js';
 
-export type ResourceScope = 'Namespaced' | 'Cluster';
-export type ConversionStrategyType = 'None' | 'Webhook';
+type ResourceScope = 'Namespaced' | 'Cluster';
+type ConversionStrategyType = 'None' | 'Webhook';
 
 export interface CustomResourceDefinitionNames {
   plural: string;
@@ -84,8 +84,8 @@ export interface CustomResourceDefinitionSpec {
   preserveUnknownFields?: boolean;
 }
 
-export type ConditionStatus = 'True' | 'False' | 'Unknown';
-export type CustomResourceDefinitionConditionType =
+type ConditionStatus = 'True' | 'False' | 'Unknown';
+type CustomResourceDefinitionConditionType =
   | 'Established'
   | 'NamesAccepted'
   | 'NonStructuralSchema'
@@ -115,6 +115,5 @@ export interface CustomResourceDefinition {
   status?: CustomResourceDefinitionStatus;
 }
 
-export const CRD_GROUP = 'apiextensions.k8s.io';
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 export const KUBE_API_APPROVED_ANNOTATION = 'api-approved.kubernetes.io';

@@ -8,7 +8,7 @@ import { isObject } from '../util/json.js';
 import { toInternalSpec } from './internal.js';
 import type { CustomResourceDefinitionSpec } from './types.js';
 
-export const V1BETA1 = 'apiextensions.k8s.io/v1beta1';
+const V1BETA1 = 'apiextensions.k8s.io/v1beta1';
 export const V1 = 'apiextensions.k8s.io/v1';
 
 const columnToV1 = (c: unknown): unknown => {
@@ -23,7 +23,7 @@ const columnToV1beta1 = (c: unknown): unknown => {
 };
 
 /** SetDefaults_CustomResourceDefinitionSpec of v1beta1 (and the service port), in place. */
-export function defaultV1beta1Spec(spec: JSONObject): void {
+function defaultV1beta1Spec(spec: JSONObject): void {
   if (!spec['scope']) spec['scope'] = 'Namespaced';
   const names = isObject(spec['names']) ? spec['names'] : undefined;
   if (names && typeof names['kind'] === 'string') {
@@ -47,7 +47,7 @@ export function defaultV1beta1Spec(spec: JSONObject): void {
 }
 
 /** A (defaulted) v1beta1 spec as v1: top-level fields copied into every version that has none. */
-export function specToV1(spec: JSONObject): JSONObject {
+function specToV1(spec: JSONObject): JSONObject {
   const { version: _version, validation, subresources, additionalPrinterColumns, conversion, versions, preserveUnknownFields, ...rest } = spec;
   const out: JSONObject = { ...rest };
   out['versions'] = (Array.isArray(versions) ? versions : []).map((v) => {
@@ -77,7 +77,7 @@ export function specToV1(spec: JSONObject): JSONObject {
 }
 
 /** A v1 spec as v1beta1: per-version values that all versions share move to the top level. */
-export function specToV1beta1(spec: JSONObject): JSONObject {
+function specToV1beta1(spec: JSONObject): JSONObject {
   const internal = toInternalSpec(spec as unknown as CustomResourceDefinitionSpec);
   const out: JSONObject = { group: internal.group, names: internal.names, scope: internal.scope };
   if (internal.validation) out['validation'] = internal.validation;

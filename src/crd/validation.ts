@@ -59,7 +59,7 @@ export interface SchemaCheckContext {
  */
 export type SchemaStructureValidator = (schema: JSONSchemaProps, path: string, ctx: SchemaCheckContext) => FieldError[];
 
-export interface CRDValidationOptions {
+interface CRDValidationOptions {
   validateSchemaStructure?: SchemaStructureValidator;
   /**
    * The CRD API version of the request. apiextensions.k8s.io/v1beta1 requests (served for compatibility)
@@ -168,7 +168,7 @@ export function validateCRDStatusUpdate(crd: CustomResourceDefinition, old: Cust
 }
 
 /** ValidateCustomResourceDefinitionStatus. */
-export function validateCRDStatus(crd: CustomResourceDefinition): FieldError[] {
+function validateCRDStatus(crd: CustomResourceDefinition): FieldError[] {
   return validateCRDNames(crd.status?.acceptedNames ?? {}, 'status.acceptedNames');
 }
 
@@ -506,7 +506,7 @@ function versionsWithUnchangedSchemas(spec: InternalSpec, oldSpec: InternalSpec)
 // names
 
 /** ValidateCustomResourceDefinitionNames (spec.names and status.acceptedNames). */
-export function validateCRDNames(names: Partial<CustomResourceDefinitionNames>, path: string): FieldError[] {
+function validateCRDNames(names: Partial<CustomResourceDefinitionNames>, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const plural = names.plural ?? '';
   const singular = names.singular ?? '';
@@ -545,7 +545,7 @@ function simpleJSONPathErrors(s: string, path: string): FieldError[] {
 }
 
 /** ValidateCustomResourceDefinitionSubresources. */
-export function validateSubresources(sub: CustomResourceSubresources | undefined, path: string): FieldError[] {
+function validateSubresources(sub: CustomResourceSubresources | undefined, path: string): FieldError[] {
   const scale = sub?.scale;
   if (!scale) return [];
   const errs: FieldError[] = [];
@@ -686,7 +686,7 @@ function validateConversion(conversion: InternalConversion | undefined, opts: Op
 // status.storedVersions, API approval, preserveUnknownFields
 
 /** ValidateCustomResourceDefinitionStoredVersions. */
-export function validateStoredVersions(storedVersions: string[] | undefined, versions: CustomResourceDefinitionVersion[], path: string): FieldError[] {
+function validateStoredVersions(storedVersions: string[] | undefined, versions: CustomResourceDefinitionVersion[], path: string): FieldError[] {
   const stored = storedVersions ?? [];
   if (stored.length === 0) return [invalidGo(path, goRepr(storedVersions, StringSliceType), 'must have at least one stored version')];
   const errs: FieldError[] = [];
@@ -710,7 +710,7 @@ export function validateStoredVersions(storedVersions: string[] | undefined, ver
   return errs;
 }
 
-export function isProtectedCommunityGroup(group: string): boolean {
+function isProtectedCommunityGroup(group: string): boolean {
   return group === 'k8s.io' || group.endsWith('.k8s.io') || group === 'kubernetes.io' || group.endsWith('.kubernetes.io');
 }
 
@@ -721,7 +721,7 @@ function isApprovalURL(s: string): boolean {
   return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#\s@]*@?[^/?#\s]+/.test(s) && !/[\x00-\x20\x7f]/.test(s);
 }
 
-export function apiApprovalState(annotations: Record<string, string> | undefined): { state: ApprovalState; reason: string } {
+function apiApprovalState(annotations: Record<string, string> | undefined): { state: ApprovalState; reason: string } {
   const a = annotations?.[KUBE_API_APPROVED_ANNOTATION] ?? '';
   const key = JSON.stringify(KUBE_API_APPROVED_ANNOTATION);
   if (a.length === 0) return { state: 'Missing', reason: `protected groups must have approval annotation ${key}, see https://github.com/kubernetes/enhancements/pull/1111` };

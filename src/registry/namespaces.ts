@@ -9,7 +9,7 @@ import type { GenericStore } from './store.js';
 export const NAMESPACE_GR: S.GroupResource = { group: '', resource: 'namespaces' };
 /** Namespaces that exist from the start and may not be deleted. */
 export const IMMORTAL_NAMESPACES = ['default', 'kube-system', 'kube-public'];
-export const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 /** The spec of a namespace, created empty when missing. */
 export const namespaceSpec = (obj: JSONObject): JSONObject => {

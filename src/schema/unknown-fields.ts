@@ -8,7 +8,7 @@ import { badRequest } from '../api/status.js';
 export const unknownFieldError = (path: string): string => `unknown field "${path}"`;
 
 /** runtime.strictDecodingError's message. */
-export const strictDecodingError = (errs: readonly string[]): string => `strict decoding error: ${errs.join(', ')}`;
+const strictDecodingError = (errs: readonly string[]): string => `strict decoding error: ${errs.join(', ')}`;
 
 /**
  * transformDecodeError's BadRequest message for a body of a known kind that failed to decode,

@@ -8,14 +8,14 @@ import { TYPE_META_PROPERTIES } from './openapi-definitions.js';
 
 export type Schema = Record<string, unknown>;
 
-export const OBJECT_META_REF = '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
-export const LIST_META_REF = '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta';
+const OBJECT_META_REF = '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+const LIST_META_REF = '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta';
 
 /** metav1.PartialObjectMetadata's SwaggerDoc for metadata, which kube reuses for every CR. */
-export const OBJECT_METADATA_DESCRIPTION =
+const OBJECT_METADATA_DESCRIPTION =
   "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
 /** metav1beta1.PartialObjectMetadataList's SwaggerDoc for metadata (sic: #types-kinds), used for CR lists. */
-export const LIST_METADATA_DESCRIPTION =
+const LIST_METADATA_DESCRIPTION =
   'Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds';
 
 const isObject = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -137,7 +137,7 @@ function addEmbeddedProperties(s: Schema): void {
 }
 
 /** builder3 WrapRefs: a $ref with sibling keywords becomes allOf: [{$ref}] so the siblings stay valid. */
-export function wrapRefs<T>(value: T): T {
+function wrapRefs<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v) => wrapRefs(v)) as T;
   if (!isObject(value)) return value;
   const out: Schema = {};

@@ -6,7 +6,7 @@
 import { goJSON, sha512HexUpper } from './discovery-json.js';
 import { parseAcceptClauses } from './discovery.js';
 
-export interface OpenAPIV2Document {
+interface OpenAPIV2Document {
   swagger: '2.0';
   info: { title: string; version: string };
   paths: Record<string, never>;

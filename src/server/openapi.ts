@@ -23,11 +23,11 @@ export interface OpenAPIV3Document {
   components: { schemas: Record<string, Schema> };
 }
 
-export interface OpenAPIV3Index {
+interface OpenAPIV3Index {
   paths: Record<string, { serverRelativeURL: string }>;
 }
 
-export interface OpenAPIOptions {
+interface OpenAPIOptions {
   /** The server's gitVersion, which kube puts in info.version of built-in documents. */
   gitVersion?: string;
 }
@@ -47,7 +47,7 @@ export function definitionName(group: string, version: string, kind: string): st
 }
 
 /** The /openapi/v3 key of a group-version: "api/v1" or "apis/<group>/<version>". */
-export const groupVersionKey = (group: string, version: string): string => (group ? `apis/${group}/${version}` : `api/${version}`);
+const groupVersionKey = (group: string, version: string): string => (group ? `apis/${group}/${version}` : `api/${version}`);
 
 /** apiserver endpoints/openapi.ToValidOperationID. */
 function toValidOperationID(s: string, capitalizeFirst: boolean): string {
@@ -535,7 +535,7 @@ export function openapiV3Documents(resources: readonly ServedResource[], opts?: 
 // ---------------------------------------------------------------------------------------------
 // Publishing: bytes, hashes, the index, and serving with kube's caching headers
 
-export interface PublishedDocument {
+interface PublishedDocument {
   body: string;
   /** sha512 of body, upper-case hex: the ETag and the ?hash= of its index URL. */
   hash: string;
@@ -570,7 +570,7 @@ export function openapiV3Index(resources: readonly ServedResource[], opts?: Open
   return JSON.parse(publishOpenAPIV3(resources, opts).index.body) as OpenAPIV3Index;
 }
 
-export interface OpenAPIResponse {
+interface OpenAPIResponse {
   status: 200 | 301 | 304 | 404 | 406;
   headers: Record<string, string>;
   body?: string;

@@ -5,11 +5,11 @@
 // FieldsV1 as its raw JSON.
 import { Cursor, WireError, WIRE_BYTES, WIRE_END_GROUP, WIRE_VARINT } from './protobuf-wire.js';
 
-export type Scalar = 'string' | 'bytes' | 'int64' | 'int32' | 'bool';
+type Scalar = 'string' | 'bytes' | 'int64' | 'int32' | 'bool';
 /** time: metav1.Time; fieldsV1: metav1.FieldsV1; stringMap: map<string,string>. */
 export type FieldKind = Scalar | 'time' | 'fieldsV1' | 'stringMap' | MessageSchema;
 
-export interface FieldSpec {
+interface FieldSpec {
   no: number;
   json: string;
   go: string; // Go field name, as gogo's "wrong wireType" error names it
@@ -217,7 +217,7 @@ function renderFields(v: FieldsValue): unknown {
 }
 
 /** metav1.Time's JSON: RFC 3339 in UTC to the second, or null for the zero time. */
-export function formatTime(t: TimeValue): string | null {
+function formatTime(t: TimeValue): string | null {
   if (t.zero) return null;
   const floorDiv = (a: bigint, b: bigint): bigint => (a >= 0n ? a / b : -((-a + b - 1n) / b));
   const days = floorDiv(t.seconds, 86400n);

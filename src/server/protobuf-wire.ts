@@ -6,19 +6,19 @@
 /** A decoding failure; the message is Go's err.Error() text. */
 export class WireError extends Error {}
 
-export const ERR_EOF = 'unexpected EOF';
-export const ERR_OVERFLOW = 'proto: integer overflow';
-export const ERR_LENGTH = 'proto: negative length found during unmarshaling';
-export const ERR_END_GROUP = 'proto: unexpected end of group';
+const ERR_EOF = 'unexpected EOF';
+const ERR_OVERFLOW = 'proto: integer overflow';
+const ERR_LENGTH = 'proto: negative length found during unmarshaling';
+const ERR_END_GROUP = 'proto: unexpected end of group';
 
 export const WIRE_VARINT = 0;
-export const WIRE_FIXED64 = 1;
+const WIRE_FIXED64 = 1;
 export const WIRE_BYTES = 2;
-export const WIRE_START_GROUP = 3;
+const WIRE_START_GROUP = 3;
 export const WIRE_END_GROUP = 4;
-export const WIRE_FIXED32 = 5;
+const WIRE_FIXED32 = 5;
 
-export interface Tag {
+interface Tag {
   field: number; // int32(wire >> 3), as Go truncates it
   wireType: number;
   wire: bigint; // the whole key; gogo prints it in its "illegal tag" error

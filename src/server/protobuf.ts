@@ -16,7 +16,7 @@ export function isProtobufContentType(contentType: string | undefined): boolean 
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === PROTOBUF_CONTENT_TYPE;
 }
 
-export interface ProtobufObject {
+interface ProtobufObject {
   apiVersion: string;
   kind: string;
   /** The object as JSON, kind and apiVersion first. */

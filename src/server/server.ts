@@ -67,7 +67,7 @@ export interface RunningServer {
  * The plain port trusts whoever reaches it, as kube-apiserver's insecure port did: its requests are made by
  * this user, a member of system:masters.
  */
-export const INSECURE_USER: UserInfo = { name: 'system:unsecured', groups: ['system:masters', 'system:authenticated'] };
+const INSECURE_USER: UserInfo = { name: 'system:unsecured', groups: ['system:masters', 'system:authenticated'] };
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const kv = opts.kv;
