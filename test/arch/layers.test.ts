@@ -15,7 +15,7 @@ const LAYERS: string[][] = [
   ['api'],
   ['storage'],
   ['schema'],
-  ['cel'],
+  ['cel', 'smd'], // smd: structured-merge-diff (field sets, managed fields)
   ['conversion'],
   ['registry'],
   ['controllers'],
