@@ -4,18 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FieldSet, pathString, type Path } from '../../src/smd/set.js';
 import { fieldElement, indexElement, keyElement, valueElement, compareElements, type PathElement } from '../../src/smd/path-element.js';
+import { P, S } from './helpers.js';
 import { fieldsV1Text, fromFieldsV1, toFieldsV1 } from '../../src/smd/fields-v1.js';
 
-/** MakePathOrDie: strings are fields, numbers indices, {k: {...}} keys, {v: x} values. */
-type Part = string | number | { k: Record<string, unknown> } | { v: unknown };
-const P = (...parts: Part[]): Path =>
-  parts.map((p): PathElement => {
-    if (typeof p === 'string') return fieldElement(p);
-    if (typeof p === 'number') return indexElement(p);
-    if ('k' in p) return keyElement(Object.entries(p.k).map(([name, value]) => ({ name, value })));
-    return valueElement(p.v);
-  });
-const S = (...paths: Path[]): FieldSet => FieldSet.of(...paths);
 const nameFirst = { k: { name: 'first' } };
 
 const same = (got: FieldSet, want: FieldSet, why?: string): void => assert.ok(got.equals(want), `${why ?? ''}\nwant:\n${want}\ngot:\n${got}`);
