@@ -1,0 +1,132 @@
+// What changed between two values of a type (structured-merge-diff's TypedValue.Compare): the fields
+// removed, modified and added, by the same rules as ToFieldSet. Atomic lists and maps, scalars, and lists
+// or maps empty on both sides are compared whole; a separable map field by field; an associative list item
+// by item, an item given more than once being compared as a whole.
+import { isObject } from '../util/json.js';
+import { fieldElement, serializeElement, type PathElement } from './path-element.js';
+import { FieldSet } from './set.js';
+import { deduceAtom, type Atom, type ListType, type MapType, type MergeSchema, type TypeRef } from './schema.js';
+import { listItemElement } from './to-field-set.js';
+import { valuesEqual } from './value-order.js';
+
+export interface Comparison {
+  removed: FieldSet;
+  modified: FieldSet;
+  added: FieldSet;
+}
+
+/** `undefined` stands for a value that is absent (Go's nil value), `null` for JSON null. */
+export function compare(schema: MergeSchema, root: TypeRef, lhs: unknown, rhs: unknown): Comparison {
+  const c: Comparison = { removed: new FieldSet(), modified: new FieldSet(), added: new FieldSet() };
+  new Walker(schema, c).compare(root, lhs, rhs, [], { inLeaf: false });
+  return c;
+}
+
+export const isSame = (c: Comparison): boolean => c.removed.empty() && c.modified.empty() && c.added.empty();
+
+/** Comparison.ExcludeFields: drop the fields (and everything below them) of `fields`. */
+export function excludeFields(c: Comparison, fields: FieldSet | undefined): Comparison {
+  if (!fields || fields.empty()) return c;
+  return { removed: c.removed.recursiveDifference(fields), modified: c.modified.recursiveDifference(fields), added: c.added.recursiveDifference(fields) };
+}
+
+interface Leaf {
+  inLeaf: boolean;
+}
+
+const sameKinds = (a: Atom, b: Atom): boolean => a.scalar === b.scalar && !a.list === !b.list && !a.map === !b.map;
+
+class Walker {
+  constructor(
+    private readonly schema: MergeSchema,
+    private readonly c: Comparison,
+  ) {}
+
+  compare(ref: TypeRef, lhs: unknown, rhs: unknown, path: PathElement[], leaf: Leaf): void {
+    const atom = this.schema.resolve(ref);
+    if (!atom) return;
+    const al = deduceAtom(atom, lhs);
+    const ar = deduceAtom(atom, rhs);
+    if (rhs === undefined) this.handle(al, lhs, rhs, path, leaf);
+    else if (lhs === undefined || sameKinds(al, ar)) this.handle(ar, lhs, rhs, path, leaf);
+    else {
+      // The value changed kind (an untyped field): both readings are walked.
+      this.handle(al, lhs, rhs, path, { ...leaf });
+      this.handle(ar, lhs, rhs, path, leaf);
+    }
+    if (!leaf.inLeaf) {
+      if (lhs === undefined) this.c.added.insert(path);
+      else if (rhs === undefined) this.c.removed.insert(path);
+    }
+  }
+
+  private handle(atom: Atom, lhs: unknown, rhs: unknown, path: PathElement[], leaf: Leaf): void {
+    if (atom.map) return this.doMap(atom.map, lhs, rhs, path, leaf);
+    if (atom.scalar) return this.doLeaf(lhs, rhs, path, leaf);
+    if (atom.list) return this.doList(atom.list, lhs, rhs, path, leaf);
+  }
+
+  private doLeaf(lhs: unknown, rhs: unknown, path: PathElement[], leaf: Leaf): void {
+    if (leaf.inLeaf) return;
+    leaf.inLeaf = true;
+    if (lhs === undefined) this.c.added.insert(path);
+    else if (rhs === undefined) this.c.removed.insert(path);
+    else if (!valuesEqual(lhs, rhs)) this.c.modified.insert(path);
+  }
+
+  private doMap(t: MapType, lhs: unknown, rhs: unknown, path: PathElement[], leaf: Leaf): void {
+    const l = isObject(lhs) ? lhs : undefined;
+    const r = isObject(rhs) ? rhs : undefined;
+    const bothEmpty = (!l || Object.keys(l).length === 0) && (!r || Object.keys(r).length === 0);
+    if (t.elementRelationship === 'atomic' || bothEmpty) return this.doLeaf(lhs, rhs, path, leaf);
+    if (!l && !r) return;
+    const keys = new Set([...Object.keys(l ?? {}), ...Object.keys(r ?? {})]);
+    for (const key of keys) {
+      const type = this.schema.field(t, key)?.type ?? t.elementType ?? {};
+      const lv = l && key in l ? l[key] : undefined;
+      const rv = r && key in r ? r[key] : undefined;
+      this.compare(type, lv, rv, [...path, fieldElement(key)], { inLeaf: leaf.inLeaf });
+    }
+  }
+
+  private doList(t: ListType, lhs: unknown, rhs: unknown, path: PathElement[], leaf: Leaf): void {
+    const l = Array.isArray(lhs) ? lhs : undefined;
+    const r = Array.isArray(rhs) ? rhs : undefined;
+    const bothEmpty = (!l || l.length === 0) && (!r || r.length === 0);
+    if (t.elementRelationship !== 'associative' || bothEmpty) return this.doLeaf(lhs, rhs, path, leaf);
+    if (!l && !r) return;
+    // Items grouped by their key (or value), in order of first appearance, lhs first.
+    const groups = new Map<string, { pe: PathElement; l: unknown[]; r: unknown[] }>();
+    // The serialized element is canonical (keys sorted, values in one JSON form): equal elements, equal strings.
+    const groupOf = (pe: PathElement): { pe: PathElement; l: unknown[]; r: unknown[] } => {
+      const id = serializeElement(pe);
+      let g = groups.get(id);
+      if (!g) groups.set(id, (g = { pe, l: [], r: [] }));
+      return g;
+    };
+    for (const item of l ?? []) {
+      const pe = listItemElement(this.schema, t, item);
+      if (pe) groupOf(pe).l.push(item);
+    }
+    for (const item of r ?? []) {
+      const pe = listItemElement(this.schema, t, item);
+      if (pe) groupOf(pe).r.push(item);
+    }
+    for (const g of groups.values()) {
+      const child = [...path, g.pe];
+      const item = (v: unknown): void => this.compare(t.elementType, v, undefined, child, { inLeaf: leaf.inLeaf });
+      if (g.l.length <= 1 && g.r.length <= 1) {
+        this.compare(t.elementType, g.l[0], g.r[0], child, { inLeaf: leaf.inLeaf });
+      } else if (g.l.length >= 2 && g.r.length >= 2) {
+        if (g.l.length !== g.r.length || g.l.some((v, i) => !valuesEqual(v, g.r[i]))) this.c.modified.insert(child);
+      } else if (g.l.length >= 2) {
+        // Several items became at most one: the new one is walked as added, the group is removed.
+        if (g.r.length) this.compare(t.elementType, undefined, g.r[0], child, { inLeaf: leaf.inLeaf });
+        this.c.removed.insert(child);
+      } else {
+        if (g.l.length) item(g.l[0]);
+        this.c.added.insert(child);
+      }
+    }
+  }
+}
