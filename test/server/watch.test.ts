@@ -20,9 +20,9 @@ interface Stream {
   ended: Promise<void>;
 }
 
-async function watch(path: string): Promise<Stream> {
+async function watch(path: string, headers: Record<string, string> = {}): Promise<Stream> {
   const ctrl = new AbortController();
-  const res = await fetch(api.url + path, { signal: ctrl.signal });
+  const res = await fetch(api.url + path, { signal: ctrl.signal, headers });
   assert.equal(res.status, 200);
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
@@ -109,8 +109,12 @@ test('objects entering and leaving a label selector are ADDED and DELETED', asyn
     await api.req('POST', base, cronTab('sel'));
     await api.req('PATCH', `${base}/sel`, { metadata: { labels: { tier: 'gold' } } }, { 'Content-Type': 'application/merge-patch+json' });
     assert.equal(summary(await w.next()), 'ADDED sel');
-    await api.req('PATCH', `${base}/sel`, { metadata: { labels: { tier: 'silver' } } }, { 'Content-Type': 'application/merge-patch+json' });
-    assert.equal(summary(await w.next()), 'DELETED sel');
+    const left = await api.req('PATCH', `${base}/sel`, { metadata: { labels: { tier: 'silver' } } }, { 'Content-Type': 'application/merge-patch+json' });
+    const ev = await w.next();
+    assert.equal(summary(ev), 'DELETED sel');
+    // The object as it was when it last matched, at the resourceVersion of the change that made it leave.
+    assert.deepEqual(ev.object.metadata.labels, { tier: 'gold' });
+    assert.equal(ev.object.metadata.resourceVersion, left.json.metadata.resourceVersion);
   } finally {
     w.close();
   }
@@ -179,4 +183,49 @@ test('a list at a compacted resourceVersion is 410 Expired', async () => {
   assert.equal(r.status, 410);
   assert.equal(r.json.reason, 'Expired');
   assert.equal(r.json.message, 'The resourceVersion for the provided list is too old.');
+});
+
+const rvOf = (ev: any): number => Number(ev.object.metadata.resourceVersion);
+
+test('bookmarks of a watch with initial events never go below the snapshot those events came from', async () => {
+  const first = await api.req('POST', base, cronTab('snap'));
+  await api.req('POST', base, cronTab('snap-other'));
+  const w = await watch(`${base}?watch=true&allowWatchBookmarks=true&fieldSelector=metadata.name%3Dsnap`);
+  try {
+    const added = await w.next();
+    assert.equal(summary(added), 'ADDED snap');
+    assert.equal(added.object.metadata.resourceVersion, first.json.metadata.resourceVersion);
+    // The snapshot is newer than the object: no bookmark may carry the object's revision.
+    const snapshot = Number((await api.req('GET', base)).json.metadata.resourceVersion);
+    assert.ok(snapshot > rvOf(added));
+    const other = await api.req('PATCH', `${base}/snap-other`, { spec: { replicas: 2 } }, { 'Content-Type': 'application/merge-patch+json' });
+    const bm = await w.next();
+    assert.equal(bm.type, 'BOOKMARK');
+    assert.equal(bm.object.metadata.resourceVersion, other.json.metadata.resourceVersion);
+  } finally {
+    w.close();
+  }
+});
+
+test('bookmarks of a filtered watch carry the resource\'s newest revision, not the last event the watch got', async () => {
+  const start = (await api.req('GET', base)).json.metadata.resourceVersion;
+  const w = await watch(`${base}?watch=true&allowWatchBookmarks=true&labelSelector=tier%3Dnone&resourceVersion=${start}`);
+  try {
+    await api.req('POST', base, cronTab('unseen-1'));
+    const last = await api.req('POST', base, cronTab('unseen-2'));
+    let bm = await w.next();
+    while (rvOf(bm) < Number(last.json.metadata.resourceVersion)) bm = await w.next();
+    assert.equal(bm.type, 'BOOKMARK');
+    assert.equal(bm.object.metadata.resourceVersion, last.json.metadata.resourceVersion);
+    assert.equal(bm.object.kind, 'CronTab');
+  } finally {
+    w.close();
+  }
+});
+
+test('a watch whose resource has not changed since it started sends no bookmark', async () => {
+  const start = (await api.req('GET', base)).json.metadata.resourceVersion;
+  const w = await watch(`${base}?watch=true&allowWatchBookmarks=true&timeoutSeconds=1&resourceVersion=${start}`);
+  await w.ended;
+  await assert.rejects(w.next(), /stream ended/);
 });
