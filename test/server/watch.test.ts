@@ -229,3 +229,45 @@ test('a watch whose resource has not changed since it started sends no bookmark'
   await w.ended;
   await assert.rejects(w.next(), /stream ended/);
 });
+
+const METADATA_ONLY = { Accept: 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json' };
+
+test('a metadata-only watch of custom resources streams PartialObjectMetadata, bookmarks included', async () => {
+  const start = (await api.req('GET', base)).json.metadata.resourceVersion;
+  const w = await watch(`${base}?watch=true&allowWatchBookmarks=true&resourceVersion=${start}`, METADATA_ONLY);
+  try {
+    const made = await api.req('POST', base, { ...cronTab('meta-only'), metadata: { name: 'meta-only', labels: { a: 'b' } } });
+    const ev = await w.next();
+    assert.equal(ev.type, 'ADDED');
+    assert.deepEqual(Object.keys(ev.object), ['kind', 'apiVersion', 'metadata']);
+    assert.equal(ev.object.kind, 'PartialObjectMetadata');
+    assert.equal(ev.object.apiVersion, 'meta.k8s.io/v1');
+    assert.deepEqual(ev.object.metadata, made.json.metadata);
+    const bm = await w.next();
+    assert.equal(bm.type, 'BOOKMARK');
+    assert.deepEqual(bm.object, {
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { resourceVersion: made.json.metadata.resourceVersion, creationTimestamp: null },
+    });
+  } finally {
+    w.close();
+  }
+});
+
+test('a metadata-only watch of a built-in resource streams PartialObjectMetadata', async () => {
+  const w = await watch('/api/v1/namespaces?watch=true&fieldSelector=metadata.name%3Ddefault', {
+    Accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1',
+  });
+  try {
+    const ev = await w.next();
+    assert.equal(ev.type, 'ADDED');
+    assert.equal(ev.object.kind, 'PartialObjectMetadata');
+    assert.equal(ev.object.apiVersion, 'meta.k8s.io/v1beta1');
+    assert.equal(ev.object.metadata.name, 'default');
+    assert.equal(ev.object.spec, undefined);
+    assert.equal(ev.object.status, undefined);
+  } finally {
+    w.close();
+  }
+});
