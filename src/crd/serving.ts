@@ -9,6 +9,7 @@ import { storageVersionHash, compareKubeVersions } from '../api/versions.js';
 import { compileCrdSchemas, customResourceType, storageVersionOf } from './custom-resource.js';
 import type { ConvertObjects } from '../conversion/types.js';
 import { isConditionTrue } from './conditions.js';
+import { selectableFieldLabel } from './selectable-field-set.js';
 import type { CustomResourceDefinition } from './types.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { Endpoint } from '../registry/endpoint.js';
@@ -50,6 +51,7 @@ function servedResource(crd: CustomResourceDefinition, version: string, priority
     storageVersionHash: storageVersionHash(crd.spec.group, storageVersionOf(crd), kind),
     schema: v.schema?.openAPIV3Schema,
     printerColumns: v.additionalPrinterColumns,
+    ...(v.selectableFields?.length ? { selectableFields: v.selectableFields.map(selectableFieldLabel) } : {}),
     deprecated: v.deprecated,
     deprecationWarning: v.deprecationWarning,
     versionPriority: priority,
