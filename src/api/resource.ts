@@ -35,6 +35,8 @@ export interface ServedResource {
   /** The OpenAPI v3 schema of the whole object (apiextensions JSONSchemaProps form), when there is one. */
   schema?: Record<string, unknown>;
   printerColumns?: PrinterColumn[];
+  /** Fields offered to field selectors beyond metadata, by their path without the leading dot (a CRD version's selectableFields). */
+  selectableFields?: string[];
   deprecated?: boolean;
   deprecationWarning?: string;
   /** Position among the group's versions, as Kubernetes version priority orders them (0 = preferred). */

@@ -23,7 +23,8 @@ export function keyOf(obj: JSONObject): string {
 const revisionOf = (obj: JSONObject): number => Number(metaOf(obj).resourceVersion ?? 0) || 0;
 
 /** What an informer reads: a GenericStore, or a wrapper of one. */
-export type InformerSource = Pick<GenericStore, 'list' | 'watch'>;
+/** Where an informer lists and watches: a store, or anything shaped like one (tests wrap stores). */
+export type InformerSource = Pick<GenericStore, 'list'> & { watch(...args: Parameters<GenericStore['watch']>): Watcher };
 
 interface InformerOptions {
   /** Only this namespace; all when empty or absent. */

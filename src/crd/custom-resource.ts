@@ -1,5 +1,6 @@
 // The resource type of one served version of a CRD: strategy (metadata, generation, status
 // handling), printing, field selectors and version mapping. Built once per CRD version.
+import { selectableFieldSet } from './selectable-field-set.js';
 import type { ServedResource } from '../api/resource.js';
 import { invalid as invalidField, type FieldError } from '../api/field-error.js';
 import type { JSONObject } from '../util/json.js';
@@ -270,12 +271,7 @@ export function customResourceType(
     keyPrefix: `/registry/${group}/${crd.spec.names.plural}/`,
     strategy: customResourceStrategy(apiVersion, served.kind, namespaced, hasStatus, v.subresources?.scale, schemas, crd.spec.preserveUnknownFields === true),
     table: customResourceTableConvertor(v.additionalPrinterColumns),
-    selectableFields: (obj) => {
-      const m = metaOf(obj);
-      const f: Record<string, string> = { 'metadata.name': String(m.name ?? '') };
-      if (namespaced) f['metadata.namespace'] = String(m.namespace ?? '');
-      return f;
-    },
+    selectableFields: selectableFieldSet(namespaced, v.selectableFields),
     // Sorted keys: stored custom resources begin with apiVersion then kind. With defaults in the schema,
     // reads must default what is stored, so they cannot pass the bytes through.
     storedBytesPrefix: schemas?.hasDefaults ? undefined : `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(served.kind)},`,

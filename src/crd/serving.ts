@@ -9,6 +9,7 @@ import { storageVersionHash, compareKubeVersions } from '../api/versions.js';
 import { compileCrdSchemas, customResourceType, storageVersionOf } from './custom-resource.js';
 import type { ConvertObjects } from '../conversion/types.js';
 import { isConditionTrue } from './conditions.js';
+import { selectableFieldLabel } from './selectable-field-set.js';
 import type { CustomResourceDefinition } from './types.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { Endpoint } from '../registry/endpoint.js';
@@ -50,6 +51,7 @@ function servedResource(crd: CustomResourceDefinition, version: string, priority
     storageVersionHash: storageVersionHash(crd.spec.group, storageVersionOf(crd), kind),
     schema: v.schema?.openAPIV3Schema,
     printerColumns: v.additionalPrinterColumns,
+    ...(v.selectableFields?.length ? { selectableFields: v.selectableFields.map(selectableFieldLabel) } : {}),
     deprecated: v.deprecated,
     deprecationWarning: v.deprecationWarning,
     versionPriority: priority,
@@ -70,6 +72,21 @@ export function terminatingCreate(gr: GroupResource): StatusError {
     details: { group: gr.group, kind: gr.resource },
     code: 405,
   });
+}
+
+/** How long crdHandler's tearDown lets in-flight requests reach the old storage before destroying it. */
+const TEARDOWN_DELAY_MS = 1000;
+
+/**
+ * The storage of a CRD that changed or went away is torn down as crdHandler's removeStorage_locked does it:
+ * a second later its watch cache stops, which ends every watch on it without an event. Requests from then
+ * on are served by the new storage.
+ */
+function tearDown(info: CrdServingInfo): void {
+  const timer = setTimeout(() => {
+    for (const ep of info.versions.values()) ep.store.endWatches();
+  }, TEARDOWN_DELAY_MS);
+  timer.unref();
 }
 
 export class CrdServing {
@@ -95,6 +112,7 @@ export class CrdServing {
       this.generation++;
       return;
     }
+    if (existing) tearDown(existing);
     const sorted = [...crd.spec.versions].sort((a, b) => compareKubeVersions(a.name, b.name));
     const versions = new Map<string, CrdEndpoint>();
     let storageStore: GenericStore | undefined;
@@ -138,7 +156,11 @@ export class CrdServing {
   }
 
   remove(name: string): void {
-    if (this.byName.delete(name)) this.generation++;
+    const info = this.byName.get(name);
+    if (!info) return;
+    this.byName.delete(name);
+    tearDown(info);
+    this.generation++;
   }
 
   /** The endpoint serving group/version/resource, as crdHandler routes: served version, names accepted or established. */

@@ -1,7 +1,7 @@
 // The generic resource store: one implementation of get/list/watch/create/update/delete over the
 // revisioned KV store, for every resource type. Strategies supply what differs between types.
 import { randomUUID } from 'node:crypto';
-import type { KVStore, KeyValue, StoreEvent, Watcher } from '../storage/types.js';
+import type { KVStore, KeyValue, StoreEvent, WatchOptions, Watcher } from '../storage/types.js';
 import { StorageError } from '../storage/types.js';
 import * as S from '../api/status.js';
 import { invalid, required } from '../api/field-error.js';
@@ -166,16 +166,21 @@ export class GenericStore {
    * Watch events reach every watcher of a prefix as the same event object: decode once for all of them.
    * Keyed by the event (short-lived), not the key-value, which a cache may keep for as long as it is current.
    */
-  private decodeShared(ev: StoreEvent, which: 'kv' | 'prev'): JSONObject {
+  private decodeShared(ev: StoreEvent, which: 'kv' | 'prev' | 'left'): JSONObject {
     let entry = this.shared.get(ev);
     if (!entry) {
       entry = {};
       this.shared.set(ev, entry);
     }
+    if (which === 'left') {
+      // The previous object at the event's revision: a copy, since the previous object is shared too.
+      const prev = this.decodeShared(ev, 'prev');
+      return (entry.left ??= { ...prev, metadata: { ...metaOf(prev), resourceVersion: String(ev.kv.modRevision) } });
+    }
     return (entry[which] ??= this.decode(which === 'kv' ? ev.kv : ev.prev!));
   }
 
-  private readonly shared = new WeakMap<StoreEvent, { kv?: JSONObject; prev?: JSONObject }>();
+  private readonly shared = new WeakMap<StoreEvent, { kv?: JSONObject; prev?: JSONObject; left?: JSONObject }>();
   /** Conversions of watch events under way, shared by every watcher that needs them. */
   private readonly converting = new WeakMap<StoreEvent, Promise<void>>();
 
@@ -488,84 +493,126 @@ export class GenericStore {
   }
 
   /**
-   * Watch from a revision. Events are filtered as kube-apiserver filters them: an object that stops matching
-   * the selectors is sent as DELETED, one that starts matching as ADDED.
+   * Watch from a revision. Events are filtered as kube-apiserver's watch cache filters them: an object that
+   * stops matching the selectors is sent as DELETED (its previous state at the event's revision), one that
+   * starts matching as ADDED. The watch follows every key of the resource, as the watch cache does, so its
+   * resourceVersion() moves with changes in other namespaces too.
    */
   watch(
     namespace: string,
     fromRevision: number,
-    filter: { labelMatch?: ListOptions['labelMatch']; fieldMatch?: ListOptions['fieldMatch'] },
+    filter: ListFilter,
     onEvent: (ev: WatchEvent) => void,
     onError: (status: S.StatusError) => void,
-  ): Watcher {
-    const prefix = this.prefix(namespace);
-    const onStorageError = (err: StorageError): void => onError(mapStorageError(err, false, fromRevision));
-    if (!this.type.asyncCodec) {
-      let failed = false;
-      return this.kv.watch(prefix, {
-        fromRevision,
-        onEvent: (ev: StoreEvent) => {
-          let out: WatchEvent | undefined;
-          try {
-            out = this.toWatchEvent(ev, filter);
-          } catch (e) {
-            // An object that cannot be decoded (converted) ends this watch, not the others.
-            if (!failed) onError(e instanceof S.StatusError ? e : S.internal(e instanceof Error ? e.message : String(e)));
-            failed = true;
-            return;
-          }
-          if (out && !failed) onEvent(out);
-        },
-        onError: onStorageError,
-      });
-    }
-    // Conversion takes a round trip: queue events, convert what has gathered in one call, deliver in order.
+    onEnd?: () => void,
+  ): ResourceWatcher {
+    const own = this.prefix(namespace);
+    let processed = fromRevision;
+    let closed = false;
+    const fail = (e: unknown): void => {
+      if (closed) return;
+      close();
+      onError(e instanceof S.StatusError ? e : S.internal(e instanceof Error ? e.message : String(e)));
+    };
+    const deliver = (ev: StoreEvent): void => {
+      // An object that cannot be decoded (converted) ends this watch, not the others.
+      let out: WatchEvent | undefined;
+      try {
+        out = ev.kv.key.startsWith(own) ? this.toWatchEvent(ev, filter) : undefined;
+      } catch (e) {
+        fail(e);
+        return;
+      }
+      processed = ev.kv.modRevision;
+      if (out && !closed) onEvent(out);
+    };
+    const onStorageError = (err: StorageError): void => {
+      if (closed) return;
+      close();
+      onError(mapStorageError(err, false, fromRevision));
+    };
+    const inner = this.type.asyncCodec
+      ? this.kv.watch(this.type.keyPrefix, this.convertingWatch(own, fromRevision, Boolean(filter.labelMatch || filter.fieldMatch), deliver, fail, onStorageError, () => closed))
+      : this.kv.watch(this.type.keyPrefix, { fromRevision, onEvent: (ev) => !closed && deliver(ev), onError: onStorageError });
+    const close = (): void => {
+      closed = true;
+      inner.close();
+      this.watchers.delete(entry);
+    };
+    const entry = {
+      end: (): void => {
+        if (closed) return;
+        close();
+        onEnd?.();
+      },
+    };
+    this.watchers.add(entry);
+    return { close, resourceVersion: () => processed };
+  }
+
+  /** Open watches, ended when this store is torn down. */
+  private readonly watchers = new Set<{ end(): void }>();
+
+  /**
+   * Ends every open watch without an error, as kube ends the watches of a CRD's storage when it rebuilds
+   * it: clients re-list and watch again, from the new storage.
+   */
+  endWatches(): void {
+    for (const w of [...this.watchers]) w.end();
+  }
+
+  /**
+   * Storage watch options for a type with an asynchronous codec: conversion takes a round trip, so events
+   * queue, what has gathered is converted in one call, and events are delivered in order.
+   */
+  private convertingWatch(
+    own: string,
+    fromRevision: number,
+    withPrev: boolean,
+    deliver: (ev: StoreEvent) => void,
+    fail: (e: unknown) => void,
+    onStorageError: (err: StorageError) => void,
+    isClosed: () => boolean,
+  ): WatchOptions {
     const queue: StoreEvent[] = [];
     let pumping = false;
-    let closed = false;
-    const withPrev = Boolean(filter.labelMatch || filter.fieldMatch);
+    let storageError: StorageError | undefined;
     const pump = async (): Promise<void> => {
       pumping = true;
-      while (queue.length > 0 && !closed) {
+      while (queue.length > 0 && !isClosed()) {
         const batch = queue.splice(0);
         try {
-          await this.convertEvents(batch, withPrev);
+          await this.convertEvents(
+            batch.filter((ev) => ev.kv.key.startsWith(own)),
+            withPrev,
+          );
         } catch (e) {
-          closed = true;
-          inner.close();
-          onError(e instanceof S.StatusError ? e : S.internal(e instanceof Error ? e.message : String(e)));
+          fail(e);
           return;
         }
         for (const ev of batch) {
-          if (closed) return;
-          const out = this.toWatchEvent(ev, filter);
-          if (out) onEvent(out);
+          if (isClosed()) return;
+          deliver(ev);
         }
       }
       pumping = false;
+      // Deliver what was converted before the storage error.
+      if (storageError) onStorageError(storageError);
     };
-    const inner = this.kv.watch(prefix, {
+    return {
       fromRevision,
       onEvent: (ev: StoreEvent) => {
         queue.push(ev);
         if (!pumping) void pump();
       },
       onError: (err) => {
-        // Deliver what was converted before the storage error.
-        closed = true;
-        onStorageError(err);
-      },
-    });
-    return {
-      ...inner,
-      close: () => {
-        closed = true;
-        inner.close();
+        if (pumping) storageError = err;
+        else onStorageError(err);
       },
     };
   }
 
-  private toWatchEvent(ev: StoreEvent, filter: Parameters<GenericStore['matches']>[1]): WatchEvent | undefined {
+  private toWatchEvent(ev: StoreEvent, filter: ListFilter): WatchEvent | undefined {
     // Event objects are shared by every watcher of this resource: read-only from here on.
     const obj = this.decodeShared(ev, 'kv');
     if (ev.type === 'delete') return this.matches(obj, filter) ? { type: 'DELETED', object: obj } : undefined;
@@ -575,9 +622,19 @@ export class GenericStore {
     const before = !filtered || this.matches(this.decodeShared(ev, 'prev'), filter);
     if (now && before) return { type: 'MODIFIED', object: obj };
     if (now) return { type: 'ADDED', object: obj };
-    if (before) return { type: 'DELETED', object: obj };
+    // Leaving the selectors: the previous object, at the event's resourceVersion (cacheWatcher's convertToWatchEvent).
+    if (before) return { type: 'DELETED', object: this.decodeShared(ev, 'left') };
     return undefined;
   }
+}
+
+/** A watch of one resource through its store. */
+export interface ResourceWatcher extends Watcher {
+  /**
+   * The watch cache's resourceVersion as this watch has seen it: the revision of the newest event of the
+   * resource it has processed (sent or filtered out), or where it started. Every event up to it has been sent.
+   */
+  resourceVersion(): number;
 }
 
 /**

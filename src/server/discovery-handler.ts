@@ -46,7 +46,7 @@ export function serveDiscovery(registry: ApiRegistry, req: IncomingMessage, res:
     return false;
   }
   if (doc === undefined) return false;
-  const neg = negotiateOutput(req.headers.accept, false, false);
+  const neg = negotiateOutput(req.headers.accept, false, 'object');
   if (neg instanceof Error) {
     writeError(res, neg);
     return true;

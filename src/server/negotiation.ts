@@ -49,11 +49,17 @@ const SUPPORTED_OUTPUT = ['application/json', 'application/yaml', 'application/v
 const formatOf = (type: string): OutputFormat | undefined =>
   type === 'application/json' || type === 'application/*' || type === '*/*' ? 'json' : type === 'application/yaml' ? 'yaml' : undefined;
 
+/** What a response holds: one object, a list, or a watch stream of objects. */
+export type ResponseShape = 'object' | 'list' | 'watch';
+
+/** Which metadata-only form fits a response: a watch's events are single objects, as for a get. */
+const partialKind = (shape: ResponseShape): Transform => (shape === 'list' ? 'PartialObjectMetadataList' : 'PartialObjectMetadata');
+
 /**
- * Picks the response form for an object or list endpoint. Protobuf is never chosen: clients that ask for it
- * always offer JSON as a fallback. Transformed forms are taken only when the endpoint allows them.
+ * Picks the response form for an object, list or watch endpoint. Protobuf is never chosen: clients that ask
+ * for it always offer JSON as a fallback. Transformed forms are taken only when the endpoint allows them.
  */
-export function negotiateOutput(accept: string | undefined, allowTransform: boolean, isList: boolean): Negotiated | StatusError {
+export function negotiateOutput(accept: string | undefined, allowTransform: boolean, shape: ResponseShape): Negotiated | StatusError {
   for (const m of parseAccept(accept)) {
     const format = formatOf(m.type);
     if (!format) continue;
@@ -63,7 +69,9 @@ export function negotiateOutput(accept: string | undefined, allowTransform: bool
       const g = m.params['g'];
       const v = m.params['v'];
       if (g !== 'meta.k8s.io' || (v !== 'v1' && v !== 'v1beta1')) continue;
-      if (as === 'Table' || (as === 'PartialObjectMetadata' && !isList) || (as === 'PartialObjectMetadataList' && isList)) {
+      // kube takes both metadata-only forms for a watch too; its events then fail the list transform and go
+      // out as they are (doTransformObject's fallback in the watch encoder).
+      if (as === 'Table' || as === partialKind(shape) || (shape === 'watch' && as === 'PartialObjectMetadataList')) {
         return { format, contentType: contentTypeFor(format), transform: { as, version: v }, pretty: false };
       }
       continue;

@@ -199,3 +199,12 @@ export function publishedListSchema(kindRef: string, gvk: GVK, listKind: string,
     'x-kubernetes-group-version-kind': gvkExtension([{ group: gvk.group, version: gvk.version, kind: listKind }]),
   });
 }
+
+/**
+ * x-kubernetes-selectable-fields, as kube's builder adds it to a CRD version's kind and list schemas when the
+ * version has selectableFields: one {fieldPath} per field, its JSON path without the leading dot.
+ */
+export function withSelectableFields(schema: Schema, fieldPaths: readonly string[] | undefined): Schema {
+  if (!fieldPaths?.length) return schema;
+  return { ...schema, 'x-kubernetes-selectable-fields': fieldPaths.map((fieldPath) => ({ fieldPath })) };
+}

@@ -12,7 +12,7 @@ import { compareKubeVersions } from '../api/versions.js';
 import { goJSON, sha512HexUpper } from './discovery-json.js';
 import { DEFINITIONS } from './openapi-definitions.js';
 import { BUILTIN_KINDS } from '../apis/index.js';
-import { type GVK, type Schema, gvkExtension, publishedListSchema, publishedObjectSchema } from './openapi-schema.js';
+import { type GVK, type Schema, gvkExtension, publishedListSchema, publishedObjectSchema, withSelectableFields } from './openapi-schema.js';
 
 export type { Schema } from './openapi-schema.js';
 
@@ -487,8 +487,8 @@ export function openapiV3GroupVersion(group: string, version: string, resources:
   for (const r of served) {
     const gvk = { group: r.group, version: r.version, kind: r.kind };
     const kindName = definitionName(r.group, r.version, r.kind);
-    own[kindName] = publishedObjectSchema(r.schema, gvk);
-    own[definitionName(r.group, r.version, r.listKind)] = publishedListSchema(SCHEMAS + kindName, gvk, r.listKind, r.resource);
+    own[kindName] = withSelectableFields(publishedObjectSchema(r.schema, gvk), r.selectableFields);
+    own[definitionName(r.group, r.version, r.listKind)] = withSelectableFields(publishedListSchema(SCHEMAS + kindName, gvk, r.listKind, r.resource), r.selectableFields);
     for (const route of routesFor(r)) routes.push({ route, gvk });
   }
   const gvkByRoute = new Map(routes.map(({ route, gvk }) => [route, gvk]));

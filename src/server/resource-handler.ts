@@ -8,7 +8,7 @@ import { metaOf } from '../registry/store.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
-import { decodeBody, negotiateOutput, type Negotiated, type StrictDecoding } from './negotiation.js';
+import { decodeBody, negotiateOutput, type Negotiated, type ResponseShape, type StrictDecoding } from './negotiation.js';
 import { typedOpaquePaths } from './duplicate-fields.js';
 import { reportStrictDecoding } from '../schema/unknown-fields.js';
 import { readBody, writeObject, writeRaw } from './http.js';
@@ -68,8 +68,8 @@ export async function serveResource(r: ResourceRequest, store: GenericStore, sub
   throw S.methodNotAllowed();
 }
 
-export function negotiate(r: ResourceRequest, isList: boolean): Negotiated {
-  const neg = negotiateOutput(r.req.headers.accept, true, isList);
+export function negotiate(r: ResourceRequest, shape: ResponseShape): Negotiated {
+  const neg = negotiateOutput(r.req.headers.accept, true, shape);
   if (neg instanceof S.StatusError) throw neg;
   return neg;
 }
@@ -95,7 +95,7 @@ function respondObject(r: ResourceRequest, store: GenericStore, code: number, ob
 }
 
 async function get(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
-  const neg = negotiate(r, false);
+  const neg = negotiate(r, 'object');
   const kv = await store.getKV(ns, r.info.name);
   // Plain JSON: the stored bytes as they are, without a parse and stringify.
   if (!neg.transform && neg.format === 'json') return writeRaw(r.res, 200, neg.contentType, (await store.rawAll([kv]))[0] + '\n');
@@ -123,7 +123,7 @@ function listObject(store: GenericStore, result: ListResult): JSONObject {
 }
 
 async function list(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
-  const neg = negotiate(r, true);
+  const neg = negotiate(r, 'list');
   const q = parseListQuery(r.query, false, fieldLabels(store));
   const rev = parseRevision(q.resourceVersion);
   const exact = q.resourceVersionMatch === 'Exact' || (q.limit && rev !== undefined && q.resourceVersionMatch === undefined);
@@ -166,7 +166,7 @@ function fieldLabels(store: GenericStore): string[] {
 }
 
 async function watch(r: ResourceRequest, store: GenericStore, ns: string, opts: EndpointOptions): Promise<void> {
-  const neg = negotiate(r, true);
+  const neg = negotiate(r, 'watch');
   const q = parseListQuery(r.query, true, fieldLabels(store));
   if (r.info.name) {
     // GET .../name?watch=true: a watch of one object.
@@ -273,7 +273,7 @@ function admitDecoded(store: GenericStore, { obj, strictErrors }: DecodedObject,
 }
 
 async function create(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
-  const neg = negotiate(r, false);
+  const neg = negotiate(r, 'object');
   const wq = writeQuery(r, 'CreateOptions');
   const decoded = await decodeObject(r, store, wq.fieldValidation);
   const obj = decoded.obj;
@@ -285,7 +285,7 @@ async function create(r: ResourceRequest, store: GenericStore, ns: string): Prom
 }
 
 async function update(r: ResourceRequest, store: GenericStore, ns: string, sub: Subresource): Promise<void> {
-  const neg = negotiate(r, false);
+  const neg = negotiate(r, 'object');
   const wq = writeQuery(r, 'UpdateOptions');
   const decoded = await decodeObject(r, store, wq.fieldValidation);
   const obj = decoded.obj;
@@ -299,7 +299,7 @@ async function update(r: ResourceRequest, store: GenericStore, ns: string, sub: 
 }
 
 async function patch(r: ResourceRequest, store: GenericStore, ns: string, sub: Subresource, opts: EndpointOptions): Promise<void> {
-  const neg = negotiate(r, false);
+  const neg = negotiate(r, 'object');
   const wq = writeQuery(r, 'PatchOptions');
   const body = await readBody(r.req);
   const patchType = patchTypeFor(r.req.headers['content-type'], { supported: opts.patchTypes, builtIn: opts.builtIn, hasBody: body.length > 0 });
@@ -369,7 +369,7 @@ async function readDeleteOptions(r: ResourceRequest): Promise<DeleteOptions> {
 }
 
 async function del(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
-  const neg = negotiate(r, false);
+  const neg = negotiate(r, 'object');
   const opts = await readDeleteOptions(r);
   const { object, deleted } = await store.delete(ns, r.info.name, opts, { user: r.user });
   // 202 only for a kept object when the deprecated orphanDependents=false asked for cascading deletion.
@@ -388,7 +388,7 @@ async function del(r: ResourceRequest, store: GenericStore, ns: string): Promise
 
 /** DeleteCollection: the answer is the list as it was read, before the deletes. */
 async function deleteCollection(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
-  const neg = negotiate(r, true);
+  const neg = negotiate(r, 'list');
   const opts = await readDeleteOptions(r);
   const q = parseListQuery(r.query, false, fieldLabels(store));
   const all = await store.deleteCollection(ns, { labelMatch: q.labelMatch, fieldMatch: q.fieldMatch }, opts, { user: r.user });

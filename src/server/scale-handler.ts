@@ -96,7 +96,7 @@ function respond(r: ResourceRequest, paths: ScalePaths, scale: Scale, neg: Negot
 }
 
 async function getScale(r: ResourceRequest, store: GenericStore, paths: ScalePaths): Promise<void> {
-  const neg = negotiate(r, false);
+  const neg = negotiate(r, 'object');
   const { scale, replicasFound } = readScale(await store.get(namespaceOf(r, store), r.info.name), paths);
   if (!replicasFound) throw S.internal(`the spec replicas field ${goQuote(paths.specReplicasPath)} does not exist`);
   respond(r, paths, scale, neg);
@@ -170,7 +170,7 @@ function updatedScale(obj: JSONObject, paths: ScalePaths): Scale {
 }
 
 async function updateScale(r: ResourceRequest, store: GenericStore, paths: ScalePaths): Promise<void> {
-  const neg = negotiate(r, false);
+  const neg = negotiate(r, 'object');
   const wq = writeQuery(r, 'UpdateOptions');
   const body = await readBody(r.req);
   const warnings: string[] = [];
@@ -196,7 +196,7 @@ async function updateScale(r: ResourceRequest, store: GenericStore, paths: Scale
 }
 
 async function patchScale(r: ResourceRequest, store: GenericStore, paths: ScalePaths, opts: ScaleOptions): Promise<void> {
-  const neg = negotiate(r, false);
+  const neg = negotiate(r, 'object');
   const wq = writeQuery(r, 'PatchOptions');
   const body = await readBody(r.req);
   const patchType = patchTypeFor(r.req.headers['content-type'], { supported: opts.patchTypes });

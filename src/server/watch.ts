@@ -6,7 +6,7 @@ import type { JSONObject } from '../util/json.js';
 import type { StatusError } from '../api/status.js';
 import { serialize } from './http.js';
 import type { Negotiated } from './negotiation.js';
-import { toTable, type TableOptions } from './table.js';
+import { partialObjectMetadata, toTable, type TableOptions } from './table.js';
 import type { ListFilter } from './list-options.js';
 
 interface WatchRequest {
@@ -40,7 +40,9 @@ function objectJSON(obj: JSONObject): string {
 export function serveWatch(req: IncomingMessage, res: ServerResponse, store: GenericStore, w: WatchRequest): void {
   const served = store.type.served;
   const apiVersion = gvString(served.group, served.version);
-  let lastRV = String(w.fromRevision);
+  // Events and bookmarks go out only above this revision (cacheWatcher's resourceVersion): the snapshot the
+  // initial events came from, or where the watch started.
+  const startRevision = w.fromRevision;
   let closed = false;
   const tableOpts = w.tableOptions ? { ...w.tableOptions } : undefined;
 
@@ -51,8 +53,11 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
   });
   res.flushHeaders();
 
+  // doTransformObject for each event: Status objects (ERROR events) are never transformed.
   const encodeObject = (obj: JSONObject, type: string): JSONObject => {
-    if (!tableOpts || type === 'BOOKMARK' || type === 'ERROR') return obj;
+    if (type === 'ERROR') return obj;
+    if (w.neg.transform?.as === 'PartialObjectMetadata') return partialObjectMetadata(obj, w.neg.transform.version);
+    if (!tableOpts || type === 'BOOKMARK') return obj;
     const t = toTable(store.type.table, [obj], {}, tableOpts);
     // Headers only on the first event, as kube-apiserver's watch encoder does.
     tableOpts.noHeaders = true;
@@ -60,23 +65,18 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
   };
   const send = (ev: WatchEvent): void => {
     if (closed) return;
-    const rv = (ev.object['metadata'] as JSONObject | undefined)?.['resourceVersion'];
-    if (typeof rv === 'string' && ev.type !== 'ERROR') lastRV = rv;
     const object = encodeObject(ev.object, ev.type);
     if (w.neg.format === 'yaml') res.write(serialize({ type: ev.type, object }, 'yaml') + '---\n');
     else res.write(`{"type":"${ev.type}","object":${objectJSON(object)}}\n`);
   };
-  const bookmark = (annotations?: Record<string, string>): JSONObject => {
-    const metadata: JSONObject = { resourceVersion: lastRV, creationTimestamp: null };
+  const bookmark = (rv: number, annotations?: Record<string, string>): JSONObject => {
+    const metadata: JSONObject = { resourceVersion: String(rv), creationTimestamp: null };
     if (annotations) metadata['annotations'] = annotations;
     return { kind: served.kind, apiVersion, metadata };
   };
 
   for (const obj of w.initial ?? []) send({ type: 'ADDED', object: obj });
-  if (w.initialEventsEnd) {
-    lastRV = String(w.fromRevision);
-    send({ type: 'BOOKMARK', object: bookmark({ 'k8s.io/initial-events-end': 'true' }) });
-  }
+  if (w.initialEventsEnd) send({ type: 'BOOKMARK', object: bookmark(startRevision, { 'k8s.io/initial-events-end': 'true' }) });
 
   const finish = (): void => {
     if (closed) return;
@@ -95,9 +95,17 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
       send({ type: 'ERROR', object: err.status as unknown as JSONObject });
       finish();
     },
+    // The resource's storage was rebuilt (its CRD changed): the stream ends, and clients watch again.
+    finish,
   );
   const timer = setTimeout(finish, w.timeoutMs);
-  const ticker = w.bookmarks ? setInterval(() => send({ type: 'BOOKMARK', object: bookmark() }), w.bookmarkIntervalMs) : undefined;
+  // Periodic bookmarks carry the watch cache's resourceVersion, whatever the selectors let through, and only
+  // once it is above where the watch started.
+  const tick = (): void => {
+    const rv = watcher.resourceVersion();
+    if (rv > startRevision) send({ type: 'BOOKMARK', object: bookmark(rv) });
+  };
+  const ticker = w.bookmarks ? setInterval(tick, w.bookmarkIntervalMs) : undefined;
   req.on('close', finish);
   res.on('close', finish);
 }

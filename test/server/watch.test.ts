@@ -3,6 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi, installCronTab, cronTab, type Api } from './helpers.js';
+import { openWatch, type Stream } from './watch-stream.js';
 
 let api: Api;
 const base = '/apis/stable.example.com/v1/namespaces/default/crontabs';
@@ -14,60 +15,7 @@ after(async () => {
   await api?.close();
 });
 
-interface Stream {
-  next(): Promise<any>;
-  close(): void;
-  ended: Promise<void>;
-}
-
-async function watch(path: string): Promise<Stream> {
-  const ctrl = new AbortController();
-  const res = await fetch(api.url + path, { signal: ctrl.signal });
-  assert.equal(res.status, 200);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buf = '';
-  const queue: any[] = [];
-  let wake: (() => void) | undefined;
-  let done = false;
-  const ended = (async () => {
-    try {
-      for (;;) {
-        const { value, done: d } = await reader.read();
-        if (d) break;
-        buf += decoder.decode(value, { stream: true });
-        let nl;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          if (line.trim()) queue.push(JSON.parse(line));
-        }
-        wake?.();
-      }
-    } catch {
-      // aborted
-    } finally {
-      done = true;
-      wake?.();
-    }
-  })();
-  return {
-    async next() {
-      const deadline = Date.now() + 5000;
-      while (queue.length === 0) {
-        if (done) throw new Error('stream ended');
-        if (Date.now() > deadline) throw new Error('no event within 5s');
-        await new Promise<void>((r) => {
-          wake = r;
-          setTimeout(r, 50);
-        });
-      }
-      return queue.shift();
-    },
-    close: () => ctrl.abort(),
-    ended,
-  };
-}
+const watch = (path: string, headers: Record<string, string> = {}): Promise<Stream> => openWatch(api, path, headers);
 
 const summary = (ev: any): string => `${ev.type} ${ev.object.metadata?.name ?? ''}`;
 
@@ -109,8 +57,12 @@ test('objects entering and leaving a label selector are ADDED and DELETED', asyn
     await api.req('POST', base, cronTab('sel'));
     await api.req('PATCH', `${base}/sel`, { metadata: { labels: { tier: 'gold' } } }, { 'Content-Type': 'application/merge-patch+json' });
     assert.equal(summary(await w.next()), 'ADDED sel');
-    await api.req('PATCH', `${base}/sel`, { metadata: { labels: { tier: 'silver' } } }, { 'Content-Type': 'application/merge-patch+json' });
-    assert.equal(summary(await w.next()), 'DELETED sel');
+    const left = await api.req('PATCH', `${base}/sel`, { metadata: { labels: { tier: 'silver' } } }, { 'Content-Type': 'application/merge-patch+json' });
+    const ev = await w.next();
+    assert.equal(summary(ev), 'DELETED sel');
+    // The object as it was when it last matched, at the resourceVersion of the change that made it leave.
+    assert.deepEqual(ev.object.metadata.labels, { tier: 'gold' });
+    assert.equal(ev.object.metadata.resourceVersion, left.json.metadata.resourceVersion);
   } finally {
     w.close();
   }
@@ -179,4 +131,91 @@ test('a list at a compacted resourceVersion is 410 Expired', async () => {
   assert.equal(r.status, 410);
   assert.equal(r.json.reason, 'Expired');
   assert.equal(r.json.message, 'The resourceVersion for the provided list is too old.');
+});
+
+const rvOf = (ev: any): number => Number(ev.object.metadata.resourceVersion);
+
+test('bookmarks of a watch with initial events never go below the snapshot those events came from', async () => {
+  const first = await api.req('POST', base, cronTab('snap'));
+  await api.req('POST', base, cronTab('snap-other'));
+  const w = await watch(`${base}?watch=true&allowWatchBookmarks=true&fieldSelector=metadata.name%3Dsnap`);
+  try {
+    const added = await w.next();
+    assert.equal(summary(added), 'ADDED snap');
+    assert.equal(added.object.metadata.resourceVersion, first.json.metadata.resourceVersion);
+    // The snapshot is newer than the object: no bookmark may carry the object's revision.
+    const snapshot = Number((await api.req('GET', base)).json.metadata.resourceVersion);
+    assert.ok(snapshot > rvOf(added));
+    const other = await api.req('PATCH', `${base}/snap-other`, { spec: { replicas: 2 } }, { 'Content-Type': 'application/merge-patch+json' });
+    const bm = await w.next();
+    assert.equal(bm.type, 'BOOKMARK');
+    assert.equal(bm.object.metadata.resourceVersion, other.json.metadata.resourceVersion);
+  } finally {
+    w.close();
+  }
+});
+
+test('bookmarks of a filtered watch carry the resource\'s newest revision, not the last event the watch got', async () => {
+  const start = (await api.req('GET', base)).json.metadata.resourceVersion;
+  const w = await watch(`${base}?watch=true&allowWatchBookmarks=true&labelSelector=tier%3Dnone&resourceVersion=${start}`);
+  try {
+    await api.req('POST', base, cronTab('unseen-1'));
+    const last = await api.req('POST', base, cronTab('unseen-2'));
+    let bm = await w.next();
+    while (rvOf(bm) < Number(last.json.metadata.resourceVersion)) bm = await w.next();
+    assert.equal(bm.type, 'BOOKMARK');
+    assert.equal(bm.object.metadata.resourceVersion, last.json.metadata.resourceVersion);
+    assert.equal(bm.object.kind, 'CronTab');
+  } finally {
+    w.close();
+  }
+});
+
+test('a watch whose resource has not changed since it started sends no bookmark', async () => {
+  const start = (await api.req('GET', base)).json.metadata.resourceVersion;
+  const w = await watch(`${base}?watch=true&allowWatchBookmarks=true&timeoutSeconds=1&resourceVersion=${start}`);
+  await w.ended;
+  await assert.rejects(w.next(), /stream ended/);
+});
+
+const METADATA_ONLY = { Accept: 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json' };
+
+test('a metadata-only watch of custom resources streams PartialObjectMetadata, bookmarks included', async () => {
+  const start = (await api.req('GET', base)).json.metadata.resourceVersion;
+  const w = await watch(`${base}?watch=true&allowWatchBookmarks=true&resourceVersion=${start}`, METADATA_ONLY);
+  try {
+    const made = await api.req('POST', base, { ...cronTab('meta-only'), metadata: { name: 'meta-only', labels: { a: 'b' } } });
+    const ev = await w.next();
+    assert.equal(ev.type, 'ADDED');
+    assert.deepEqual(Object.keys(ev.object), ['kind', 'apiVersion', 'metadata']);
+    assert.equal(ev.object.kind, 'PartialObjectMetadata');
+    assert.equal(ev.object.apiVersion, 'meta.k8s.io/v1');
+    assert.deepEqual(ev.object.metadata, made.json.metadata);
+    const bm = await w.next();
+    assert.equal(bm.type, 'BOOKMARK');
+    assert.deepEqual(bm.object, {
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { resourceVersion: made.json.metadata.resourceVersion, creationTimestamp: null },
+    });
+  } finally {
+    w.close();
+  }
+});
+
+test('a metadata-only watch of a built-in resource streams PartialObjectMetadata', async () => {
+  const w = await watch('/api/v1/namespaces?watch=true&fieldSelector=metadata.name%3Ddefault', {
+    Accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1',
+  });
+  try {
+    const ev = await w.next();
+    assert.equal(ev.type, 'ADDED');
+    assert.equal(ev.object.kind, 'PartialObjectMetadata');
+    assert.equal(ev.object.apiVersion, 'meta.k8s.io/v1beta1');
+    assert.equal(ev.object.metadata.name, 'default');
+    assert.equal(ev.object.spec, undefined);
+    assert.equal(ev.object.status, undefined);
+  } finally {
+    w.close();
+  }
 });
