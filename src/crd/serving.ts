@@ -49,6 +49,7 @@ function servedResource(crd: CustomResourceDefinition, version: string, priority
     subresources: { status: Boolean(v.subresources?.status), scale: v.subresources?.scale },
     storageVersionHash: storageVersionHash(crd.spec.group, storageVersionOf(crd), kind),
     schema: v.schema?.openAPIV3Schema,
+    ...(crd.spec.preserveUnknownFields ? { preserveUnknownFields: true } : {}),
     printerColumns: v.additionalPrinterColumns,
     deprecated: v.deprecated,
     deprecationWarning: v.deprecationWarning,
