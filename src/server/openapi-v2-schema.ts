@@ -100,9 +100,19 @@ function addEmbeddedProperties(s: Schema): void {
   s['required'] = required;
 }
 
+const VALID_TYPES = new Set(['array', 'boolean', 'integer', 'number', 'object', 'string']);
+
+/** validation.SchemaHasInvalidTypes: a type outside OpenAPI's, anywhere in the schema. */
+function hasInvalidTypes(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(hasInvalidTypes);
+  if (!isObject(v)) return false;
+  if (typeof v['type'] === 'string' && v['type'] !== '' && !VALID_TYPES.has(v['type'])) return true;
+  return Object.entries(v).some(([k, x]) => k !== 'enum' && k !== 'default' && k !== 'example' && !k.startsWith('x-') && hasInvalidTypes(x));
+}
+
 /** The schema generateBuilder keeps: a structural one (non-structural v1beta1 schemas publish none). */
 function structuralSchema(schema: Schema | undefined): Schema | undefined {
-  if (!schema) return undefined;
+  if (!schema || hasInvalidTypes(schema)) return undefined;
   const r = newStructural(schema);
   if ('error' in r || validateStructural('', r.structural).length > 0) return undefined;
   return structural(schema, false);
