@@ -1,5 +1,5 @@
-// /openapi/v2 over HTTP: JSON and gnostic protobuf with one ETag, 304 on If-None-Match, and the document
-// following CRD creates, changes and deletes without a restart.
+// /openapi/v2 and /openapi/v3 over HTTP: v2 as JSON and gnostic protobuf with one ETag, 304 on If-None-Match,
+// the documents following CRD creates, changes and deletes without a restart, v3's ?hash= caching and redirects.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi, installCronTab, CRONTAB_CRD } from './helpers.js';
@@ -51,6 +51,34 @@ test('/openapi/v2 follows CRD creates, changes and deletes; ETag and 304 as kube
       if (!gone) await new Promise((r) => setTimeout(r, 10));
     }
     assert.ok(gone, 'the CronTab definition outlived its CRD');
+  } finally {
+    await api.close();
+  }
+});
+
+test('/openapi/v3 over HTTP: ?hash= URLs cached as immutable, a stale hash redirected after a CRD change, the index 304s', async () => {
+  const api = await startApi();
+  try {
+    await installCronTab(api);
+    const index = await api.req('GET', '/openapi/v3');
+    const url: string = index.json.paths['apis/stable.example.com/v1'].serverRelativeURL;
+    assert.match(url, /^\/openapi\/v3\/apis\/stable\.example\.com\/v1\?hash=[0-9A-F]{128}$/);
+    const pinned = await api.req('GET', url);
+    assert.equal(pinned.status, 200);
+    assert.equal(pinned.headers.get('cache-control'), 'public, immutable');
+    assert.match(pinned.headers.get('expires')!, /^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} UTC$/);
+    assert.equal(pinned.headers.get('etag'), `"${url.slice(url.indexOf('=') + 1)}"`);
+    assert.equal((await api.req('GET', '/openapi/v3', undefined, { 'If-None-Match': index.headers.get('etag')! })).status, 304);
+
+    const crd = (await api.req('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com')).json;
+    crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.suspend = { type: 'boolean' };
+    assert.equal((await api.req('PUT', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com', crd)).status, 200);
+    const next: string = (await api.req('GET', '/openapi/v3')).json.paths['apis/stable.example.com/v1'].serverRelativeURL;
+    assert.notEqual(next, url);
+    const stale = await fetch(api.url + url, { redirect: 'manual' });
+    assert.equal(stale.status, 301);
+    assert.equal(stale.headers.get('location'), next);
+    assert.equal(stale.headers.get('cache-control'), null);
   } finally {
     await api.close();
   }
