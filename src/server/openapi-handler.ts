@@ -33,7 +33,7 @@ export function serveOpenAPI(registry: ApiRegistry, req: IncomingMessage, res: S
   const ifNoneMatch = req.headers['if-none-match'];
   let r: { status: number; headers: Record<string, string>; body?: string | Uint8Array };
   if (path === '/openapi/v2' || path === '/openapi/v2/') {
-    r = serveOpenAPIV2(publishedV2(registry), { accept: req.headers.accept, ifNoneMatch });
+    r = serveOpenAPIV2(publishedV2(registry), { accept: req.headers.accept, ifNoneMatch, acceptEncoding: req.headers['accept-encoding'] });
   } else if (path === '/openapi/v3' || path.startsWith('/openapi/v3/')) {
     r = serveOpenAPIV3(publishedV3(registry), path, { hash: query.get('hash') ?? undefined, accept: req.headers.accept, ifNoneMatch });
   } else {

@@ -4,6 +4,7 @@
 // from the declarations the v3 documents use, in v2 form. Served by kube-openapi's handler: JSON or
 // gnostic protobuf by Accept, ETag (sha512 of the JSON, shared by both forms), 304 on If-None-Match.
 
+import { gzipSync } from 'node:zlib';
 import type { ServedResource } from '../api/resource.js';
 import { BUILTIN_KINDS } from '../apis/index.js';
 import { goJSON, sha512HexUpper } from './discovery-json.js';
@@ -72,12 +73,14 @@ export interface PublishedOpenAPIV2 {
   /** sha512 of the JSON, upper-case hex; the protobuf form carries the same ETag. */
   hash: string;
   lastModified: Date;
+  /** Each form gzipped, made on first request. */
+  gzipped: { json?: Uint8Array; protobuf?: Uint8Array };
 }
 
 export function publishOpenAPIV2(resources: readonly ServedResource[], opts: { gitVersion?: string; now?: Date } = {}): PublishedOpenAPIV2 {
   const doc = openapiV2Document(resources, opts.gitVersion);
   const json = goJSON(doc);
-  return { json, protobuf: openapiV2Protobuf(doc as unknown as Record<string, unknown>), hash: sha512HexUpper(json), lastModified: opts.now ?? new Date() };
+  return { json, protobuf: openapiV2Protobuf(doc as unknown as Record<string, unknown>), hash: sha512HexUpper(json), lastModified: opts.now ?? new Date(), gzipped: {} };
 }
 
 const PROTOBUF_SUBTYPES = ['com.github.proto-openapi.spec.v2@v1.0+protobuf', 'com.github.proto-openapi.spec.v2.v1.0+protobuf'];
@@ -88,20 +91,38 @@ function noneMatch(ifNoneMatch: string | undefined, etag: string): boolean {
   return !!ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === '*' || t.trim().replace(/^W\//, '') === etag);
 }
 
-/** GET /openapi/v2 as kube-openapi's handler serves it: JSON or protobuf by Accept, ETag, 304, else 406. */
+/** gziphandler: a client that accepts gzip (q > 0) gets bodies of 1400 bytes and more compressed. */
+function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  return (acceptEncoding ?? '').split(',').some((part) => {
+    const [coding, ...params] = part.split(';').map((x) => x.trim());
+    const q = params.find((p) => p.startsWith('q='));
+    return coding === 'gzip' && (q === undefined || Number(q.slice(2)) > 0);
+  });
+}
+const GZIP_MIN_SIZE = 1400;
+
+/**
+ * GET /openapi/v2 as kube-openapi's handler serves it (behind gziphandler): JSON or protobuf by Accept,
+ * ETag, 304, else 406; gzip when the client accepts it.
+ */
 export function serveOpenAPIV2(
   published: PublishedOpenAPIV2,
-  request: { accept?: string; ifNoneMatch?: string },
+  request: { accept?: string; ifNoneMatch?: string; acceptEncoding?: string },
 ): { status: 200 | 304 | 406; headers: Record<string, string>; body?: string | Uint8Array } {
   const etag = `"${published.hash}"`;
+  const vary = 'Accept-Encoding, Accept';
   for (const clause of parseAcceptClauses(request.accept || '*/*')) {
     if (clause.type !== 'application' && clause.type !== '*') continue;
     const json = clause.subType === 'json' || clause.subType === '*';
     const proto = PROTOBUF_SUBTYPES.includes(clause.subType);
     if (!json && !proto) continue;
-    const headers = { Vary: 'Accept', 'Content-Type': json ? 'application/json' : PROTOBUF_CONTENT_TYPE, Etag: etag };
-    if (noneMatch(request.ifNoneMatch, etag)) return { status: 304, headers: { Vary: 'Accept', Etag: etag } };
-    return { status: 200, headers: { ...headers, 'Last-Modified': published.lastModified.toUTCString() }, body: json ? published.json : published.protobuf };
+    if (noneMatch(request.ifNoneMatch, etag)) return { status: 304, headers: { Vary: vary, Etag: etag } };
+    const headers: Record<string, string> = { Vary: vary, 'Content-Type': json ? 'application/json' : PROTOBUF_CONTENT_TYPE, Etag: etag, 'Last-Modified': published.lastModified.toUTCString() };
+    const body = json ? published.json : published.protobuf;
+    if (!acceptsGzip(request.acceptEncoding) || Buffer.byteLength(body) < GZIP_MIN_SIZE) return { status: 200, headers, body };
+    const form = json ? 'json' : 'protobuf';
+    const gzipped = (published.gzipped[form] ??= gzipSync(body));
+    return { status: 200, headers: { ...headers, 'Content-Encoding': 'gzip' }, body: gzipped };
   }
-  return { status: 406, headers: { Vary: 'Accept' } };
+  return { status: 406, headers: { Vary: vary } };
 }

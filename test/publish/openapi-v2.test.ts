@@ -5,6 +5,7 @@
 // serving (ETag, 304, 406).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
 import { kindSchemaV2, listSchemaV2, toOpenAPIV2 } from '../../src/server/openapi-v2-schema.js';
 import { openapiV2Document, publishOpenAPIV2, serveOpenAPIV2 } from '../../src/server/openapi-v2.js';
 import { openapiV2Protobuf } from '../../src/server/openapi-v2-protobuf.js';
@@ -290,10 +291,15 @@ test('/openapi/v2 serving: JSON or protobuf by Accept, one ETag for both, 304, 4
   assert.equal(proto.headers['Content-Type'], 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
   assert.deepEqual(proto.body, published.protobuf);
   const json = serveOpenAPIV2(published, {});
-  assert.deepEqual(json.headers, { Vary: 'Accept', 'Content-Type': 'application/json', Etag: `"${published.hash}"`, 'Last-Modified': 'Thu, 01 Jan 2026 00:00:00 GMT' });
+  assert.deepEqual(json.headers, { Vary: 'Accept-Encoding, Accept', 'Content-Type': 'application/json', Etag: `"${published.hash}"`, 'Last-Modified': 'Thu, 01 Jan 2026 00:00:00 GMT' });
   assert.equal(json.body, published.json);
   assert.equal(proto.headers['Etag'], json.headers['Etag']);
-  assert.deepEqual(serveOpenAPIV2(published, { ifNoneMatch: `"${published.hash}"` }), { status: 304, headers: { Vary: 'Accept', Etag: `"${published.hash}"` } });
+  assert.deepEqual(serveOpenAPIV2(published, { ifNoneMatch: `"${published.hash}"` }), { status: 304, headers: { Vary: 'Accept-Encoding, Accept', Etag: `"${published.hash}"` } });
+  // Behind gziphandler: gzip for clients that take it.
+  const gz = serveOpenAPIV2(published, { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf', acceptEncoding: 'gzip' });
+  assert.equal(gz.headers['Content-Encoding'], 'gzip');
+  assert.deepEqual(new Uint8Array(gunzipSync(gz.body as Uint8Array)), new Uint8Array(published.protobuf));
+  assert.equal(serveOpenAPIV2(published, { acceptEncoding: 'gzip;q=0' }).headers['Content-Encoding'], undefined);
   assert.equal(serveOpenAPIV2(published, { accept: 'text/html' }).status, 406);
   assert.notEqual(publishOpenAPIV2([cronTab()]).hash, published.hash);
   assert.deepEqual(listSchemaV2('x.v1.A', { group: 'x', version: 'v1', kind: 'A', listKind: 'AList', resource: 'as' })['required'], ['items']);

@@ -27,6 +27,9 @@ test('/openapi/v2 follows CRD creates, changes and deletes; ETag and 304 as kube
     const notModified = await api.req('GET', '/openapi/v2', undefined, { 'If-None-Match': etag });
     assert.equal(notModified.status, 304);
     assert.equal(notModified.text, '');
+    const raw = await fetch(api.url + '/openapi/v2', { headers: { 'Accept-Encoding': 'gzip' } });
+    assert.equal(raw.headers.get('content-encoding'), 'gzip');
+    assert.deepEqual(JSON.parse(await raw.text()), created.json);
     const proto = await api.req('GET', '/openapi/v2', undefined, { Accept: PROTOBUF });
     assert.equal(proto.status, 200);
     assert.equal(proto.headers.get('content-type'), 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
