@@ -34,6 +34,8 @@ export interface ServedResource {
   storageVersionHash: string;
   /** The OpenAPI v3 schema of the whole object (apiextensions JSONSchemaProps form), when there is one. */
   schema?: Record<string, unknown>;
+  /** A CRD's spec.preserveUnknownFields (v1beta1's default): OpenAPI v2 then publishes no properties. */
+  preserveUnknownFields?: boolean;
   printerColumns?: PrinterColumn[];
   /** Fields offered to field selectors beyond metadata, by their path without the leading dot (a CRD version's selectableFields). */
   selectableFields?: string[];

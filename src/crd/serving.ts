@@ -50,6 +50,7 @@ function servedResource(crd: CustomResourceDefinition, version: string, priority
     subresources: { status: Boolean(v.subresources?.status), scale: v.subresources?.scale },
     storageVersionHash: storageVersionHash(crd.spec.group, storageVersionOf(crd), kind),
     schema: v.schema?.openAPIV3Schema,
+    ...(crd.spec.preserveUnknownFields ? { preserveUnknownFields: true } : {}),
     printerColumns: v.additionalPrinterColumns,
     ...(v.selectableFields?.length ? { selectableFields: v.selectableFields.map(selectableFieldLabel) } : {}),
     deprecated: v.deprecated,

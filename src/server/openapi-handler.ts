@@ -6,16 +6,26 @@ import { publishOpenAPIV3, serveOpenAPIV3, type PublishedOpenAPIV3 } from './ope
 import { publishOpenAPIV2, serveOpenAPIV2, type PublishedOpenAPIV2 } from './openapi-v2.js';
 import { writeNotFoundPage } from './http.js';
 
-const cache = new WeakMap<ApiRegistry, { generation: number; v3: PublishedOpenAPIV3 }>();
-let v2: PublishedOpenAPIV2 | undefined;
+const v3Cache = new WeakMap<ApiRegistry, { generation: number; v3: PublishedOpenAPIV3 }>();
+const v2Cache = new WeakMap<ApiRegistry, { generation: number; v2: PublishedOpenAPIV2 }>();
 
 function publishedV3(registry: ApiRegistry): PublishedOpenAPIV3 {
   const gen = registry.generation();
-  const hit = cache.get(registry);
+  const hit = v3Cache.get(registry);
   if (hit && hit.generation === gen) return hit.v3;
   const v3 = publishOpenAPIV3(registry.served());
-  cache.set(registry, { generation: gen, v3 });
+  v3Cache.set(registry, { generation: gen, v3 });
   return v3;
+}
+
+/** Rebuilt, like the v3 documents, when a CRD is created, changed or deleted. */
+function publishedV2(registry: ApiRegistry): PublishedOpenAPIV2 {
+  const gen = registry.generation();
+  const hit = v2Cache.get(registry);
+  if (hit && hit.generation === gen) return hit.v2;
+  const v2 = publishOpenAPIV2(registry.served());
+  v2Cache.set(registry, { generation: gen, v2 });
+  return v2;
 }
 
 export function serveOpenAPI(registry: ApiRegistry, req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): void {
@@ -23,8 +33,7 @@ export function serveOpenAPI(registry: ApiRegistry, req: IncomingMessage, res: S
   const ifNoneMatch = req.headers['if-none-match'];
   let r: { status: number; headers: Record<string, string>; body?: string | Uint8Array };
   if (path === '/openapi/v2' || path === '/openapi/v2/') {
-    v2 ??= publishOpenAPIV2();
-    r = serveOpenAPIV2(v2, { accept: req.headers.accept, ifNoneMatch });
+    r = serveOpenAPIV2(publishedV2(registry), { accept: req.headers.accept, ifNoneMatch, acceptEncoding: req.headers['accept-encoding'] });
   } else if (path === '/openapi/v3' || path.startsWith('/openapi/v3/')) {
     r = serveOpenAPIV3(publishedV3(registry), path, { hash: query.get('hash') ?? undefined, accept: req.headers.accept, ifNoneMatch });
   } else {

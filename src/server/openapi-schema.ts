@@ -64,8 +64,8 @@ function isIntOrStringAnyOf(v: unknown): boolean {
   );
 }
 
-/** One JSONSchemaProps node as Structural.ToKubeOpenAPI writes it back out. */
-function structural(s: Schema, nested: boolean): Schema {
+/** One JSONSchemaProps node as Structural.ToKubeOpenAPI writes it back out (after Unfold). */
+export function structural(s: Schema, nested: boolean): Schema {
   const out: Schema = {};
   for (const key of VALUE_KEYS) {
     const v = s[key];

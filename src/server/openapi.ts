@@ -33,7 +33,7 @@ interface OpenAPIOptions {
 }
 
 const SCHEMAS = '#/components/schemas/';
-const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
+export const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.';
 const ref = (name: string): Schema => ({ $ref: SCHEMAS + name });
 
 // ---------------------------------------------------------------------------------------------
@@ -98,7 +98,7 @@ export function operationIDAndTags(operation: string, path: string): { id: strin
 // ---------------------------------------------------------------------------------------------
 // Parameters
 
-interface Parameter {
+export interface Parameter {
   name: string;
   in: 'query' | 'path';
   description: string;
@@ -210,15 +210,15 @@ const OPTIONS_PARAMS: Record<'get' | 'list' | 'create' | 'update' | 'patch' | 'd
   ],
 };
 
-const byNameIn = (a: Parameter, b: Parameter): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.in < b.in ? -1 : a.in > b.in ? 1 : 0);
+export const byNameIn = (a: Parameter, b: Parameter): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.in < b.in ? -1 : a.in > b.in ? 1 : 0);
 
 // ---------------------------------------------------------------------------------------------
 // Routes
 
-type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
-type Action = 'list' | 'post' | 'deletecollection' | 'get' | 'put' | 'delete' | 'patch';
+export type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
+export type Action = 'list' | 'post' | 'deletecollection' | 'get' | 'put' | 'delete' | 'patch';
 
-interface Route {
+export interface Route {
   method: Method;
   path: string;
   action: Action;
@@ -260,7 +260,7 @@ function describe(kind: string, sub: string, verb: 'list' | 'create' | 'deleteco
 const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The routes apiextensions' OpenAPI builder declares for one resource; built-ins keep only those their verbs allow. */
-function routesFor(r: ServedResource): Route[] {
+export function routesFor(r: ServedResource): Route[] {
   const kindName = definitionName(r.group, r.version, r.kind);
   const listName = definitionName(r.group, r.version, r.listKind);
   const base = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
@@ -315,7 +315,7 @@ function routesFor(r: ServedResource): Route[] {
 
 const content = (types: readonly string[], definition: string): Schema => Object.fromEntries(types.map((t) => [t, { schema: ref(definition) }]));
 
-const RESPONSE_CODES: Record<Action, [number, string][]> = {
+export const RESPONSE_CODES: Record<Action, [number, string][]> = {
   list: [[200, 'OK']],
   post: [
     [200, 'OK'],
@@ -419,7 +419,7 @@ const SCHEME_GROUP_VERSIONS: [string, string[]][] = [
   ['storagemigration.k8s.io', ['v1alpha1']],
 ];
 
-function registeredKinds(name: string): GVK[] | undefined {
+export function registeredKinds(name: string): GVK[] | undefined {
   if (name === META + 'DeleteOptions') {
     return SCHEME_GROUP_VERSIONS.flatMap(([group, versions]) => versions.map((version) => ({ group, version, kind: 'DeleteOptions' })));
   }

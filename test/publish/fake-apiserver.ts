@@ -38,7 +38,7 @@ function mergePatch(target: unknown, patch: unknown): unknown {
 
 export async function startFakeApiserver(resources: ServedResource[]): Promise<FakeApiserver> {
   const published = publishOpenAPIV3(resources);
-  const publishedV2 = publishOpenAPIV2();
+  const publishedV2 = publishOpenAPIV2(resources);
   const requests: RecordedRequest[] = [];
   const objects = new Map<string, unknown>();
   let address = '';

@@ -13,7 +13,6 @@ import {
   type Schema,
 } from '../../src/server/openapi.js';
 import { publishedObjectSchema } from '../../src/server/openapi-schema.js';
-import { openapiV2Protobuf, openapiV2Document, publishOpenAPIV2, serveOpenAPIV2 } from '../../src/server/openapi-v2.js';
 import { allResources, cronTab } from './seed.js';
 
 const GVK = { group: 'stable.example.com', version: 'v1', kind: 'CronTab' };
@@ -479,21 +478,3 @@ test('serving /openapi/v3: ETag, 304, redirect on a stale hash, immutable cachin
   assert.equal(serveOpenAPIV3(published, path, { accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf, */*;q=0.1' }).status, 200);
 });
 
-test('/openapi/v2: an empty Swagger document, JSON or gnostic protobuf', () => {
-  assert.deepEqual(openapiV2Document(), { swagger: '2.0', info: { title: 'Kubernetes', version: 'v1.33.0' }, paths: {}, definitions: {} });
-  // swagger="2.0" (field 1), info (2) { title (1), version (2) }, paths (8) {}, definitions (9) {}
-  assert.deepEqual(
-    Buffer.from(openapiV2Protobuf(openapiV2Document())).toString('hex'),
-    '0a03322e30' + '1215' + '0a0a4b756265726e65746573' + '1207' + '76312e33332e30' + '4200' + '4a00',
-  );
-  const published = publishOpenAPIV2();
-  const proto = serveOpenAPIV2(published, { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' });
-  assert.equal(proto.status, 200);
-  assert.equal(proto.headers['Content-Type'], 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
-  assert.deepEqual(proto.body, published.protobuf);
-  const json = serveOpenAPIV2(published, {});
-  assert.equal(json.headers['Content-Type'], 'application/json');
-  assert.equal(json.body, '{"swagger":"2.0","info":{"title":"Kubernetes","version":"v1.33.0"},"paths":{},"definitions":{}}');
-  assert.equal(serveOpenAPIV2(published, { ifNoneMatch: `"${published.hash}"` }).status, 304);
-  assert.equal(serveOpenAPIV2(published, { accept: 'text/html' }).status, 406);
-});

@@ -15,24 +15,52 @@ import type { KindDeclaration } from '../../kind.js';
 
 const NAME_LABEL = 'kubernetes.io/metadata.name';
 
-const NamespaceSpec = struct('NamespaceSpec', [f(1, 'finalizers', 'string', 'slice omit')]);
+const CORE_V1 = 'io.k8s.api.core.v1';
+const SPEC_AND_STATUS = 'More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status';
+const NAMESPACES_TASK = 'More info: https://kubernetes.io/docs/tasks/administer-cluster/namespaces/';
 
-const NamespaceCondition = struct('NamespaceCondition', [
-  f(1, 'type', 'string'),
-  f(2, 'status', 'string'),
-  f(4, 'lastTransitionTime', 'time', 'omit'),
-  f(5, 'reason', 'string', 'omit'),
-  f(6, 'message', 'string', 'omit'),
-]);
+const NamespaceSpec = struct(
+  'NamespaceSpec',
+  [f(1, 'finalizers', 'string', 'slice omit', { doc: `Finalizers is an opaque list of values that must be empty to permanently remove object from storage. ${NAMESPACES_TASK}` })],
+  { openapi: CORE_V1, doc: 'NamespaceSpec describes the attributes on a Namespace.' },
+);
 
-const NamespaceStatus = struct('NamespaceStatus', [
-  f(1, 'phase', 'string', 'omit'),
-  f(2, 'conditions', NamespaceCondition, 'slice omit', { patchStrategy: 'merge', patchMergeKey: 'type' }),
-]);
+const NamespaceCondition = struct(
+  'NamespaceCondition',
+  [
+    f(1, 'type', 'string', '', { doc: 'Type of namespace controller condition.' }),
+    f(2, 'status', 'string', '', { doc: 'Status of the condition, one of True, False, Unknown.' }),
+    f(4, 'lastTransitionTime', 'time', 'omit', { doc: 'Last time the condition transitioned from one status to another.' }),
+    f(5, 'reason', 'string', 'omit', { doc: "Unique, one-word, CamelCase reason for the condition's last transition." }),
+    f(6, 'message', 'string', 'omit', { doc: 'Human-readable message indicating details about last transition.' }),
+  ],
+  { openapi: CORE_V1, doc: 'NamespaceCondition contains details about state of namespace.' },
+);
 
-export const Namespace = kindStruct('Namespace', [metadataField(), f(2, 'spec', NamespaceSpec, 'omit'), f(3, 'status', NamespaceStatus, 'omit')], {
-  openapi: 'io.k8s.api.core.v1',
-});
+const NamespaceStatus = struct(
+  'NamespaceStatus',
+  [
+    f(1, 'phase', 'string', 'omit', {
+      doc: `Phase is the current lifecycle phase of the namespace. ${NAMESPACES_TASK}\n\nPossible enum values:\n - \`"Active"\` means the namespace is available for use in the system\n - \`"Terminating"\` means the namespace is undergoing graceful termination`,
+    }),
+    f(2, 'conditions', NamespaceCondition, 'slice omit', {
+      patchStrategy: 'merge',
+      patchMergeKey: 'type',
+      doc: "Represents the latest available observations of a namespace's current state.",
+    }),
+  ],
+  { openapi: CORE_V1, doc: 'NamespaceStatus is information about the current status of a Namespace.' },
+);
+
+export const Namespace = kindStruct(
+  'Namespace',
+  [
+    metadataField("Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"),
+    f(2, 'spec', NamespaceSpec, 'omit', { doc: `Spec defines the behavior of the Namespace. ${SPEC_AND_STATUS}` }),
+    f(3, 'status', NamespaceStatus, 'omit', { doc: `Status describes the current status of a Namespace. ${SPEC_AND_STATUS}` }),
+  ],
+  { openapi: CORE_V1, doc: 'Namespace provides a scope for Names. Use of multiple namespaces is optional.' },
+);
 
 function setDefaults(obj: JSONObject): void {
   const meta = metaOf(obj);

@@ -1,0 +1,85 @@
+// The OpenAPI v2 definitions of built-in types, from the same sources as the v3 ones: the structs
+// declared under src/apis and the undeclared meta/v1 types of openapi-definitions.ts. v2 form is
+// kube-openapi's v2 builder output with the aggregator's pruning: `#/definitions/` refs that keep
+// their sibling description (no allOf wrapper), and no defaults.
+
+import type { GoStruct } from '../api/go-struct.js';
+import { DEFINITIONS, TYPE_META_PROPERTIES } from './openapi-definitions.js';
+import { publishedStructs, structDefinition, structDefinitionName } from './openapi-struct.js';
+import { gvkExtension, type GVK, type Schema } from './openapi-schema.js';
+import { registeredKinds } from './openapi.js';
+import { V2_DEFINITIONS, pruneDefaults } from './openapi-v2-schema.js';
+
+const V3_SCHEMAS = '#/components/schemas/';
+
+const isObject = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A v3 (builder3) schema in v2 form: refs renamed, `allOf: [{$ref}]` wrappers unwrapped, defaults pruned. */
+export function v2FromV3(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(v2FromV3);
+  if (!isObject(value)) return value;
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (k === '$ref' && typeof v === 'string') out[k] = v.replace(V3_SCHEMAS, V2_DEFINITIONS);
+    else if (k === 'enum' || k === 'default' || k.startsWith('x-')) out[k] = v;
+    else if (k === 'properties' && isObject(v)) out[k] = Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, v2FromV3(pv)]));
+    else out[k] = v2FromV3(v);
+  }
+  const allOf = out['allOf'];
+  if (Array.isArray(allOf) && allOf.length === 1 && isObject(allOf[0]) && Object.keys(allOf[0]).length === 1 && typeof allOf[0]['$ref'] === 'string') {
+    delete out['allOf'];
+    out['$ref'] = allOf[0]['$ref'];
+  }
+  return pruneDefaults(out);
+}
+
+/** The definitions a v2 schema refers to. */
+export function v2Refs(value: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) v2Refs(v, out);
+  else if (isObject(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '$ref' && typeof v === 'string' && v.startsWith(V2_DEFINITIONS)) out.add(v.slice(V2_DEFINITIONS.length));
+      else if (k !== 'enum' && !k.startsWith('x-')) v2Refs(v, out);
+    }
+  }
+  return out;
+}
+
+/** A built-in type's v2 definition by name, with the group-version-kinds kube's namer gives registered types. */
+export function builtinDefinitionV2(name: string): Schema | undefined {
+  const def = DEFINITIONS[name];
+  if (!def) return undefined;
+  const schema = v2FromV3(def.schema) as Schema;
+  const kinds = registeredKinds(name);
+  if (kinds) schema['x-kubernetes-group-version-kind'] = gvkExtension(kinds);
+  return schema;
+}
+
+/** Whether every struct a kind reaches has a published definition name and an OpenAPI form. */
+function declaredInFull(kind: GoStruct): boolean {
+  const seen = new Set<GoStruct>();
+  const visit = (s: GoStruct): boolean => {
+    if (seen.has(s)) return true;
+    seen.add(s);
+    if (!s.openapi) return false;
+    return s.fields.every((f) => (typeof f.type === 'object' ? visit(f.type) : f.type !== 'json' && f.type !== 'jsonSchemaProps'));
+  };
+  return visit(kind);
+}
+
+/**
+ * The definitions of a served built-in kind: its struct and the structs it holds, when src/apis
+ * declares them in full; otherwise kube's definition of a kind without a schema ({type: object}).
+ */
+export function builtinKindDefinitionsV2(kind: GoStruct, gvk: GVK): Record<string, Schema> {
+  const name = `${kind.openapi ?? ''}.${kind.name}`;
+  if (!kind.openapi || !declaredInFull(kind)) return { [name]: { type: 'object', 'x-kubernetes-group-version-kind': gvkExtension([gvk]) } };
+  const out: Record<string, Schema> = {};
+  for (const s of publishedStructs([kind])) {
+    const defName = structDefinitionName(s)!;
+    if (DEFINITIONS[defName]) continue; // meta/v1 types come from the shared table
+    out[defName] = v2FromV3(structDefinition(s, TYPE_META_PROPERTIES)) as Schema;
+  }
+  out[name]!['x-kubernetes-group-version-kind'] = gvkExtension([gvk]);
+  return out;
+}
