@@ -15,6 +15,7 @@ import { builtinDefinitionV2, builtinKindDefinitionsV2, v2Refs } from './openapi
 import { openapiV2Paths } from './openapi-v2-paths.js';
 import { openapiV2Protobuf } from './openapi-v2-protobuf.js';
 import { kindSchemaV2, listSchemaV2 } from './openapi-v2-schema.js';
+import { withSelectableFields } from './openapi-schema.js';
 
 export interface OpenAPIV2Document {
   swagger: '2.0';
@@ -33,8 +34,9 @@ function resourceDefinitions(r: ServedResource): Record<string, Schema> {
   const kindName = definitionName(r.group, r.version, r.kind);
   const gvk = { group: r.group, version: r.version, kind: r.kind };
   const declared = isBuiltinGroup(r.group) ? BUILTIN_KINDS.find((k) => k.served.group === r.group && k.served.version === r.version && k.served.kind === r.kind) : undefined;
-  const kinds = declared ? builtinKindDefinitionsV2(declared.object, gvk) : { [kindName]: kindSchemaV2(r) };
-  return { ...kinds, [definitionName(r.group, r.version, r.listKind)]: listSchemaV2(kindName, r) };
+  // A CRD version's selectableFields are published on its kind and list, in v2 as in v3.
+  const kinds = declared ? builtinKindDefinitionsV2(declared.object, gvk) : { [kindName]: withSelectableFields(kindSchemaV2(r), r.selectableFields) };
+  return { ...kinds, [definitionName(r.group, r.version, r.listKind)]: withSelectableFields(listSchemaV2(kindName, r), r.selectableFields) };
 }
 
 /**

@@ -117,6 +117,15 @@ test('watch: objects entering and leaving a selectable-field selector', async ()
   }
 });
 
+test('the kind and list schemas in OpenAPI v2 carry x-kubernetes-selectable-fields too', async () => {
+  const r = await api.req('GET', '/openapi/v2', undefined, { Accept: 'application/json' });
+  assert.equal(r.status, 200);
+  const expected = [{ fieldPath: 'spec.color' }, { fieldPath: 'spec.size' }, { fieldPath: 'spec.buttons' }, { fieldPath: 'spec.ironed' }];
+  for (const name of ['com.example.stable.v1.Shirt', 'com.example.stable.v1.ShirtList']) {
+    assert.deepEqual(r.json.definitions[name]['x-kubernetes-selectable-fields'], expected, name);
+  }
+});
+
 test('the kind and list schemas in OpenAPI v3 carry x-kubernetes-selectable-fields', async () => {
   const r = await api.req('GET', '/openapi/v3/apis/stable.example.com/v1');
   assert.equal(r.status, 200);
