@@ -9,6 +9,7 @@ import { storageVersionHash, compareKubeVersions } from '../api/versions.js';
 import { compileCrdSchemas, customResourceType, storageVersionOf } from './custom-resource.js';
 import type { ConvertObjects } from '../conversion/types.js';
 import { isConditionTrue } from './conditions.js';
+import { defaultDeprecationWarning } from './deprecation-warning.js';
 import type { CustomResourceDefinition } from './types.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { Endpoint } from '../registry/endpoint.js';
@@ -106,7 +107,7 @@ export class CrdServing {
       const store = new GenericStore(this.kv, type, this.admission);
       if (v.storage) storageStore = store;
       const deprecationWarning = v.deprecated
-        ? (v.deprecationWarning ?? `${crd.spec.group}/${v.name} ${type.served.kind} is deprecated`)
+        ? (v.deprecationWarning ?? defaultDeprecationWarning(v.name, crd.spec))
         : undefined;
       const subresources = new Set<Subresource>();
       if (v.subresources?.status) subresources.add('status');

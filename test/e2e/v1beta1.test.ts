@@ -249,7 +249,7 @@ test('001/003: deprecated versions and the webhook form (webhookClientConfig, co
     conversionReviewVersions: ['v1beta1'],
   });
   const dep = await ok(['get', 'crontabs.v1beta1.example.com']);
-  assert.match(dep.stderr, /^Warning: example\.com\/v1beta1 CronTab is deprecated$/m);
+  assert.match(dep.stderr, /^Warning: example\.com\/v1beta1 CronTab is deprecated; use example\.com\/v1 CronTab$/m);
   await ok(['delete', 'crd', 'crontabs.example.com']);
 });
 
