@@ -57,8 +57,12 @@ export function negotiateOutput(accept: string | undefined, allowTransform: bool
   for (const m of parseAccept(accept)) {
     const format = formatOf(m.type);
     if (!format) continue;
+    // stream=watch asks for a streaming serializer: JSON has one, YAML none (acceptMediaTypeOptions).
+    const stream = m.params['stream'];
+    if (stream && (format === 'yaml' || stream !== 'watch')) continue;
     const as = m.params['as'];
-    if (as) {
+    // Any of as, g, v asks for a conversion; without a transforming endpoint it is not acceptable.
+    if (as !== undefined || 'g' in m.params || 'v' in m.params) {
       if (!allowTransform) continue;
       const g = m.params['g'];
       const v = m.params['v'];
@@ -74,6 +78,25 @@ export function negotiateOutput(accept: string | undefined, allowTransform: bool
 }
 
 const contentTypeFor = (f: OutputFormat): string => (f === 'json' ? 'application/json' : 'application/yaml');
+
+/**
+ * The format of an error's Status, as responsewriters.ErrorNegotiated picks it (no transforms allowed);
+ * undefined when the client accepts nothing we serve, in which case kube writes indented JSON.
+ */
+export function negotiateErrorFormat(accept: string | undefined): OutputFormat | undefined {
+  const neg = negotiateOutput(accept, false, false);
+  return neg instanceof StatusError ? undefined : neg.format;
+}
+
+/**
+ * A watch needs a streaming serializer (NegotiateOutputMediaTypeStream): YAML has none, so a watch negotiated
+ * as YAML is not acceptable, naming the stream media types.
+ */
+export function watchNotAcceptable(neg: Negotiated): StatusError | undefined {
+  return neg.format === 'yaml' ? notAcceptable(STREAM_OUTPUT) : undefined;
+}
+
+const STREAM_OUTPUT = ['application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch'];
 
 const BODY_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
