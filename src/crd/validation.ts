@@ -67,6 +67,11 @@ interface CRDValidationOptions {
    * no API-approval or preserveUnknownFields checks.
    */
   requestVersion?: 'v1' | 'v1beta1';
+  /**
+   * A v1beta1 body's top-level spec.version, which kube's internal form keeps as sent (and refuses when it
+   * is not versions[0].name); v1 has none, so it is versions[0].name.
+   */
+  specVersion?: string;
 }
 
 const V1BETA1_DEFAULTS_REASON = '(cannot set default values in apiextensions.k8s.io/v1beta1 CRDs, must use apiextensions.k8s.io/v1)';
@@ -101,6 +106,7 @@ const ALLOWED_AT_ROOT_WITH_STATUS = [
 /** ValidateCustomResourceDefinition: a CRD being created (after defaulting and PrepareForCreate). */
 export function validateCRD(crd: CustomResourceDefinition, options: CRDValidationOptions = {}): FieldError[] {
   const spec = toInternalSpec(crd.spec);
+  if (options.specVersion !== undefined) spec.version = options.specVersion;
   const beta = options.requestVersion === 'v1beta1';
   const opts: Opts = {
     requireRecognizedConversionReviewVersion: true,
@@ -125,6 +131,7 @@ export function validateCRD(crd: CustomResourceDefinition, options: CRDValidatio
 /** ValidateCustomResourceDefinitionUpdate: a CRD replacing old (after PrepareForUpdate). */
 export function validateCRDUpdate(crd: CustomResourceDefinition, old: CustomResourceDefinition, options: CRDValidationOptions = {}): FieldError[] {
   const spec = toInternalSpec(crd.spec);
+  if (options.specVersion !== undefined) spec.version = options.specVersion;
   const oldSpec = toInternalSpec(old.spec);
   const established = isConditionTrue(old, 'Established');
   const beta = options.requestVersion === 'v1beta1';
