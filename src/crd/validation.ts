@@ -20,6 +20,7 @@ import {
   goRepr,
   semanticEqual,
 } from './go-types.js';
+import { apiApprovalState, isProtectedCommunityGroup } from './api-approval.js';
 import { type InternalConversion, type InternalSpec, schemaForVersion, subresourcesForVersion, toInternalSpec } from './internal.js';
 import { selectableFieldErrors } from './selectable-fields.js';
 import { newStructural } from '../schema/structural-model.js';
@@ -715,29 +716,6 @@ function validateStoredVersions(storedVersions: string[] | undefined, versions: 
     );
   }
   return errs;
-}
-
-function isProtectedCommunityGroup(group: string): boolean {
-  return group === 'k8s.io' || group.endsWith('.k8s.io') || group === 'kubernetes.io' || group.endsWith('.kubernetes.io');
-}
-
-type ApprovalState = 'Invalid' | 'Approved' | 'Bypassed' | 'Missing';
-
-/** A URL with a scheme and a host, as url.ParseRequestURI plus the Host/Scheme checks accept. */
-function isApprovalURL(s: string): boolean {
-  return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#\s@]*@?[^/?#\s]+/.test(s) && !/[\x00-\x20\x7f]/.test(s);
-}
-
-function apiApprovalState(annotations: Record<string, string> | undefined): { state: ApprovalState; reason: string } {
-  const a = annotations?.[KUBE_API_APPROVED_ANNOTATION] ?? '';
-  const key = JSON.stringify(KUBE_API_APPROVED_ANNOTATION);
-  if (a.length === 0) return { state: 'Missing', reason: `protected groups must have approval annotation ${key}, see https://github.com/kubernetes/enhancements/pull/1111` };
-  if (a.startsWith('unapproved')) return { state: 'Bypassed', reason: `not approved: ${JSON.stringify(a)}` };
-  if (isApprovalURL(a)) return { state: 'Approved', reason: `approved in ${a}` };
-  return {
-    state: 'Invalid',
-    reason: `protected groups must have approval annotation ${key} with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111`,
-  };
 }
 
 function validateAPIApproval(crd: CustomResourceDefinition, old: CustomResourceDefinition | undefined): FieldError[] {
