@@ -1,6 +1,6 @@
 // Small HTTP helpers: bodies in, objects and Status errors out.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { stringifyYaml as toYaml } from '../util/yaml.js';
+import { goYaml } from '../util/go-yaml-encode.js';
 import { type Status, StatusError, internal, requestEntityTooLarge } from '../api/status.js';
 import { negotiateErrorFormat, type Negotiated } from './negotiation.js';
 
@@ -18,11 +18,9 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
-/** YAML as kube writes it (sigs.k8s.io/yaml over goyaml.v2): keys sorted, sequences not indented under their key. */
-const YAML_OPTIONS = { lineWidth: 0, sortMapEntries: true, indentSeq: false } as const;
-
+/** JSON, or YAML as kube writes it (sigs.k8s.io/yaml over goyaml.v2). */
 export function serialize(obj: unknown, format: 'json' | 'yaml'): string {
-  return format === 'yaml' ? toYaml(obj, YAML_OPTIONS) : JSON.stringify(obj) + '\n';
+  return format === 'yaml' ? goYaml(obj) : JSON.stringify(obj) + '\n';
 }
 
 export function writeObject(res: ServerResponse, code: number, obj: unknown, neg: Pick<Negotiated, 'format' | 'contentType'>): void {

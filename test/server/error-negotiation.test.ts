@@ -27,6 +27,15 @@ test('a 404 asked for as YAML is a YAML Status, keys sorted as goyaml writes the
   );
 });
 
+test('objects asked for as YAML quote strings as goyaml does', async () => {
+  const r = await api.req('POST', base, { ...cronTab('quoted'), spec: { cronSpec: 'yes', image: '1:20', replicas: 3 } }, YAML);
+  assert.equal(r.status, 201);
+  // Strings YAML 1.1 would read as something else are double-quoted; the timestamp and resourceVersion too.
+  assert.match(r.text, /^ {2}creationTimestamp: "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"$/m);
+  assert.match(r.text, /^ {2}resourceVersion: "\d+"$/m);
+  assert.match(r.text, /^spec:\n {2}cronSpec: "yes"\n {2}image: "1:20"\n {2}replicas: 3\n$/m);
+});
+
 test('409, 415 and 422 asked for as YAML are YAML', async () => {
   assert.equal((await api.req('POST', base, cronTab('dup'))).status, 201);
   const dup = await api.req('POST', base, cronTab('dup'), YAML);
@@ -80,7 +89,7 @@ test('a watch asked for as YAML is 406 Not Acceptable, in YAML, naming the strea
     assert.equal(
       r.text,
       'apiVersion: v1\ncode: 406\nkind: Status\n' +
-        'message: "only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch"\n' +
+        "message: 'only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch'\n" +
         'metadata: {}\nreason: NotAcceptable\nstatus: Failure\n',
     );
   }
