@@ -2,7 +2,7 @@
 // are sorted, sequences are not indented under their key, and a string is written plain when goyaml's
 // YAML 1.1 resolver would read it back as a string; otherwise it is double-quoted (`"8"`, `"yes"`, `"y"`,
 // `"2024-01-01T00:00:00Z"`, `"1:20"`, `""`). A string that cannot be plain for the syntax's sake
-// (`a: b`, `#x`, ` lead`) is single-quoted, as goyaml's emitter falls back to single quotes.
+// (`a: b`, `#x`, ` lead`, `it's: x`) is single-quoted, as goyaml's emitter falls back to single quotes.
 import { createRequire } from 'node:module';
 
 type YamlModule = typeof import('yaml');
@@ -53,12 +53,25 @@ function resolvesToNonString(s: string): boolean {
 /** encoder.stringv: double quotes when a plain scalar would not read back as the same string. */
 const needsDoubleQuotes = (s: string): boolean => !s.includes('\n') && (resolvesToNonString(s) || BASE60_FLOAT.test(s));
 
+/**
+ * The emitter's fallback for a string that cannot be plain is single quotes ('' inside), unless it holds
+ * characters only double quotes can carry. The yaml package would pick double quotes for one with an
+ * apostrophe, so those are marked.
+ */
+function needsSingleQuotes(Y: YamlModule, s: string): boolean {
+  if (!s.includes("'") || /[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]/.test(s)) return false;
+  const out = Y.stringify(s, { lineWidth: 0 });
+  return out.startsWith('"') || out.startsWith("'");
+}
+
 export function goYaml(value: unknown): string {
   const Y = load();
   const doc = new Y.Document(value, { sortMapEntries: true });
   Y.visit(doc, {
     Scalar(_key, node) {
-      if (typeof node.value === 'string' && needsDoubleQuotes(node.value)) node.type = 'QUOTE_DOUBLE';
+      if (typeof node.value !== 'string') return;
+      if (needsDoubleQuotes(node.value)) node.type = 'QUOTE_DOUBLE';
+      else if (needsSingleQuotes(Y, node.value)) node.type = 'QUOTE_SINGLE';
     },
   });
   return doc.toString({ lineWidth: 0, indentSeq: false, singleQuote: true });

@@ -18,6 +18,8 @@ test('strings the syntax keeps from being plain are single-quoted; multi-line on
   assert.equal(goYaml({ k: '#x' }), "k: '#x'\n");
   assert.equal(goYaml({ k: ' lead' }), "k: ' lead'\n");
   assert.equal(goYaml({ k: '- x' }), "k: '- x'\n");
+  assert.equal(goYaml({ k: "it's: x" }), "k: 'it''s: x'\n");
+  assert.equal(goYaml({ k: "it's" }), "k: it's\n");
   assert.equal(goYaml({ k: 'one\ntwo' }), 'k: |-\n  one\n  two\n');
 });
 
