@@ -22,7 +22,7 @@ export function serveDiscovery(registry: ApiRegistry, req: IncomingMessage, res:
       serverAddress,
     });
     if (r.status === 406) {
-      writeError(res, notAcceptable(DISCOVERY_ACCEPTED_MEDIA_TYPES));
+      writeError(res, notAcceptable(DISCOVERY_ACCEPTED_MEDIA_TYPES), req.headers.accept);
       return true;
     }
     if (r.status === 304) {
@@ -48,7 +48,7 @@ export function serveDiscovery(registry: ApiRegistry, req: IncomingMessage, res:
   if (doc === undefined) return false;
   const neg = negotiateOutput(req.headers.accept, false, false);
   if (neg instanceof Error) {
-    writeError(res, neg);
+    writeError(res, neg, req.headers.accept);
     return true;
   }
   writeRaw(res, 200, neg.contentType, neg.format === 'yaml' ? toYaml(JSON.parse(goJSON(doc))) : goJSON(doc));

@@ -75,6 +75,13 @@ test('nothing acceptable: the error keeps its code, written as indented JSON', a
       '  "message": "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf",\n' +
       '  "reason": "NotAcceptable",\n  "code": 406\n}',
   );
+  // Discovery documents alike (WriteObjectNegotiated falls back to Go's indented JSON).
+  for (const path of ['/apis', '/api', '/apis/stable.example.com', '/apis/stable.example.com/v1']) {
+    const d = await api.req('GET', path, undefined, { Accept: 'text/html' });
+    assert.equal(d.status, 406, path);
+    assert.match(d.text, /^\{\n {2}"kind": "Status",\n/, path);
+    assert.equal(d.json.message, 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+  }
   // kube negotiates the output before reading the body: the 406 comes first.
   const create = await api.req('POST', base, 'x', { Accept: 'text/html', 'Content-Type': 'text/plain' });
   assert.equal(create.status, 406);
