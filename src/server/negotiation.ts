@@ -4,6 +4,7 @@ import { parseYaml } from '../util/yaml.js';
 import { badRequest, notAcceptable, unsupportedMediaType, StatusError } from '../api/status.js';
 import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE, type DecodeTarget } from './protobuf.js';
 import { jsonDuplicateFields, yamlDuplicateKeysError, type OpaquePath } from './duplicate-fields.js';
+import { parseAcceptClauses } from './discovery.js';
 
 interface MediaRange {
   type: string; // e.g. application/json, */*
@@ -11,27 +12,14 @@ interface MediaRange {
   q: number;
 }
 
+/**
+ * The clauses of an Accept header as kube's negotiation reads them (goautoneg: case kept, q=0 clauses
+ * kept and sorted last, concrete types before wildcards at equal q); no header at all is the first
+ * serializer, JSON.
+ */
 function parseAccept(header: string | undefined): MediaRange[] {
   if (!header) return [{ type: '*/*', params: {}, q: 1 }];
-  const out: MediaRange[] = [];
-  for (const part of header.split(',')) {
-    const [typeRaw, ...paramParts] = part.split(';');
-    const type = (typeRaw ?? '').trim().toLowerCase();
-    if (!type) continue;
-    const params: Record<string, string> = {};
-    let q = 1;
-    for (const p of paramParts) {
-      const eq = p.indexOf('=');
-      if (eq < 0) continue;
-      const k = p.slice(0, eq).trim().toLowerCase();
-      const v = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
-      if (k === 'q') q = Number(v);
-      else params[k] = v;
-    }
-    out.push({ type, params, q: Number.isFinite(q) ? q : 0 });
-  }
-  // Stable sort by q, highest first: the order the client wrote breaks ties.
-  return out.map((m, i) => ({ m, i })).sort((a, b) => b.m.q - a.m.q || a.i - b.i).map(({ m }) => m).filter((m) => m.q > 0);
+  return parseAcceptClauses(header).map((c) => ({ type: `${c.type}/${c.subType}`, params: c.params, q: c.q }));
 }
 
 type OutputFormat = 'json' | 'yaml';

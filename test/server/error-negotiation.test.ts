@@ -58,6 +58,15 @@ test('the first acceptable media type decides; */* and no Accept are JSON', asyn
   r = await api.req('GET', `${base}/nope`, undefined, { Accept: '*/*' });
   assert.equal(r.headers.get('content-type'), 'application/json');
   assert.equal(r.json.reason, 'NotFound');
+  // goautoneg's order: concrete types before wildcards at equal q; q=0 clauses are kept (sorted last) and
+  // media types are case-sensitive.
+  r = await api.req('GET', `${base}/nope`, undefined, { Accept: '*/*, application/yaml' });
+  assert.equal(r.headers.get('content-type'), 'application/yaml');
+  r = await api.req('GET', `${base}/nope`, undefined, { Accept: 'application/yaml;q=0' });
+  assert.equal(r.headers.get('content-type'), 'application/yaml');
+  r = await api.req('GET', `${base}/nope`, undefined, { Accept: 'Application/YAML' });
+  assert.equal(r.status, 406);
+  assert.match(r.text, /^\{\n {2}"kind": "Status",\n/);
   // A conversion (as, g or v) is not offered for errors: the next media type is taken.
   r = await api.req('GET', `${base}/nope`, undefined, { Accept: 'application/yaml;as=Table;g=meta.k8s.io;v=v1, application/json' });
   assert.equal(r.headers.get('content-type'), 'application/json');
