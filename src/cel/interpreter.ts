@@ -206,7 +206,7 @@ export class Planner {
       argExprs.some((a, i) => !isOpenParam(overload.params[i] ?? { kind: 'dyn' }) && isDynLike(this.types?.get(a.id)));
     const node: PNode = { k: 'call', fn, args, overload, candidates, guard, idCost: resolved.length === 1 };
     this.precompileRegex(fn, args);
-    return this.optimize ? this.optimizeCall(node, argExprs) : node;
+    return this.optimize ? this.optimizeCall(node, argExprs, resolved.length === 1 ? resolved[0]!.id : undefined) : node;
   }
 
   /** Whether a target like `a.b` is (the start of) a declared variable rather than a namespace. */
@@ -226,9 +226,14 @@ export class Planner {
     return sameStyle.length > 0 ? sameStyle : byArity;
   }
 
-  private optimizeCall(node: Extract<PNode, { k: 'call' }>, argExprs: Expr[]): PNode {
+  /**
+   * Plan-time rewrites of cel-go's OptOptimize. The constant-list membership shortcut (decorators.go
+   * maybeOptimizeSetMembership) applies only when the checker resolved the one overload in_list: with a
+   * `dyn` right operand it records in_list and in_map, so `1/0 in dyn([])` evaluates (division by zero).
+   */
+  private optimizeCall(node: Extract<PNode, { k: 'call' }>, argExprs: Expr[], checkedOverloadId: string | undefined): PNode {
     const { fn, args } = node;
-    if (node.overload?.id === 'in_list' && args[1]!.k === 'const') {
+    if (checkedOverloadId === 'in_list' && args[1]!.k === 'const') {
       const list = args[1].value;
       if (Array.isArray(list)) {
         if ((list as CelList).length === 0) return { k: 'const', value: false };

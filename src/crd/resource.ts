@@ -1,6 +1,6 @@
 // The strategy of CustomResourceDefinitions in the generic store (declared in src/apis/apiextensions):
 // defaulting, validation, status handling, and the deletion that first cleans up the custom resources.
-import type { JSONObject } from '../util/json.js';
+import { isObject, type JSONObject } from '../util/json.js';
 import { rfc3339 } from '../util/time.js';
 import type { Strategy } from '../registry/resource-type.js';
 import { metaOf } from '../registry/store.js';
@@ -97,25 +97,39 @@ export const crdV1Strategy: CrdStrategy = crdStrategy('v1');
  */
 export function crdV1beta1Strategy(): CrdStrategy {
   const v1 = crdStrategy('v1beta1');
-  // Runs a v1 step on the v1 form of a v1beta1 object and writes the result back in place.
+  const options = { validateSchemaStructure: crdSchemaValidator, requestVersion: 'v1beta1' as const };
+  // Runs a v1 step on the v1 form of a v1beta1 object and writes the result back in place; the top-level
+  // spec.version is kept as sent, as kube's internal form keeps it for validation.
   const inV1 = (obj: JSONObject, step: (o: JSONObject) => void): void => {
+    const version = specVersion(obj);
     const converted = crdToV1(obj);
     step(converted);
     const back = crdToV1beta1(converted);
+    if (version !== undefined && isObject(back['spec'])) back['spec']['version'] = version;
     for (const k of Object.keys(obj)) delete obj[k];
     Object.assign(obj, back);
   };
   return {
     ...v1,
     prepareForCreate: (obj) => inV1(obj, (o) => v1.prepareForCreate(o)),
-    validate: (obj) => v1.validate(crdToV1(obj)),
+    validate: (obj) => validateCRD(asCRD(crdToV1(obj)), { ...options, specVersion: specVersion(obj) }),
     prepareForUpdate: (obj, old, sub) => inV1(obj, (o) => v1.prepareForUpdate(o, crdToV1(old), sub)),
-    validateUpdate: (obj, old, sub) => v1.validateUpdate(crdToV1(obj), crdToV1(old), sub),
+    validateUpdate: (obj, old, sub) =>
+      sub === 'status'
+        ? v1.validateUpdate(crdToV1(obj), crdToV1(old), sub)
+        : validateCRDUpdate(asCRD(crdToV1(obj)), asCRD(crdToV1(old)), { ...options, specVersion: specVersion(obj) }),
     beforeDelete(obj, opts) {
       const r = v1.beforeDelete!(crdToV1(obj), opts);
       return r && r !== 'keep' ? { update: crdToV1beta1(r.update) } : r;
     },
   };
+}
+
+/** A v1beta1 body's top-level spec.version when set (otherwise defaulting makes it versions[0].name). */
+function specVersion(obj: JSONObject): string | undefined {
+  const spec = obj['spec'];
+  const v = isObject(spec) ? spec['version'] : undefined;
+  return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
 /** The warning kube 1.19-1.21 sent with every v1beta1 CRD request. */

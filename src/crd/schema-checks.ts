@@ -11,7 +11,7 @@ export const crdSchemaValidator: SchemaStructureValidator = withRuleCostTotal(
     validateValue: (schema: JSONSchemaProps, value: unknown, path: string) => compileSchema(schema, { fieldPathPrefix: path }).validateValue(value),
     pruneValue: (schema: JSONSchemaProps, value: unknown, isResourceRoot: boolean) => {
       const copy = structuredClone(value);
-      compileSchema(schema).prune(copy, { resourceRoot: isResourceRoot });
+      compileSchema(schema).prune(copy, { resourceRoot: isResourceRoot, pruneOnly: true });
       return copy;
     },
     checkRules: checkValidationRules,

@@ -10,6 +10,7 @@ import { compileCrdSchemas, customResourceType, storageVersionOf } from './custo
 import type { ConvertObjects } from '../conversion/types.js';
 import { isConditionTrue } from './conditions.js';
 import { selectableFieldLabel } from './selectable-field-set.js';
+import { defaultDeprecationWarning } from './deprecation-warning.js';
 import type { CustomResourceDefinition } from './types.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { Endpoint } from '../registry/endpoint.js';
@@ -31,6 +32,8 @@ interface CrdServingInfo {
 }
 
 const CR_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
+/** What discovery lists while the CRD is terminating (apiextensions' DiscoveryController). */
+const TERMINATING_VERBS = ['delete', 'deletecollection', 'get', 'list', 'watch'];
 
 function servedResource(crd: CustomResourceDefinition, version: string, priority: number): ServedResource {
   const names = crd.status?.acceptedNames ?? {};
@@ -125,7 +128,7 @@ export class CrdServing {
       const store = new GenericStore(this.kv, type, this.admission);
       if (v.storage) storageStore = store;
       const deprecationWarning = v.deprecated
-        ? (v.deprecationWarning ?? `${crd.spec.group}/${v.name} ${type.served.kind} is deprecated`)
+        ? (v.deprecationWarning ?? defaultDeprecationWarning(v.name, crd.spec))
         : undefined;
       const subresources = new Set<Subresource>();
       if (v.subresources?.status) subresources.add('status');
@@ -175,14 +178,20 @@ export class CrdServing {
     return info.versions.get(version);
   }
 
-  /** Established CRDs' served versions, for discovery and OpenAPI. */
+  /**
+   * Established CRDs' served versions, for discovery and OpenAPI. A terminating CRD's resources list only
+   * the verbs that still make sense (its endpoints still answer updates; creates get crdHandler's 405).
+   */
   served(): ServedResource[] {
     const out: ServedResource[] = [];
     for (const info of this.byName.values()) {
       if (!isConditionTrue(info.crd, 'Established')) continue;
+      const terminating = isConditionTrue(info.crd, 'Terminating');
       for (const [name, ep] of info.versions) {
         const v = info.crd.spec.versions.find((x) => x.name === name);
-        if (v?.served) out.push(ep.store.type.served);
+        if (!v?.served) continue;
+        const served = ep.store.type.served;
+        out.push(terminating ? { ...served, verbs: TERMINATING_VERBS } : served);
       }
     }
     return out;

@@ -20,6 +20,7 @@ import {
   goRepr,
   semanticEqual,
 } from './go-types.js';
+import { apiApprovalState, isProtectedCommunityGroup } from './api-approval.js';
 import { type InternalConversion, type InternalSpec, schemaForVersion, subresourcesForVersion, toInternalSpec } from './internal.js';
 import { selectableFieldErrors } from './selectable-fields.js';
 import { newStructural } from '../schema/structural-model.js';
@@ -67,6 +68,11 @@ interface CRDValidationOptions {
    * no API-approval or preserveUnknownFields checks.
    */
   requestVersion?: 'v1' | 'v1beta1';
+  /**
+   * A v1beta1 body's top-level spec.version, which kube's internal form keeps as sent (and refuses when it
+   * is not versions[0].name); v1 has none, so it is versions[0].name.
+   */
+  specVersion?: string;
 }
 
 const V1BETA1_DEFAULTS_REASON = '(cannot set default values in apiextensions.k8s.io/v1beta1 CRDs, must use apiextensions.k8s.io/v1)';
@@ -101,6 +107,7 @@ const ALLOWED_AT_ROOT_WITH_STATUS = [
 /** ValidateCustomResourceDefinition: a CRD being created (after defaulting and PrepareForCreate). */
 export function validateCRD(crd: CustomResourceDefinition, options: CRDValidationOptions = {}): FieldError[] {
   const spec = toInternalSpec(crd.spec);
+  if (options.specVersion !== undefined) spec.version = options.specVersion;
   const beta = options.requestVersion === 'v1beta1';
   const opts: Opts = {
     requireRecognizedConversionReviewVersion: true,
@@ -125,6 +132,7 @@ export function validateCRD(crd: CustomResourceDefinition, options: CRDValidatio
 /** ValidateCustomResourceDefinitionUpdate: a CRD replacing old (after PrepareForUpdate). */
 export function validateCRDUpdate(crd: CustomResourceDefinition, old: CustomResourceDefinition, options: CRDValidationOptions = {}): FieldError[] {
   const spec = toInternalSpec(crd.spec);
+  if (options.specVersion !== undefined) spec.version = options.specVersion;
   const oldSpec = toInternalSpec(old.spec);
   const established = isConditionTrue(old, 'Established');
   const beta = options.requestVersion === 'v1beta1';
@@ -708,29 +716,6 @@ function validateStoredVersions(storedVersions: string[] | undefined, versions: 
     );
   }
   return errs;
-}
-
-function isProtectedCommunityGroup(group: string): boolean {
-  return group === 'k8s.io' || group.endsWith('.k8s.io') || group === 'kubernetes.io' || group.endsWith('.kubernetes.io');
-}
-
-type ApprovalState = 'Invalid' | 'Approved' | 'Bypassed' | 'Missing';
-
-/** A URL with a scheme and a host, as url.ParseRequestURI plus the Host/Scheme checks accept. */
-function isApprovalURL(s: string): boolean {
-  return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#\s@]*@?[^/?#\s]+/.test(s) && !/[\x00-\x20\x7f]/.test(s);
-}
-
-function apiApprovalState(annotations: Record<string, string> | undefined): { state: ApprovalState; reason: string } {
-  const a = annotations?.[KUBE_API_APPROVED_ANNOTATION] ?? '';
-  const key = JSON.stringify(KUBE_API_APPROVED_ANNOTATION);
-  if (a.length === 0) return { state: 'Missing', reason: `protected groups must have approval annotation ${key}, see https://github.com/kubernetes/enhancements/pull/1111` };
-  if (a.startsWith('unapproved')) return { state: 'Bypassed', reason: `not approved: ${JSON.stringify(a)}` };
-  if (isApprovalURL(a)) return { state: 'Approved', reason: `approved in ${a}` };
-  return {
-    state: 'Invalid',
-    reason: `protected groups must have approval annotation ${key} with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111`,
-  };
 }
 
 function validateAPIApproval(crd: CustomResourceDefinition, old: CustomResourceDefinition | undefined): FieldError[] {

@@ -44,8 +44,8 @@ export function webhookConverter(crd: CustomResourceDefinition, resolver: Servic
     const converted = convertedObjects(version, uid, answer);
     if (converted instanceof Error) throw plainError(`conversion webhook for ${gvk} failed: ${converted.message}`);
     // kube converts one object or a list; we send a batch, worded as a list when it holds more than one.
+    // The count is checked first for both (kube's single-object "no objects returned" is unreachable).
     const single = sent.length === 1;
-    if (single && converted.length !== 1) throw plainError(`conversion webhook for ${gvk} failed, no objects returned`);
     if (converted.length !== sent.length) throw plainError(`conversion webhook for ${gvk} returned ${converted.length} objects, expected ${sent.length}`);
 
     const out = objects.slice();

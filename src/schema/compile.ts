@@ -49,6 +49,12 @@ interface PruneOptions {
    * fields dropped and reported as "metadata.x", timestamps normalized).
    */
   resourceRoot?: boolean;
+  /**
+   * structuralpruning.Prune alone, as kube checks that a default is pruned: unknown fields removed, the
+   * metadata of the root and of embedded resources left as it is (kube prunes it as ObjectMeta later),
+   * nulls kept.
+   */
+  pruneOnly?: boolean;
 }
 
 /** A body that cannot be decoded (metadata or an embedded apiVersion/kind of the wrong type): kube's decode error, a 400. */
@@ -106,9 +112,10 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps, opts: CompileOpt
       const track = popts?.returnPruned === true;
       const drop = popts?.dropInvalidMetadata === true;
       const root = popts?.resourceRoot !== false;
-      pstate.reset(track, drop);
+      const pruneOnly = popts?.pruneOnly === true;
+      pstate.reset(track, drop, !pruneOnly, !pruneOnly);
       let meta: ReturnType<typeof coerceObjectMeta> | undefined;
-      if (root && isObject(obj) && Object.hasOwn(obj, 'metadata') && !isCanonicalObjectMeta(obj.metadata)) {
+      if (root && !pruneOnly && isObject(obj) && Object.hasOwn(obj, 'metadata') && !isCanonicalObjectMeta(obj.metadata)) {
         meta = coerceObjectMeta(obj.metadata, { dropMalformedFields: drop, returnUnknownFieldPaths: track, pathPrefix: 'metadata' });
         if (meta.error !== undefined) throw new SchemaCoercionError(meta.error);
       }

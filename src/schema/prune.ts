@@ -28,11 +28,14 @@ export class PruneState {
   dropInvalidMetadata = false;
   /** Whether non-nullable nulls without defaults go too (not when pruning default values). */
   nulls = true;
+  /** Whether embedded resources' apiVersion/kind/metadata are coerced (not when pruning default values). */
+  coerceMetadata = true;
   error: FieldError | null = null;
 
-  reset(track: boolean, dropInvalidMetadata: boolean, nulls = true): void {
+  reset(track: boolean, dropInvalidMetadata: boolean, nulls = true, coerceMetadata = true): void {
     this.depth = 0;
     this.nulls = nulls;
+    this.coerceMetadata = coerceMetadata;
     this.pruned = track ? [] : null;
     this.coerced = track ? [] : null;
     this.dropInvalidMetadata = dropInvalidMetadata;
@@ -214,7 +217,7 @@ else if (typeof v === "object") { st.segs[d] = k; st.kinds[d] = ${SEG_PROP}; st.
   const arrayCode = items
     ? `const d = st.depth; st.kinds[d] = ${SEG_INDEX}; for (let j = 0; j < x.length; j++) { const v = x[j]; if (v === null || typeof v !== "object") continue; st.segs[d] = j; st.depth = d + 1; ${items}(v, st); } st.depth = d;`
     : '';
-  const coerce = s.embeddedResource && !root ? 'H.coerceEmbedded(x, st);' : '';
+  const coerce = s.embeddedResource && !root ? 'if (st.coerceMetadata) H.coerceEmbedded(x, st);' : '';
   g.fns.push(`function ${fn}(x, st) {
 if (Array.isArray(x)) { ${arrayCode} return; }
 const d = st.depth;

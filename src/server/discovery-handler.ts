@@ -6,7 +6,7 @@ import { apiGroup, apiResourceList, serveRootDiscovery, DISCOVERY_ACCEPTED_MEDIA
 import { goJSON } from './discovery-json.js';
 import { writeError, writeRaw } from './http.js';
 import { negotiateOutput } from './negotiation.js';
-import { stringifyYaml as toYaml } from '../util/yaml.js';
+import { goYaml } from '../util/go-yaml-encode.js';
 
 /** Serves the path if it is a discovery document; returns false otherwise. */
 export function serveDiscovery(registry: ApiRegistry, req: IncomingMessage, res: ServerResponse, path: string, serverAddress: string): boolean {
@@ -22,7 +22,7 @@ export function serveDiscovery(registry: ApiRegistry, req: IncomingMessage, res:
       serverAddress,
     });
     if (r.status === 406) {
-      writeError(res, notAcceptable(DISCOVERY_ACCEPTED_MEDIA_TYPES));
+      writeError(res, notAcceptable(DISCOVERY_ACCEPTED_MEDIA_TYPES), req.headers.accept);
       return true;
     }
     if (r.status === 304) {
@@ -48,9 +48,9 @@ export function serveDiscovery(registry: ApiRegistry, req: IncomingMessage, res:
   if (doc === undefined) return false;
   const neg = negotiateOutput(req.headers.accept, false, 'object');
   if (neg instanceof Error) {
-    writeError(res, neg);
+    writeError(res, neg, req.headers.accept);
     return true;
   }
-  writeRaw(res, 200, neg.contentType, neg.format === 'yaml' ? toYaml(JSON.parse(goJSON(doc))) : goJSON(doc));
+  writeRaw(res, 200, neg.contentType, neg.format === 'yaml' ? goYaml(JSON.parse(goJSON(doc))) : goJSON(doc));
   return true;
 }

@@ -1,8 +1,8 @@
 // Small HTTP helpers: bodies in, objects and Status errors out.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { stringifyYaml as toYaml } from '../util/yaml.js';
+import { goYaml } from '../util/go-yaml-encode.js';
 import { type Status, StatusError, internal, requestEntityTooLarge } from '../api/status.js';
-import type { Negotiated } from './negotiation.js';
+import { negotiateErrorFormat, type Negotiated } from './negotiation.js';
 
 /** kube-apiserver's default maximum request body (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -18,8 +18,9 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
+/** JSON, or YAML as kube writes it (sigs.k8s.io/yaml over goyaml.v2). */
 export function serialize(obj: unknown, format: 'json' | 'yaml'): string {
-  return format === 'yaml' ? toYaml(obj, { lineWidth: 0 }) : JSON.stringify(obj) + '\n';
+  return format === 'yaml' ? goYaml(obj) : JSON.stringify(obj) + '\n';
 }
 
 export function writeObject(res: ServerResponse, code: number, obj: unknown, neg: Pick<Negotiated, 'format' | 'contentType'>): void {
@@ -39,7 +40,12 @@ function toStatus(err: unknown): Status {
   return internal(message).status;
 }
 
-export function writeError(res: ServerResponse, err: unknown, format: 'json' | 'yaml' = 'json'): void {
+/**
+ * Writes an error as a Status in the format the client accepts (responsewriters.ErrorNegotiated): JSON or
+ * YAML by the Accept header, and Go's indented JSON when nothing it accepts is served (the error's own code
+ * is kept, not hidden behind a 406).
+ */
+export function writeError(res: ServerResponse, err: unknown, accept?: string): void {
   const status = toStatus(err);
   if (status.code >= 500 && !(err instanceof StatusError)) console.error('internal error:', err);
   if (res.headersSent) {
@@ -48,7 +54,9 @@ export function writeError(res: ServerResponse, err: unknown, format: 'json' | '
   }
   const headers: Record<string, string> = {};
   if (status.details?.retryAfterSeconds) headers['Retry-After'] = String(status.details.retryAfterSeconds);
-  writeRaw(res, status.code, format === 'yaml' ? 'application/yaml' : 'application/json', serialize(status, format), headers);
+  const format = negotiateErrorFormat(accept);
+  if (format === undefined) writeRaw(res, status.code, 'application/json', JSON.stringify(status, null, 2), headers);
+  else writeRaw(res, status.code, format === 'yaml' ? 'application/yaml' : 'application/json', serialize(status, format), headers);
 }
 
 /** The plain 404 of Go's http.NotFound, which kube-apiserver answers for paths nothing serves. */

@@ -4,6 +4,7 @@ import { parseYaml } from '../util/yaml.js';
 import { badRequest, notAcceptable, unsupportedMediaType, StatusError } from '../api/status.js';
 import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE, type DecodeTarget } from './protobuf.js';
 import { jsonDuplicateFields, yamlDuplicateKeysError, type OpaquePath } from './duplicate-fields.js';
+import { parseAcceptClauses } from './discovery.js';
 
 interface MediaRange {
   type: string; // e.g. application/json, */*
@@ -11,27 +12,14 @@ interface MediaRange {
   q: number;
 }
 
+/**
+ * The clauses of an Accept header as kube's negotiation reads them (goautoneg: case kept, q=0 clauses
+ * kept and sorted last, concrete types before wildcards at equal q); no header at all is the first
+ * serializer, JSON.
+ */
 function parseAccept(header: string | undefined): MediaRange[] {
   if (!header) return [{ type: '*/*', params: {}, q: 1 }];
-  const out: MediaRange[] = [];
-  for (const part of header.split(',')) {
-    const [typeRaw, ...paramParts] = part.split(';');
-    const type = (typeRaw ?? '').trim().toLowerCase();
-    if (!type) continue;
-    const params: Record<string, string> = {};
-    let q = 1;
-    for (const p of paramParts) {
-      const eq = p.indexOf('=');
-      if (eq < 0) continue;
-      const k = p.slice(0, eq).trim().toLowerCase();
-      const v = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
-      if (k === 'q') q = Number(v);
-      else params[k] = v;
-    }
-    out.push({ type, params, q: Number.isFinite(q) ? q : 0 });
-  }
-  // Stable sort by q, highest first: the order the client wrote breaks ties.
-  return out.map((m, i) => ({ m, i })).sort((a, b) => b.m.q - a.m.q || a.i - b.i).map(({ m }) => m).filter((m) => m.q > 0);
+  return parseAcceptClauses(header).map((c) => ({ type: `${c.type}/${c.subType}`, params: c.params, q: c.q }));
 }
 
 type OutputFormat = 'json' | 'yaml';
@@ -63,8 +51,12 @@ export function negotiateOutput(accept: string | undefined, allowTransform: bool
   for (const m of parseAccept(accept)) {
     const format = formatOf(m.type);
     if (!format) continue;
+    // stream=watch asks for a streaming serializer: JSON has one, YAML none (acceptMediaTypeOptions).
+    const stream = m.params['stream'];
+    if (stream && (format === 'yaml' || stream !== 'watch')) continue;
     const as = m.params['as'];
-    if (as) {
+    // Any of as, g, v asks for a conversion; without a transforming endpoint it is not acceptable.
+    if (as !== undefined || 'g' in m.params || 'v' in m.params) {
       if (!allowTransform) continue;
       const g = m.params['g'];
       const v = m.params['v'];
@@ -82,6 +74,25 @@ export function negotiateOutput(accept: string | undefined, allowTransform: bool
 }
 
 const contentTypeFor = (f: OutputFormat): string => (f === 'json' ? 'application/json' : 'application/yaml');
+
+/**
+ * The format of an error's Status, as responsewriters.ErrorNegotiated picks it (no transforms allowed);
+ * undefined when the client accepts nothing we serve, in which case kube writes indented JSON.
+ */
+export function negotiateErrorFormat(accept: string | undefined): OutputFormat | undefined {
+  const neg = negotiateOutput(accept, false, 'object');
+  return neg instanceof StatusError ? undefined : neg.format;
+}
+
+/**
+ * A watch needs a streaming serializer (NegotiateOutputMediaTypeStream): YAML has none, so a watch negotiated
+ * as YAML is not acceptable, naming the stream media types.
+ */
+export function watchNotAcceptable(neg: Negotiated): StatusError | undefined {
+  return neg.format === 'yaml' ? notAcceptable(STREAM_OUTPUT) : undefined;
+}
+
+const STREAM_OUTPUT = ['application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch'];
 
 const BODY_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 

@@ -8,7 +8,7 @@ import { metaOf } from '../registry/store.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
-import { decodeBody, negotiateOutput, type Negotiated, type ResponseShape, type StrictDecoding } from './negotiation.js';
+import { decodeBody, negotiateOutput, watchNotAcceptable, type Negotiated, type ResponseShape, type StrictDecoding } from './negotiation.js';
 import { typedOpaquePaths } from './duplicate-fields.js';
 import { reportStrictDecoding } from '../schema/unknown-fields.js';
 import { readBody, writeObject, writeRaw } from './http.js';
@@ -185,6 +185,8 @@ async function watch(r: ResourceRequest, store: GenericStore, ns: string, opts: 
   } else {
     fromRevision = rev ?? (await store.currentRevision());
   }
+  const streamError = watchNotAcceptable(neg);
+  if (streamError) throw streamError;
   const minTimeout = opts.minRequestTimeoutSeconds;
   // timeoutSeconds=0 (client-go's wait sends it when under a second is left) means the server's default.
   const timeoutSeconds = q.timeoutSeconds ? q.timeoutSeconds : minTimeout * (1 + Math.random());

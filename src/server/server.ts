@@ -150,7 +150,7 @@ function listener(chain: Handler, serverAddress: (req: IncomingMessage) => strin
       void chain(newRequestContext(req, res, serverAddress(req)));
     } catch (e) {
       // A request line the context cannot be made from (an unparsable URL) never reaches the chain's recovery.
-      writeError(res, S.badRequest(e instanceof Error ? e.message : String(e)));
+      writeError(res, S.badRequest(e instanceof Error ? e.message : String(e)), req.headers.accept);
     }
   };
 }

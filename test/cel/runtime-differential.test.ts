@@ -122,3 +122,17 @@ test('agrees with @bufbuild/cel on a corpus of expressions', () => {
   }
   assert.deepEqual(disagreements, []);
 });
+
+test('`x in dyn(...)` returns the error of x, optimized or not (cel-go leaves the overload unresolved)', () => {
+  for (const expr of ['1/0 in dyn([])', '1/0 in dyn([1])', '"a" + string(1/0) in dyn({})', '1/0 in dyn({})']) {
+    for (const optimize of [false, true]) {
+      const v = value(expr, { optimize });
+      assert.ok(v instanceof CelError, `${expr} (optimize: ${optimize})`);
+      assert.equal(v.message, 'division by zero', expr);
+      assert.ok(isCelError(oracleRun(expr, {})), expr);
+    }
+  }
+  // cel-go's constant-list shortcut, only where the checker resolved in_list: an empty typed list is false.
+  assert.equal(value('1/0 in []', { optimize: true }), false);
+  assert.ok(value('1/0 in []', { optimize: false }) instanceof CelError);
+});

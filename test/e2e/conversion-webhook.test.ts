@@ -187,7 +187,7 @@ test('misbehaving webhooks fail the request with kube\'s errors', async () => {
     ['wrong-uid', 'conversion webhook for example.com/v1beta1, Kind=CronTab failed: expected response.uid='],
     ['change-name', 'conversion webhook for example.com/v1beta1, Kind=CronTab returned invalid object: must have the same name: local-crontab != renamed'],
     ['wrong-api-version', 'conversion webhook for example.com/v1beta1, Kind=CronTab returned invalid object at index 0: invalid groupVersion (expected example.com/v1, received example.com/v9)'],
-    ['wrong-count', 'conversion webhook for example.com/v1beta1, Kind=CronTab failed, no objects returned'],
+    ['wrong-count', 'conversion webhook for example.com/v1beta1, Kind=CronTab returned 0 objects, expected 1'],
     ['http-500', 'conversion webhook for example.com/v1beta1, Kind=CronTab failed: an error on the server ("webhook exploded") has prevented the request from succeeding'],
     ['garbage', "conversion webhook for example.com/v1beta1, Kind=CronTab failed: couldn't get version/kind; json parse error"],
   ];
@@ -198,8 +198,12 @@ test('misbehaving webhooks fail the request with kube\'s errors', async () => {
       assert.notEqual(r.code, 0, mode);
       assert.ok(r.stderr.startsWith(`Error from server: ${message}`), `${mode}: ${r.stderr}`);
     }
-    // Lists fail alike, with the list wording for a batch.
+    // The same over HTTP: a 500 Status with no reason, the converter's text as its message.
     hook.mode = 'wrong-count';
+    const raw = await s.kubectl(['get', '--raw', '/apis/example.com/v1/namespaces/default/crontabs/local-crontab']);
+    assert.notEqual(raw.code, 0);
+    assert.match(raw.stderr, /^Error from server: conversion webhook for example\.com\/v1beta1, Kind=CronTab returned 0 objects, expected 1$/m);
+    // Lists fail alike, with the list wording for a batch.
     const r = await s.kubectl(['get', 'crontabs']);
     assert.match(r.stderr, /^Error from server: conversion webhook for example\.com\/v1beta1, Kind=CronTab returned 1 objects, expected 2/);
     // A write that needs converting fails and stores nothing.

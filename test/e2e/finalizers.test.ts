@@ -199,6 +199,10 @@ test('a deleted CRD waits for the finalizers of its objects', async () => {
   assert.equal(r.code, 1);
   assert.equal(r.stderr.trim(), 'Error from server (MethodNotAllowed): error when creating "' + s.file('w2.yaml', w.replace('name: w1', 'name: w2')) + '": create not allowed while custom resource definition is terminating');
 
+  // Discovery lists the verbs a terminating CRD still serves.
+  r = await s.kubectl(['api-resources', '--api-group=example.org', '-o', 'wide', '--no-headers']);
+  assert.match(squeeze(r.stdout), /^widgets wd example\.org\/v1 true Widget delete,deletecollection,get,list,watch$/);
+
   r = await s.kubectl(['patch', 'widget', 'w1', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
   assert.equal(r.code, 0, r.stderr);
   r = await s.kubectl(['wait', '--for=delete', 'crd/widgets.example.org', '--timeout=10s']);

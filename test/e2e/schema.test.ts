@@ -161,3 +161,46 @@ test('a CRD with a non-structural schema is refused with its violations', async 
   assert.match(r.stderr, /spec\.validation\.openAPIV3Schema\.properties\[spec\]\.type: Required value: must not be empty for specified object fields/);
   assert.match(r.stderr, /spec\.validation\.openAPIV3Schema\.properties\[spec\]\.properties\[foo\]\.type: Required value: must not be empty for specified object fields/);
 });
+
+test('a property only in a junctor\'s items.properties is refused: structural completeness', async () => {
+  const junctor = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: lists.junctor.example.com
+spec:
+  group: junctor.example.com
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            l:
+              type: array
+              items:
+                type: object
+                properties:
+                  x:
+                    type: string
+          oneOf:
+          - properties:
+              l:
+                items:
+                  properties:
+                    z:
+                      minLength: 1
+  scope: Namespaced
+  names:
+    plural: lists
+    singular: list
+    kind: List
+`;
+  const r = await s.kubectl(['apply', '-f', '-'], { stdin: junctor });
+  assert.notEqual(r.code, 0);
+  assert.equal(
+    r.stderr.trim(),
+    'The CustomResourceDefinition "lists.junctor.example.com" is invalid: spec.validation.openAPIV3Schema.properties[l].items.properties[z]: Required value: because it is defined in spec.validation.openAPIV3Schema.oneOf[0].properties[l].items.properties[z]',
+  );
+});

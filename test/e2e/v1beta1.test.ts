@@ -249,7 +249,7 @@ test('001/003: deprecated versions and the webhook form (webhookClientConfig, co
     conversionReviewVersions: ['v1beta1'],
   });
   const dep = await ok(['get', 'crontabs.v1beta1.example.com']);
-  assert.match(dep.stderr, /^Warning: example\.com\/v1beta1 CronTab is deprecated$/m);
+  assert.match(dep.stderr, /^Warning: example\.com\/v1beta1 CronTab is deprecated; use example\.com\/v1 CronTab$/m);
   await ok(['delete', 'crd', 'crontabs.example.com']);
 });
 
@@ -276,4 +276,30 @@ test('v1beta1 refuses defaults and a webhook with preserveUnknownFields, as kube
   const w = await s.kubectl(['create', '-f', '-'], { stdin: base('  conversion:\n    strategy: Webhook\n    webhookClientConfig:\n      url: https://x.example.com/\n') });
   assert.notEqual(w.code, 0);
   assert.match(w.stderr, /spec\.conversion\.strategy: Invalid value: "Webhook": must be None if spec\.preserveUnknownFields is true/);
+});
+
+test('v1beta1 refuses a spec.version other than the first of spec.versions, with 1.21\'s message', async () => {
+  const twoVersions = (version: string): string =>
+    versionsBeta(`  version: ${version}
+  versions:
+  - name: v1beta1
+    served: true
+    storage: true
+  - name: v1
+    served: true
+    storage: false
+`);
+  const r = await s.kubectl(['create', '-f', '-'], { stdin: twoVersions('v1') });
+  assert.equal(r.code, 1);
+  assert.equal(
+    r.stderr.trim(),
+    `${WARNING}\nThe CustomResourceDefinition "crontabs.example.com" is invalid: spec.version: Invalid value: "v1": must match the first version in spec.versions`,
+  );
+  // Accepted when it matches; an update that makes them differ is refused alike.
+  await createCRD(twoVersions('v1beta1'), 'crontabs.example.com');
+  const u = await s.kubectl(['replace', '-f', '-'], { stdin: twoVersions('v1') });
+  assert.equal(u.code, 1);
+  assert.match(u.stderr, /The CustomResourceDefinition "crontabs\.example\.com" is invalid: spec\.version: Invalid value: "v1": must match the first version in spec\.versions$/m);
+  assert.equal((await atV1beta1('crontabs.example.com')).spec.version, 'v1beta1');
+  await ok(['delete', 'crd', 'crontabs.example.com']);
 });

@@ -140,7 +140,8 @@ test('deprecated versions answer with the custom or the default warning', async 
   const versions =
     version('v1alpha1', true, false, '    deprecated: true\n    deprecationWarning: "example.com/v1alpha1 CronTab is deprecated; see http://example.com/v1alpha1-v1 for instructions to migrate to example.com/v1 CronTab"\n') +
     version('v1beta1', true, false, '    deprecated: true\n') +
-    version('v1', true, true);
+    version('v1', true, true) +
+    version('v2', true, false, '    deprecated: true\n');
   await ok(['apply', '-f', s.file('dep.yaml', crontabs(versions))]);
   await ok(['wait', '--for', 'condition=established', '--timeout=20s', 'crd/crontabs.example.com']);
   const alpha = await ok(['get', 'crontabs.v1alpha1.example.com']);
@@ -149,7 +150,10 @@ test('deprecated versions answer with the custom or the default warning', async 
     'Warning: example.com/v1alpha1 CronTab is deprecated; see http://example.com/v1alpha1-v1 for instructions to migrate to example.com/v1 CronTab\nNo resources found in default namespace.',
   );
   const beta = await ok(['get', 'crontabs.v1beta1.example.com']);
-  assert.equal(beta.stderr.trim(), 'Warning: example.com/v1beta1 CronTab is deprecated\nNo resources found in default namespace.');
+  // The default names the highest-priority served, non-deprecated version above the deprecated one.
+  assert.equal(beta.stderr.trim(), 'Warning: example.com/v1beta1 CronTab is deprecated; use example.com/v1 CronTab\nNo resources found in default namespace.');
+  const v2 = await ok(['get', 'crontabs.v2.example.com']);
+  assert.equal(v2.stderr.trim(), 'Warning: example.com/v2 CronTab is deprecated\nNo resources found in default namespace.');
   const v1 = await ok(['get', 'crontabs.v1.example.com']);
   assert.equal(v1.stderr.trim(), 'No resources found in default namespace.');
   await ok(['delete', 'crd', 'crontabs.example.com']);

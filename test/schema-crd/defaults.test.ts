@@ -8,6 +8,7 @@ import type { FieldError } from '../../src/api/field-error.js';
 import { createCRDSchemaValidator, validateCRDSchema } from '../../src/crd/crd-schema-validate.js';
 import { readFileSync } from 'node:fs';
 import type { CustomResourceDefinition } from '../../src/crd/types.js';
+import { crdSchemaValidator } from '../../src/crd/schema-checks.js';
 import { crdWith, refPrune, strings, testDeps } from './helpers.js';
 
 const hook = createCRDSchemaValidator(testDeps);
@@ -75,6 +76,22 @@ test('defaults of embedded resources need apiVersion and kind', () => {
     `${P}.properties[spec].properties[e].default.apiVersion: Invalid value: 1: must be a string`,
   ]);
   assert.deepEqual(errorsOf(withSpec({ type: 'object', properties: { e: { ...e, default: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 5 } } } } })), [
+    `${P}.properties[spec].properties[e].default.metadata: Invalid value: map[string]interface {}{"name":5}: json: cannot unmarshal number into Go struct field ObjectMeta.name of type string`,
+  ]);
+});
+
+test('unknown metadata fields in an embedded resource\'s default are not unknown fields (the real engine)', () => {
+  const real = (schema: JSONSchemaProps): string[] => strings(validateCRD(defaultCRD(crdWith(schema)), { validateSchemaStructure: crdSchemaValidator }));
+  const e = { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true };
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', unknownField: 1, labels: { a: 'b' } } };
+  assert.deepEqual(real(withSpec({ type: 'object', properties: { e: { ...e, default: pod } } })), []);
+  // The same below the default's node: an embedded resource inside an object's default.
+  assert.deepEqual(real(withSpec({ type: 'object', properties: { o: { type: 'object', properties: { e }, default: { e: pod } } } })), []);
+  // Unknown fields elsewhere are still refused, and malformed metadata still is.
+  assert.deepEqual(real(withSpec({ type: 'object', properties: { o: { type: 'object', properties: { e }, default: { e: pod, z: 1 } } } })), [
+    `${P}.properties[spec].properties[o].default: Invalid value: map[string]interface {}{"e":map[string]interface {}{"apiVersion":"v1", "kind":"Pod", "metadata":map[string]interface {}{"labels":map[string]interface {}{"a":"b"}, "name":"p", "unknownField":1}}, "z":1}: must not have unknown fields`,
+  ]);
+  assert.deepEqual(real(withSpec({ type: 'object', properties: { e: { ...e, default: { ...pod, metadata: { name: 5 } } } } })), [
     `${P}.properties[spec].properties[e].default.metadata: Invalid value: map[string]interface {}{"name":5}: json: cannot unmarshal number into Go struct field ObjectMeta.name of type string`,
   ]);
 });

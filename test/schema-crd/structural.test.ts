@@ -73,6 +73,26 @@ test("the seed's examples 1 and 2: fields and items inside junctors must also be
   ]);
 });
 
+test('completeness holds under items inside every junctor, nested junctors included', () => {
+  const list = obj({ l: { type: 'array', items: obj({ x: { type: 'string' } }) } });
+  const only = (junctor: Record<string, unknown>): string[] => errorsOf({ ...list, ...junctor });
+  const y = { properties: { y: { minLength: 1 } } };
+  const want = (vPath: string): string[] => [`${P}.properties[l].items.properties[y]: Required value: because it is defined in ${P}.${vPath}`];
+  assert.deepEqual(only({ allOf: [{ properties: { l: { items: y } } }] }), want('allOf[0].properties[l].items.properties[y]'));
+  assert.deepEqual(only({ anyOf: [{ properties: { l: { items: y } } }] }), want('anyOf[0].properties[l].items.properties[y]'));
+  assert.deepEqual(only({ oneOf: [{ properties: { l: { items: y } } }] }), want('oneOf[0].properties[l].items.properties[y]'));
+  assert.deepEqual(only({ not: { properties: { l: { items: y } } } }), want('not.properties[l].items.properties[y]'));
+  // A junctor inside the junctor's items, and items inside a junctor inside the junctor.
+  assert.deepEqual(only({ allOf: [{ properties: { l: { items: { not: y } } } }] }), want('allOf[0].properties[l].items.not.properties[y]'));
+  assert.deepEqual(only({ not: { properties: { l: { oneOf: [{ items: y }] } } } }), want('not.properties[l].oneOf[0].items.properties[y]'));
+  // Items of items: the structural items have none.
+  assert.deepEqual(only({ anyOf: [{ properties: { l: { items: { items: {} } } } }] }), [
+    `${P}.properties[l].items.items: Required value: because it is defined in ${P}.anyOf[0].properties[l].items.items`,
+  ]);
+  // A property the structural items do specify is complete.
+  assert.deepEqual(only({ allOf: [{ properties: { l: { items: { properties: { x: { minLength: 1 } } } } } }] }), []);
+});
+
 test('multi-version CRDs report under spec.versions[i].schema.openAPIV3Schema', () => {
   assert.deepEqual(check(crdWithTwoVersions(obj({ foo: {} }))), [
     'spec.versions[1].schema.openAPIV3Schema.properties[foo].type: Required value: must not be empty for specified object fields',

@@ -381,6 +381,14 @@ test('a deleted CRD refuses new objects, deletes its instances and waits for the
     code: 405,
   });
 
+  // Discovery lists only the verbs a terminating CRD still serves (apiextensions' DiscoveryController).
+  const TERMINATING_VERBS = ['delete', 'deletecollection', 'get', 'list', 'watch'];
+  const legacy = (await api.req('GET', '/apis/example.org/v1')).json;
+  assert.deepEqual(legacy.resources.find((x: any) => x.name === 'widgets').verbs, TERMINATING_VERBS);
+  const aggregated = (await api.req('GET', '/apis', undefined, { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' })).json;
+  const group = aggregated.items.find((g: any) => g.metadata.name === 'example.org');
+  assert.deepEqual(group.versions[0].resources.find((x: any) => x.resource === 'widgets').verbs, TERMINATING_VERBS);
+
   // Deleting the CRD again goes to the generic store: the grace period of 0 is set, nothing else.
   r = await api.req('DELETE', crdPath);
   assert.equal(r.status, 200);

@@ -18,7 +18,7 @@ interface Written {
   body: string;
 }
 
-function fake(method: string, url: string): { ctx: RequestContext; out: Written; res: ServerResponse } {
+function fake(method: string, url: string, headers: Record<string, string> = {}): { ctx: RequestContext; out: Written; res: ServerResponse } {
   const out: Written = { headers: {}, body: '' };
   const res = Object.assign(new EventEmitter(), {
     headersSent: false,
@@ -41,7 +41,7 @@ function fake(method: string, url: string): { ctx: RequestContext; out: Written;
       this.writableEnded = true;
     },
   }) as unknown as ServerResponse;
-  const req = { method, url, headers: {}, socket: {} } as unknown as IncomingMessage;
+  const req = { method, url, headers, socket: {} } as unknown as IncomingMessage;
   return { ctx: newRequestContext(req, res, ''), out, res };
 }
 
@@ -81,6 +81,26 @@ test('panic recovery: a StatusError is answered as its Status, anything else as 
   }
   assert.equal(out.code, 500);
   assert.deepEqual(JSON.parse(out.body), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Internal error occurred: boom', reason: 'InternalError', details: { causes: [{ message: 'boom' }] }, code: 500 });
+});
+
+test('panic recovery writes the Status in the format the request accepts (ErrorNegotiated)', async () => {
+  const notFound = async (): Promise<void> => {
+    throw S.notFound({ group: '', resource: 'namespaces' }, 'x');
+  };
+  let { ctx, out } = fake('GET', '/api/v1/namespaces/x', { accept: 'application/yaml' });
+  await withPanicRecovery(ctx, notFound);
+  assert.equal(out.code, 404);
+  assert.equal(out.headers['Content-Type'], 'application/yaml');
+  assert.equal(out.body, 'apiVersion: v1\ncode: 404\ndetails:\n  kind: namespaces\n  name: x\nkind: Status\nmessage: namespaces "x" not found\nmetadata: {}\nreason: NotFound\nstatus: Failure\n');
+  // Nothing acceptable: the error's own code, as Go's json.MarshalIndent.
+  ({ ctx, out } = fake('GET', '/api/v1/namespaces/x', { accept: 'text/html' }));
+  await withPanicRecovery(ctx, notFound);
+  assert.equal(out.code, 404);
+  assert.equal(out.headers['Content-Type'], 'application/json');
+  assert.equal(
+    out.body,
+    '{\n  "kind": "Status",\n  "apiVersion": "v1",\n  "metadata": {},\n  "status": "Failure",\n  "message": "namespaces \\"x\\" not found",\n  "reason": "NotFound",\n  "details": {\n    "name": "x",\n    "kind": "namespaces"\n  },\n  "code": 404\n}',
+  );
 });
 
 test('request info: parsed from method and path before the next filter', async () => {
