@@ -10,6 +10,7 @@ import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
 import { decodeBody, negotiateOutput, type Negotiated, type StrictDecoding } from './negotiation.js';
 import { typedOpaquePaths } from './duplicate-fields.js';
+import { decodeTypedBody } from './typed-decoding.js';
 import { reportStrictDecoding } from '../schema/unknown-fields.js';
 import { readBody, writeObject, writeRaw } from './http.js';
 import { parseListQuery, parseRevision } from './list-options.js';
@@ -262,6 +263,7 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
   if (typed && decoded['kind'] !== served.kind) {
     throw S.badRequest(`no kind "${String(decoded['kind'])}" is registered for version "${expected}"`);
   }
+  decodeTypedBody(decoded, store.type);
   return { obj: decoded, strictErrors: strict?.errors ?? [] };
 }
 

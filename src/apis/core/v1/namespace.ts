@@ -15,18 +15,18 @@ import type { KindDeclaration } from '../../kind.js';
 
 const NAME_LABEL = 'kubernetes.io/metadata.name';
 
-const NamespaceSpec = struct('NamespaceSpec', [f(1, 'finalizers', 'string', 'slice omit')]);
+const NamespaceSpec = struct('NamespaceSpec', [f(1, 'finalizers', 'string', 'slice omit', { named: 'FinalizerName' })]);
 
 const NamespaceCondition = struct('NamespaceCondition', [
-  f(1, 'type', 'string'),
-  f(2, 'status', 'string'),
+  f(1, 'type', 'string', '', { named: 'NamespaceConditionType' }),
+  f(2, 'status', 'string', '', { named: 'ConditionStatus' }),
   f(4, 'lastTransitionTime', 'time', 'omit'),
   f(5, 'reason', 'string', 'omit'),
   f(6, 'message', 'string', 'omit'),
 ]);
 
 const NamespaceStatus = struct('NamespaceStatus', [
-  f(1, 'phase', 'string', 'omit'),
+  f(1, 'phase', 'string', 'omit', { named: 'NamespacePhase' }),
   f(2, 'conditions', NamespaceCondition, 'slice omit', { patchStrategy: 'merge', patchMergeKey: 'type' }),
 ]);
 
