@@ -20,6 +20,9 @@ import {
 import { goJsonMarshal } from '../util/go-json.js';
 import { applyStrategicMergePatch, goV, strategicMergePatchUnsupported } from '../registry/strategic-merge-patch.js';
 import { patchMetaOf } from '../registry/patch-meta.js';
+import { goDecodeInto } from '../api/go-decode.js';
+import { goFromUnstructuredError } from '../api/go-from-unstructured.js';
+import { goTypeOf } from './typed-decoding.js';
 
 function unwrap(v: unknown): JSONObject {
   if (v instanceof StatusError) throw v;
@@ -42,24 +45,41 @@ export function applyPatchRequest(
     if (fieldValidation === 'Strict') throw patchInvalid(rendered(), strictDecodingMessage(decoded.strictErrors));
     if (fieldValidation === 'Warn') warnings.push(...decoded.strictErrors);
   };
+  const go = goTypeOf(store.type);
+  /** A built-in kind's patched JSON decoded into its Go type (jsonPatcher's DecodeInto): a misfit is the 422. */
+  const decodeJson = (out: JSONObject): JSONObject => {
+    if (!go) return out;
+    const typed = structuredClone(out);
+    const err = goDecodeInto(typed, go.struct, go.ctx);
+    if (err !== undefined) throw patchInvalid(goJsonMarshal(out), err);
+    return typed;
+  };
   switch (decoded.type) {
     case MERGE_PATCH: {
       const out = unwrap(applyMergePatch(current, decoded.patch));
+      const typed = decodeJson(out);
       strict(() => goJsonMarshal(out));
-      return out;
+      return typed;
     }
     case JSON_PATCH: {
       const out = unwrap(applyJsonPatch(current, decoded.operations));
+      const typed = decodeJson(out);
       strict(() => goJsonMarshal(out));
-      return out;
+      return typed;
     }
     case STRATEGIC_MERGE_PATCH: {
       // Custom resources are unstructured: no Go type, no patch tags, no strategic merge patch.
       const goType = store.type.goType;
       if (!goType) throw strategicMergePatchUnsupported();
       const meta = patchMetaOf(goType);
-      strict(() => goV(decoded.patch as Parameters<typeof goV>[0]));
-      return unwrap(applyStrategicMergePatch(current, decoded.patch, meta));
+      const rendered = (): string => goV(decoded.patch as Parameters<typeof goV>[0]);
+      const out = unwrap(applyStrategicMergePatch(current, decoded.patch, meta));
+      // The patched map is converted into the Go type (FromUnstructuredWithValidation), with its own errors;
+      // the patch's strict errors come after.
+      const err = go ? goFromUnstructuredError(out, go.struct, go.ctx) ?? goDecodeInto(out, go.struct, go.ctx) : undefined;
+      if (err !== undefined) throw patchInvalid(rendered(), err);
+      strict(rendered);
+      return out;
     }
     case APPLY_PATCH:
       // Server-side apply is not implemented: no endpoint lists its content type, so this is never reached.
