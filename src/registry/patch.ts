@@ -2,7 +2,7 @@
 // content-type selection, decoding with the default fieldValidation=Warn strictness, JSON merge
 // patch as gopkg.in/evanphx/json-patch.v4 MergePatch does it, and JSON patch with the v4 Apply
 // semantics (lazy raw values, negative indices, replace-adds-missing-keys, copy size limit).
-import { isYamlParseError, parseYaml as yamlParse } from '../util/yaml.js';
+import { isYamlParseError, parseKubeYaml } from '../util/yaml.js';
 import { type Status, StatusError, badRequest, requestEntityTooLarge, unsupportedMediaType } from '../api/status.js';
 import { type GoType, GoJsonError, RawJson, goAny, goJsonCompact, goJsonMarshal, goMap, goString, goUnmarshal, parseJsonText, rawShape } from '../util/go-json.js';
 
@@ -222,16 +222,9 @@ function yamlErrorText(e: unknown): string {
   return line === undefined ? `yaml: ${first}` : `yaml: line ${line}: ${first}`;
 }
 
-function parseYaml(text: string): unknown {
-  // go-yaml v2 reads YAML 1.1 (yes/no booleans, merge keys), lets a repeated key win, and leaves
-  // timestamps as strings on their way to JSON.
-  return yamlParse(text, {
-    version: '1.1',
-    merge: true,
-    uniqueKeys: false,
-    customTags: (tags) => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp'),
-  }) as unknown;
-}
+// go-yaml v2 reads YAML 1.1 (yes/no booleans, merge keys), lets a repeated key win, and leaves
+// timestamps as strings on their way to JSON.
+const parseYaml = parseKubeYaml;
 
 // ------------------------------------------------------------------ JSON merge patch
 
