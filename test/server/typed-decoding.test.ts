@@ -41,6 +41,18 @@ test('a Namespace label value of 1 is a BadRequest naming ObjectMeta.metadata.la
   );
 });
 
+test('updates decode the same way: a PUT of a Namespace with a label value of true', async () => {
+  const cur = await api.req('GET', '/api/v1/namespaces/default');
+  const body = { ...cur.json, metadata: { ...cur.json.metadata, labels: { ...cur.json.metadata.labels, a: true } } };
+  const r = await api.req('PUT', '/api/v1/namespaces/default', body);
+  assert.equal(r.status, 400, r.text);
+  assert.equal(r.json.message, cannotHandle('Namespace', 'v1', 'json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string'));
+  const st = await api.req('PUT', '/api/v1/namespaces/default/status', { ...cur.json, status: { phase: 1 } });
+  assert.equal(st.status, 400, st.text);
+  assert.equal(st.json.message, cannotHandle('Namespace', 'v1', 'json: cannot unmarshal number into Go struct field NamespaceStatus.status.phase of type v1.NamespacePhase'));
+  assert.equal((await api.req('GET', '/api/v1/namespaces/default')).json.metadata.resourceVersion, cur.json.metadata.resourceVersion);
+});
+
 test('CRD fields of the wrong JSON type: bool, int64, slice, named string, a schema union', async () => {
   const cases: Array<[(c: any) => void, string]> = [
     [(c) => (c.spec.versions[0].served = 'yes'), 'json: cannot unmarshal string into Go struct field CustomResourceDefinitionVersion.spec.versions.served of type bool'],
