@@ -34,6 +34,9 @@ interface State {
   struct?: string;
   fields: string[];
   saved?: DecodeError;
+  /** sigs.k8s.io/json's strict field stack (keys, map keys and [i]), and the unknown fields found; none in nested decodes. */
+  path: string[];
+  unknown?: Set<string>;
 }
 
 /** addErrorContext: a type error gets the current struct and field path (replacing any it had). */
@@ -72,7 +75,7 @@ function mismatch(s: State, v: unknown, goType: string): typeof DROP {
 
 /** A nested json.Unmarshal inside an UnmarshalJSON: its own context; its error, with ours, ends ours. */
 function nested(s: State, run: (inner: State) => Decoded): Decoded {
-  const inner: State = { ctx: s.ctx, fields: [] };
+  const inner: State = { ctx: s.ctx, fields: [], path: [] };
   let out: Decoded;
   try {
     out = run(inner);
@@ -184,12 +187,16 @@ function zeroOf(t: GoFieldType): unknown {
 }
 
 function decodeSlice(s: State, v: unknown[], f: GoField, owner: GoStruct): Decoded {
-  return v.map((x) => {
+  return v.map((x, i) => {
     if (x === null) return zeroOf(f.type);
+    s.path.push(`[${i}]`);
     const out = decodeElem(s, x, f.type, f, owner);
+    s.path.pop();
     return out === DROP ? zeroOf(f.type) : out;
   });
 }
+
+const pushKey = (s: State, key: string): void => void s.path.push(s.path.length > 0 ? `.${key}` : key);
 
 function decodeField(s: State, v: unknown, f: GoField, owner: GoStruct): Decoded {
   if (f.slice) {
@@ -204,7 +211,9 @@ function decodeField(s: State, v: unknown, f: GoField, owner: GoStruct): Decoded
         v[k] = zeroOf(f.type);
         continue;
       }
+      pushKey(s, k);
       const out = decodeElem(s, x, f.type, f, owner);
+      s.path.pop();
       v[k] = out === DROP ? zeroOf(f.type) : out;
     }
     return v;
@@ -228,7 +237,12 @@ function decodeStruct(s: State, obj: Record<string, unknown>, st: GoStruct): Dec
   const fields = fieldsOf(st);
   for (const key of Object.keys(obj)) {
     const f = fields.get(key);
-    if (!f) continue; // unknown fields are the strict decoder's business
+    if (!f) {
+      // Not in the Go struct: dropped, and reported by a strict decoder.
+      if (s.unknown) s.unknown.add(`unknown field ${JSON.stringify(s.path.length > 0 ? `${s.path.join('')}.${key}` : key)}`);
+      delete obj[key];
+      continue;
+    }
     const v = obj[key];
     // A null sets pointers, slices and maps to nil and leaves other types alone: the zero value either way,
     // which for a struct is an empty one.
@@ -240,7 +254,9 @@ function decodeStruct(s: State, obj: Record<string, unknown>, st: GoStruct): Dec
     const saved = { struct: s.struct, depth: s.fields.length };
     s.struct = st.name;
     s.fields.push(key);
+    pushKey(s, key);
     const out = decodeField(s, v, f, st);
+    s.path.pop();
     s.struct = saved.struct;
     s.fields.length = saved.depth;
     if (out === DROP) delete obj[key];
@@ -255,15 +271,20 @@ function decodeStruct(s: State, obj: Record<string, unknown>, st: GoStruct): Dec
 
 /**
  * Decodes `obj` (a JSON object from a request body) into the Go struct `kind`, in place. Returns the decoder's
- * error message (without kube's `<Kind> in version ...` prefix) or undefined when every value fits.
+ * error message (without kube's `<Kind> in version ...` prefix) or undefined when every value fits. Fields the
+ * struct does not have are dropped; with `unknownFields`, their strict errors (`unknown field "spec.x"`, in
+ * document order) are added to it.
  */
-export function goDecodeInto(obj: Record<string, unknown>, kind: GoStruct, ctx: GoTypeContext): string | undefined {
-  const s: State = { ctx, fields: [] };
+export function goDecodeInto(obj: Record<string, unknown>, kind: GoStruct, ctx: GoTypeContext, unknownFields?: string[]): string | undefined {
+  const s: State = { ctx, fields: [], path: [] };
+  if (unknownFields) s.unknown = new Set();
   try {
     decodeStruct(s, obj, kind);
   } catch (e) {
     if (e instanceof Abort) return decodeErrorMessage(e.error);
     throw e;
   }
-  return s.saved ? decodeErrorMessage(s.saved) : undefined;
+  if (s.saved) return decodeErrorMessage(s.saved);
+  unknownFields?.push(...(s.unknown ?? []));
+  return undefined;
 }

@@ -40,45 +40,47 @@ export function applyPatchRequest(
 ): JSONObject {
   const decoded = decodePatch(type, body, fieldValidation);
   if (decoded instanceof StatusError) throw decoded;
-  const strict = (rendered: () => string): void => {
-    if (decoded.strictErrors.length === 0) return;
-    if (fieldValidation === 'Strict') throw patchInvalid(rendered(), strictDecodingMessage(decoded.strictErrors));
-    if (fieldValidation === 'Warn') warnings.push(...decoded.strictErrors);
+  /** The strict errors of the patch itself, then those of decoding the patched object (unknown fields). */
+  const strict = (rendered: () => string, decoding: readonly string[] = []): void => {
+    const errs = [...decoded.strictErrors, ...decoding];
+    if (errs.length === 0) return;
+    if (fieldValidation === 'Strict') throw patchInvalid(rendered(), strictDecodingMessage(errs));
+    if (fieldValidation === 'Warn') warnings.push(...errs);
   };
   const go = goTypeOf(store.type);
-  /** A built-in kind's patched JSON decoded into its Go type (jsonPatcher's DecodeInto): a misfit is the 422. */
+  /**
+   * A built-in kind's patched JSON decoded into its Go type (jsonPatcher's DecodeInto): a misfit is the 422
+   * (before any strict error), unknown fields are dropped and are strict errors.
+   */
   const decodeJson = (out: JSONObject): JSONObject => {
-    if (!go) return out;
+    if (!go) {
+      strict(() => goJsonMarshal(out));
+      return out;
+    }
     const typed = structuredClone(out);
-    const err = goDecodeInto(typed, go.struct, go.ctx);
+    const unknown: string[] = [];
+    const err = goDecodeInto(typed, go.struct, go.ctx, unknown);
     if (err !== undefined) throw patchInvalid(goJsonMarshal(out), err);
+    strict(() => goJsonMarshal(out), unknown);
     return typed;
   };
   switch (decoded.type) {
-    case MERGE_PATCH: {
-      const out = unwrap(applyMergePatch(current, decoded.patch));
-      const typed = decodeJson(out);
-      strict(() => goJsonMarshal(out));
-      return typed;
-    }
-    case JSON_PATCH: {
-      const out = unwrap(applyJsonPatch(current, decoded.operations));
-      const typed = decodeJson(out);
-      strict(() => goJsonMarshal(out));
-      return typed;
-    }
+    case MERGE_PATCH:
+      return decodeJson(unwrap(applyMergePatch(current, decoded.patch)));
+    case JSON_PATCH:
+      return decodeJson(unwrap(applyJsonPatch(current, decoded.operations)));
     case STRATEGIC_MERGE_PATCH: {
       // Custom resources are unstructured: no Go type, no patch tags, no strategic merge patch.
-      const goType = store.type.goType;
-      if (!goType) throw strategicMergePatchUnsupported();
-      const meta = patchMetaOf(goType);
+      if (!go) throw strategicMergePatchUnsupported();
+      const meta = patchMetaOf(go.struct);
       const rendered = (): string => goV(decoded.patch as Parameters<typeof goV>[0]);
       const out = unwrap(applyStrategicMergePatch(current, decoded.patch, meta));
       // The patched map is converted into the Go type (FromUnstructuredWithValidation), with its own errors;
-      // the patch's strict errors come after.
-      const err = go ? goFromUnstructuredError(out, go.struct, go.ctx) ?? goDecodeInto(out, go.struct, go.ctx) : undefined;
+      // then the patch's strict errors and the unknown fields it found, sorted.
+      const unknown: string[] = [];
+      const err = goFromUnstructuredError(out, go.struct, go.ctx) ?? goDecodeInto(out, go.struct, go.ctx, unknown);
       if (err !== undefined) throw patchInvalid(rendered(), err);
-      strict(rendered);
+      strict(rendered, unknown.sort());
       return out;
     }
     case APPLY_PATCH:

@@ -263,8 +263,8 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
   if (typed && decoded['kind'] !== served.kind) {
     throw S.badRequest(`no kind "${String(decoded['kind'])}" is registered for version "${expected}"`);
   }
-  decodeTypedBody(decoded, store.type);
-  return { obj: decoded, strictErrors: strict?.errors ?? [] };
+  const unknownFields = decodeTypedBody(decoded, store.type);
+  return { obj: decoded, strictErrors: strict ? [...strict.errors, ...unknownFields] : [] };
 }
 
 /** The rest of decoding: the type's own admission of the body (custom resources), else the strict errors alone. */

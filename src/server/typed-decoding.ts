@@ -15,11 +15,16 @@ export function goTypeOf(type: ResourceType): { struct: GoStruct; ctx: GoTypeCon
   return { struct: type.goType, ctx: { pkg: type.served.version, jsonSchemaProps: JSONSchemaProps } };
 }
 
-/** Decodes a create or update body of a built-in kind in place; throws kube's BadRequest when it does not decode. */
-export function decodeTypedBody(obj: JSONObject, type: ResourceType): void {
+/**
+ * Decodes a create or update body of a built-in kind in place; throws kube's BadRequest when it does not decode.
+ * Returns the strict decoder's unknown-field errors (the fields themselves are dropped).
+ */
+export function decodeTypedBody(obj: JSONObject, type: ResourceType): string[] {
   const go = goTypeOf(type);
-  if (!go) return;
-  const err = goDecodeInto(obj, go.struct, go.ctx);
+  if (!go) return [];
+  const unknown: string[] = [];
+  const err = goDecodeInto(obj, go.struct, go.ctx, unknown);
   const { kind, version } = type.served;
   if (err !== undefined) throw badRequest(cannotBeHandledAs(kind, version, kind, err));
+  return unknown;
 }

@@ -88,6 +88,42 @@ test('CRD fields of the wrong JSON type: bool, int64, slice, named string, a sch
   );
 });
 
+test('fields a built-in Go type does not have are dropped, and reported as the strict decoder reports them', async () => {
+  const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'typed-u', foo: 1 }, spec: { bar: 2 }, baz: 3 };
+  const warn = await api.req('POST', '/api/v1/namespaces?dryRun=All', ns);
+  assert.equal(warn.status, 201, warn.text);
+  assert.equal(warn.headers.get('warning'), '299 - "unknown field \\"metadata.foo\\"", 299 - "unknown field \\"spec.bar\\"", 299 - "unknown field \\"baz\\""');
+  assert.equal(warn.json.baz, undefined);
+  assert.equal(warn.json.metadata.foo, undefined);
+  assert.deepEqual(warn.json.spec, { finalizers: ['kubernetes'] });
+  const strict = await api.req('POST', '/api/v1/namespaces?fieldValidation=Strict', ns);
+  assert.equal(strict.status, 400);
+  assert.equal(
+    strict.json.message,
+    cannotHandle('Namespace', 'v1', 'strict decoding error: unknown field "metadata.foo", unknown field "spec.bar", unknown field "baz"'),
+  );
+  const ignore = await api.req('POST', '/api/v1/namespaces?dryRun=All&fieldValidation=Ignore', ns);
+  assert.equal(ignore.status, 201);
+  assert.equal(ignore.headers.get('warning'), null);
+  // Inside a CRD: list indices in the path; the schema unions' own decoders are not strict.
+  const c = clone(CRONTAB_CRD) as any;
+  c.spec.versions[0].foo = 1;
+  c.spec.versions[0].schema.openAPIV3Schema.items = { type: 'string', bar: 1 };
+  const crd = await api.req('POST', `${CRDS}?dryRun=All&fieldValidation=Strict`, c);
+  assert.equal(crd.status, 400);
+  assert.equal(crd.json.message, cannotHandle('CustomResourceDefinition', 'v1', 'strict decoding error: unknown field "spec.versions[0].foo"'));
+  // A patched object is decoded strictly too.
+  const patch = (q: string) =>
+    api.req('PATCH', `/api/v1/namespaces/default?dryRun=All${q}`, { spec: { x: 1 } }, { 'Content-Type': 'application/merge-patch+json' });
+  const pw = await patch('');
+  assert.equal(pw.status, 200);
+  assert.equal(pw.headers.get('warning'), '299 - "unknown field \\"spec.x\\""');
+  assert.equal(pw.json.spec.x, undefined);
+  const ps = await patch('&fieldValidation=Strict');
+  assert.equal(ps.status, 422);
+  assert.match(ps.json.message, /^ "" is invalid: patch: Invalid value: "\{.*\}": strict decoding error: unknown field "spec\.x"$/);
+});
+
 test('a null is the zero value: a CRD with spec null is validated, not a 500', async () => {
   const c = clone(CRONTAB_CRD) as any;
   c.spec = null;
