@@ -53,5 +53,8 @@ function goyamlV2Tags(tags: Tags): Tags {
  * resolved to the last one (the strict pass reports them separately).
  */
 export function parseKubeYaml(text: string): unknown {
-  return load().parse(text, { schema: 'yaml-1.1', customTags: goyamlV2Tags, merge: true, uniqueKeys: false, intAsBigInt: false });
+  return load().parse(text, KUBE_YAML_OPTIONS);
 }
+
+/** The options of parseKubeYaml, for callers that need the document itself (duplicate keys, positions). */
+export const KUBE_YAML_OPTIONS = { schema: 'yaml-1.1', customTags: goyamlV2Tags, merge: true, uniqueKeys: false, intAsBigInt: false } as const;
