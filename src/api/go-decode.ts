@@ -37,6 +37,9 @@ interface State {
   /** sigs.k8s.io/json's strict field stack (keys, map keys and [i]), and the unknown fields found; none in nested decodes. */
   path: string[];
   unknown?: Set<string>;
+  /** Non-integer number literals of a JSON body by path, and the path of a nested decode's value within it. */
+  literals?: ReadonlyMap<string, string>;
+  base: string;
 }
 
 /** addErrorContext: a type error gets the current struct and field path (replacing any it had). */
@@ -59,8 +62,17 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 
 const INT_RANGE: Record<'int64' | 'int32', readonly [number, number]> = { int64: [-(2 ** 63), 2 ** 63], int32: [-(2 ** 31), 2 ** 31] };
 
+/** The path of the value being decoded, within the whole body. */
+const pathOf = (s: State): string => s.base + s.path.join('');
+
 function decodeInt(s: State, v: unknown, goType: string, bits: 'int64' | 'int32'): Decoded {
   if (typeof v !== 'number' && typeof v !== 'bigint') return mismatch(s, v, goType);
+  // strconv.ParseInt of the literal: `1.0` and `1e3` are not integers to Go.
+  const literal = s.literals?.get(pathOf(s));
+  if (literal !== undefined) {
+    save(s, typeError(`number ${literal}`, goType));
+    return DROP;
+  }
   const [lo, hi] = INT_RANGE[bits];
   const n = Number(v);
   if (typeof v === 'bigint' || (Number.isInteger(n) && n >= lo && n < hi)) return v;
@@ -75,7 +87,8 @@ function mismatch(s: State, v: unknown, goType: string): typeof DROP {
 
 /** A nested json.Unmarshal inside an UnmarshalJSON: its own context; its error, with ours, ends ours. */
 function nested(s: State, run: (inner: State) => Decoded): Decoded {
-  const inner: State = { ctx: s.ctx, fields: [], path: [] };
+  const inner: State = { ctx: s.ctx, fields: [], path: [], base: pathOf(s) };
+  if (s.literals) inner.literals = s.literals;
   let out: Decoded;
   try {
     out = run(inner);
@@ -127,7 +140,13 @@ function decodeElem(s: State, v: unknown, t: GoFieldType, f: GoField, owner: GoS
     case 'int32':
       return decodeInt(s, v, goType(), t);
     case 'float64':
-      return typeof v === 'number' ? v : mismatch(s, v, goType());
+      if (typeof v !== 'number') return mismatch(s, v, goType());
+      // A literal beyond float64's range (JSON.parse made it an infinity).
+      if (!Number.isFinite(v)) {
+        save(s, typeError(`number ${s.literals?.get(pathOf(s)) ?? String(v)}`, goType()));
+        return DROP;
+      }
+      return v;
     case 'bytes': {
       if (typeof v === 'string') {
         const err = goBase64Error(v);
@@ -196,7 +215,7 @@ function decodeSlice(s: State, v: unknown[], f: GoField, owner: GoStruct): Decod
   });
 }
 
-const pushKey = (s: State, key: string): void => void s.path.push(s.path.length > 0 ? `.${key}` : key);
+const pushKey = (s: State, key: string): void => void s.path.push(s.path.length > 0 || s.base !== '' ? `.${key}` : key);
 
 function decodeField(s: State, v: unknown, f: GoField, owner: GoStruct): Decoded {
   if (f.slice) {
@@ -239,7 +258,7 @@ function decodeStruct(s: State, obj: Record<string, unknown>, st: GoStruct): Dec
     const f = fields.get(key);
     if (!f) {
       // Not in the Go struct: dropped, and reported by a strict decoder.
-      if (s.unknown) s.unknown.add(`unknown field ${JSON.stringify(s.path.length > 0 ? `${s.path.join('')}.${key}` : key)}`);
+      if (s.unknown) s.unknown.add(`unknown field ${JSON.stringify(s.path.length > 0 ? `${pathOf(s)}.${key}` : key)}`);
       delete obj[key];
       continue;
     }
@@ -269,15 +288,23 @@ function decodeStruct(s: State, obj: Record<string, unknown>, st: GoStruct): Dec
   return obj;
 }
 
+export interface GoDecodeOptions {
+  /** Collects the strict decoder's errors for fields the struct does not have (`unknown field "spec.x"`, in document order). */
+  unknownFields?: string[];
+  /** A JSON body's non-integer number literals by path (nonIntegerNumberLiterals), which integer fields refuse. */
+  numberLiterals?: ReadonlyMap<string, string>;
+}
+
 /**
  * Decodes `obj` (a JSON object from a request body) into the Go struct `kind`, in place. Returns the decoder's
  * error message (without kube's `<Kind> in version ...` prefix) or undefined when every value fits. Fields the
- * struct does not have are dropped; with `unknownFields`, their strict errors (`unknown field "spec.x"`, in
- * document order) are added to it.
+ * struct does not have are dropped.
  */
-export function goDecodeInto(obj: Record<string, unknown>, kind: GoStruct, ctx: GoTypeContext, unknownFields?: string[]): string | undefined {
-  const s: State = { ctx, fields: [], path: [] };
+export function goDecodeInto(obj: Record<string, unknown>, kind: GoStruct, ctx: GoTypeContext, opts: GoDecodeOptions = {}): string | undefined {
+  const { unknownFields, numberLiterals } = opts;
+  const s: State = { ctx, fields: [], path: [], base: '' };
   if (unknownFields) s.unknown = new Set();
+  if (numberLiterals) s.literals = numberLiterals;
   try {
     decodeStruct(s, obj, kind);
   } catch (e) {

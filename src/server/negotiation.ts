@@ -83,12 +83,17 @@ export interface StrictDecoding {
   errors: string[];
 }
 
+const bodyType = (contentType: string | undefined): string => (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+
+/** Whether a request body of this content type is read as JSON. */
+export const isJsonBody = (contentType: string | undefined): boolean => ['application/json', ''].includes(bodyType(contentType));
+
 /**
  * Decodes a request body: JSON, YAML, or Kubernetes protobuf (built-in kinds, decoded into `into`).
  * With `strict`, duplicate keys in a JSON or YAML body are reported there as kube's strict decoders word them.
  */
 export function decodeBody(contentType: string | undefined, body: Buffer, into?: DecodeTarget, strict?: StrictDecoding): unknown | StatusError {
-  const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+  const type = bodyType(contentType);
   if (type === PROTOBUF_CONTENT_TYPE) {
     const r = decodeProtobufObject(body, into);
     return r instanceof StatusError ? r : r.object;

@@ -59,7 +59,7 @@ export function applyPatchRequest(
     }
     const typed = structuredClone(out);
     const unknown: string[] = [];
-    const err = goDecodeInto(typed, go.struct, go.ctx, unknown);
+    const err = goDecodeInto(typed, go.struct, go.ctx, { unknownFields: unknown });
     if (err !== undefined) throw patchInvalid(goJsonMarshal(out), err);
     strict(() => goJsonMarshal(out), unknown);
     return typed;
@@ -78,7 +78,7 @@ export function applyPatchRequest(
       // The patched map is converted into the Go type (FromUnstructuredWithValidation), with its own errors;
       // then the patch's strict errors and the unknown fields it found, sorted.
       const unknown: string[] = [];
-      const err = goFromUnstructuredError(out, go.struct, go.ctx) ?? goDecodeInto(out, go.struct, go.ctx, unknown);
+      const err = goFromUnstructuredError(out, go.struct, go.ctx) ?? goDecodeInto(out, go.struct, go.ctx, { unknownFields: unknown });
       if (err !== undefined) throw patchInvalid(rendered(), err);
       strict(rendered, unknown.sort());
       return out;

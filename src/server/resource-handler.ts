@@ -8,7 +8,7 @@ import { metaOf } from '../registry/store.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
-import { decodeBody, negotiateOutput, type Negotiated, type StrictDecoding } from './negotiation.js';
+import { decodeBody, isJsonBody, negotiateOutput, type Negotiated, type StrictDecoding } from './negotiation.js';
 import { typedOpaquePaths } from './duplicate-fields.js';
 import { decodeTypedBody } from './typed-decoding.js';
 import { reportStrictDecoding } from '../schema/unknown-fields.js';
@@ -263,7 +263,7 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
   if (typed && decoded['kind'] !== served.kind) {
     throw S.badRequest(`no kind "${String(decoded['kind'])}" is registered for version "${expected}"`);
   }
-  const unknownFields = decodeTypedBody(decoded, store.type);
+  const unknownFields = decodeTypedBody(decoded, store.type, isJsonBody(r.req.headers['content-type']) ? body.toString('utf8') : undefined);
   return { obj: decoded, strictErrors: strict ? [...strict.errors, ...unknownFields] : [] };
 }
 

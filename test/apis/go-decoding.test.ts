@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { goRfc3339Error } from '../../src/util/go-time-parse.js';
+import { nonIntegerNumberLiterals } from '../../src/util/json-number-literals.js';
 import { goBase64Error } from '../../src/util/go-base64.js';
 import { goDecodeInto } from '../../src/api/go-decode.js';
 import { goFromUnstructuredError } from '../../src/api/go-from-unstructured.js';
@@ -57,4 +58,14 @@ test('FromUnstructured visits struct fields in Go order and words its errors its
   assert.equal(goFromUnstructuredError({ metadata: { generation: 2 } }, Namespace, ctx), undefined);
   assert.equal(goFromUnstructuredError({ metadata: { creationTimestamp: 5 } }, Namespace, ctx), 'json: cannot unmarshal number into Go value of type string');
   assert.equal(goFromUnstructuredError({ metadata: { ownerReferences: {} } }, Namespace, ctx), 'cannot restore slice from map');
+});
+
+test('non-integer JSON number literals by the path strict errors use', () => {
+  assert.equal(nonIntegerNumberLiterals('{"a":1,"b":"1.0"}'), undefined);
+  const m = nonIntegerNumberLiterals('{"a":{"b":[1, 2.50, {"c\\"d":-1e3}]},"e" : 3.0, "f":"x1.5"}');
+  assert.deepEqual([...(m ?? [])], [
+    ['a.b[1]', '2.50'],
+    ['a.b[2].c"d', '-1e3'],
+    ['e', '3.0'],
+  ]);
 });

@@ -124,6 +124,31 @@ test('fields a built-in Go type does not have are dropped, and reported as the s
   assert.match(ps.json.message, /^ "" is invalid: patch: Invalid value: "\{.*\}": strict decoding error: unknown field "spec\.x"$/);
 });
 
+test('integer fields read the JSON literal as Go does: 5.0 and 5e0 are not integers, while YAML 5.0 is the number 5', async () => {
+  const crd = (maxLength: string): string =>
+    JSON.stringify(CRONTAB_CRD).replace('"cronSpec":{"type":"string"}', `"cronSpec":{"type":"string","maxLength":${maxLength}}`);
+  await refused(
+    CRDS,
+    crd('5.0'),
+    cannotHandle(
+      'CustomResourceDefinition',
+      'v1',
+      'json: cannot unmarshal number 5.0 into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties.properties.maxLength of type int64',
+    ),
+  );
+  const items = JSON.stringify(CRONTAB_CRD).replace('"cronSpec":{"type":"string"}', '"cronSpec":{"type":"array","items":{"type":"string","maxLength":5e0}}');
+  await refused(
+    CRDS,
+    items,
+    cannotHandle('CustomResourceDefinition', 'v1', 'json: cannot unmarshal number 5e0 into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties.properties.items of type int64'),
+  );
+  // A float where a float is declared is fine, and so is a string that looks like one.
+  const ok = await api.req('POST', `${CRDS}?dryRun=All`, JSON.stringify(CRONTAB_CRD).replace('"cronSpec":{"type":"string"}', '"cronSpec":{"type":"string","pattern":"1.0"},"n":{"type":"number","maximum":1.5e1}'));
+  assert.equal(ok.status, 201, ok.text);
+  const yaml = await api.req('POST', `${CRDS}?dryRun=All`, crd('5.0'), { 'Content-Type': 'application/yaml' });
+  assert.equal(yaml.status, 201, yaml.text);
+});
+
 test('a null is the zero value: a CRD with spec null is validated, not a 500', async () => {
   const c = clone(CRONTAB_CRD) as any;
   c.spec = null;
