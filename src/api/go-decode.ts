@@ -155,8 +155,10 @@ function decodeElem(s: State, v: unknown, t: GoFieldType, f: GoField, owner: GoS
         return DROP;
       }
       if (Array.isArray(v)) {
+        // A []byte also decodes from an array of numbers; it encodes as base64 again.
+        const before = s.saved;
         for (const b of v) if (b !== null) decodeByte(s, b);
-        return v;
+        return s.saved === before ? Buffer.from(v.map((b) => (b === null ? 0 : Number(b)))).toString('base64') : DROP;
       }
       return mismatch(s, v, '[]uint8');
     }
@@ -165,7 +167,7 @@ function decodeElem(s: State, v: unknown, t: GoFieldType, f: GoField, owner: GoS
       if (typeof v !== 'string') throw new Abort(withContext(s, typeError(jsonKindOf(v), 'string')));
       const err = goRfc3339Error(v);
       if (err !== undefined) throw new Abort({ type: 'other', message: err });
-      return v;
+      return goTimeJson(v);
     }
     case 'fieldsV1':
     case 'json':
@@ -181,6 +183,13 @@ function decodeElem(s: State, v: unknown, t: GoFieldType, f: GoField, owner: GoS
     case 'jsonSchemaPropsOrStringArray':
       return decodeUnion(s, v, t);
   }
+}
+
+/** metav1.Time's MarshalJSON of a parsed time: UTC, whole seconds. */
+function goTimeJson(rfc3339: string): string {
+  const ms = Date.parse(rfc3339);
+  if (Number.isNaN(ms)) return rfc3339;
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.000Z$/, 'Z');
 }
 
 function decodeByte(s: State, b: unknown): void {

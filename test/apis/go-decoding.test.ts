@@ -50,6 +50,20 @@ test('the first type error in document order wins; map keys and list indices are
   assert.deepEqual(nulls, { metadata: { name: 'n', finalizers: ['a', ''] }, spec: {}, status: {} });
 });
 
+test('decoded values are what Go encodes again: times in UTC whole seconds, a []byte array as base64', () => {
+  const ns: Record<string, any> = {
+    metadata: { name: 'n' },
+    status: { conditions: [{ type: 'a', status: 'True', lastTransitionTime: '2020-01-01T01:00:00.999+01:00' }] },
+  };
+  assert.equal(goDecodeInto(ns, Namespace, { pkg: 'v1' }), undefined);
+  assert.equal(ns['status'].conditions[0].lastTransitionTime, '2020-01-01T00:00:00Z');
+  const holder = { name: 'H', fields: [{ json: 'b', type: 'bytes' as const }] };
+  const b: Record<string, unknown> = { b: [104, 105] };
+  assert.equal(goDecodeInto(b, holder, { pkg: 'v1' }), undefined);
+  assert.equal(b['b'], 'aGk=');
+  assert.equal(goDecodeInto({ b: [256] }, holder, { pkg: 'v1' }), 'json: cannot unmarshal number 256 into Go struct field H.b of type uint8');
+});
+
 test('FromUnstructured visits struct fields in Go order and words its errors its own way', () => {
   const ctx = { pkg: 'v1' };
   assert.equal(goFromUnstructuredError({ status: { phase: 1 }, metadata: { name: true } }, Namespace, ctx), 'unrecognized type: string');
