@@ -574,10 +574,24 @@ function normalizeOperations(ops: readonly unknown[]): JsonPatchOperation[] {
  * ("the server rejected our request due to an error in our request"), Go's text kept as `cause`.
  */
 export function applyJsonPatch(doc: unknown, ops: readonly unknown[]): unknown {
+  const r = runJsonPatch(toWorking(doc), ops);
+  return r instanceof StatusError ? r : fromWorking(r);
+}
+
+/**
+ * The same, from the current object's JSON text as kube encodes it, also giving the patched document's text as
+ * json-patch writes it: containers the patch went through (and the top) with sorted keys, the rest as it was.
+ */
+export function applyJsonPatchToText(docText: string, ops: readonly unknown[]): { value: unknown; text: string } | StatusError {
+  const r = runJsonPatch(new RawJson(docText), ops);
+  return r instanceof StatusError ? r : { value: fromWorking(r), text: goJsonMarshal(renderTree(r)) };
+}
+
+function runJsonPatch(doc: WNode, ops: readonly unknown[]): WNode | StatusError {
   if (ops.length > MAX_JSON_PATCH_OPERATIONS) {
     return requestEntityTooLarge(`Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`);
   }
-  const root = unfold(toWorking(doc));
+  const root = unfold(doc);
   if (!root) return patchUnprocessable('Invalid JSON Document');
   const state = { root, copied: 0 };
   try {
@@ -586,7 +600,14 @@ export function applyJsonPatch(doc: unknown, ops: readonly unknown[]): unknown {
     if (e instanceof PatchError || e instanceof GoJsonError) return patchUnprocessable(e.message);
     throw e;
   }
-  return fromWorking(state.root as WNode);
+  return state.root as WNode;
+}
+
+/** A working document as json.Marshal sees it: unfolded objects are Go maps (sorted), raw nodes their text. */
+function renderTree(n: WNode): unknown {
+  if (n instanceof Map) return Object.fromEntries([...n].map(([k, v]) => [k, renderTree(v)]));
+  if (isWArray(n)) return n.items.map(renderTree);
+  return n;
 }
 
 export { RawJson } from '../util/go-json.js';

@@ -10,6 +10,7 @@ import {
   MERGE_PATCH,
   STRATEGIC_MERGE_PATCH,
   applyJsonPatch,
+  applyJsonPatchToText,
   applyMergePatch,
   decodePatch,
   patchInvalid,
@@ -23,6 +24,8 @@ import { patchMetaOf } from '../registry/patch-meta.js';
 import { goDecodeInto } from '../api/go-decode.js';
 import { goFromUnstructuredError } from '../api/go-from-unstructured.js';
 import { goTypeOf } from './typed-decoding.js';
+import { goEncodeOrder, goJsonMarshalOrdered } from '../api/go-encode-order.js';
+import { mergePatchedText } from '../registry/merge-patched-text.js';
 
 function unwrap(v: unknown): JSONObject {
   if (v instanceof StatusError) throw v;
@@ -50,25 +53,36 @@ export function applyPatchRequest(
   const go = goTypeOf(store.type);
   /**
    * A built-in kind's patched JSON decoded into its Go type (jsonPatcher's DecodeInto): a misfit is the 422
-   * (before any strict error), unknown fields are dropped and are strict errors.
+   * quoting the patched JSON as json-patch wrote it (before any strict error); unknown fields are dropped and
+   * are strict errors. Custom resources' JSON is unstructured: every key sorted.
    */
-  const decodeJson = (out: JSONObject): JSONObject => {
+  const decodeJson = (out: JSONObject, text: () => string): JSONObject => {
     if (!go) {
-      strict(() => goJsonMarshal(out));
+      strict(text);
       return out;
     }
     const typed = structuredClone(out);
     const unknown: string[] = [];
     const err = goDecodeInto(typed, go.struct, go.ctx, { unknownFields: unknown });
-    if (err !== undefined) throw patchInvalid(goJsonMarshal(out), err);
-    strict(() => goJsonMarshal(out), unknown);
+    if (err !== undefined) throw patchInvalid(text(), err);
+    strict(text, unknown);
     return typed;
   };
+  const kindOrder = go ? ({ kind: 'struct', struct: go.struct } as const) : undefined;
   switch (decoded.type) {
-    case MERGE_PATCH:
-      return decodeJson(unwrap(applyMergePatch(current, decoded.patch)));
-    case JSON_PATCH:
-      return decodeJson(unwrap(applyJsonPatch(current, decoded.operations)));
+    case MERGE_PATCH: {
+      const out = unwrap(applyMergePatch(current, decoded.patch));
+      return decodeJson(out, () => (go && kindOrder ? mergePatchedText(current, decoded.patch, out, kindOrder, go.ctx) : goJsonMarshal(out)));
+    }
+    case JSON_PATCH: {
+      if (!go || !kindOrder) {
+        const out = unwrap(applyJsonPatch(current, decoded.operations));
+        return decodeJson(out, () => goJsonMarshal(out));
+      }
+      const r = applyJsonPatchToText(goJsonMarshalOrdered(goEncodeOrder(current, kindOrder, go.ctx)), decoded.operations);
+      if (r instanceof StatusError) throw r;
+      return decodeJson(unwrap(r.value), () => r.text);
+    }
     case STRATEGIC_MERGE_PATCH: {
       // Custom resources are unstructured: no Go type, no patch tags, no strategic merge patch.
       if (!go) throw strategicMergePatchUnsupported();

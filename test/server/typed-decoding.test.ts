@@ -237,6 +237,24 @@ test('patched built-in objects: merge and JSON patches decode as JSON, strategic
   assert.equal(ok.status, 200, ok.text);
 });
 
+test('the patched object a merge or JSON patch error quotes is written as json-patch writes it', async () => {
+  const created = await api.req('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'typed-p', labels: { z: 'y' } } });
+  assert.equal(created.status, 201, created.text);
+  const m = created.json.metadata;
+  const meta = `"metadata":{"name":"typed-p","uid":"${m.uid}","resourceVersion":"${m.resourceVersion}","creationTimestamp":"${m.creationTimestamp}","labels":{"kubernetes.io/metadata.name":"typed-p","z":"y"}}`;
+  const patch = (ct: string, body: unknown) => api.req('PATCH', '/api/v1/namespaces/typed-p', body, { 'Content-Type': ct });
+  // Merged objects are Go maps (sorted); what the patch did not reach keeps kube's encoding (Go field order).
+  const merge = await patch('application/merge-patch+json', { status: { zz: 1, phase: 2 } });
+  assert.equal(merge.status, 422, merge.text);
+  const mergeText = `{"apiVersion":"v1","kind":"Namespace",${meta},"spec":{"finalizers":["kubernetes"]},"status":{"phase":2,"zz":1}}`;
+  assert.equal(merge.json.message, ` "" is invalid: patch: Invalid value: ${JSON.stringify(mergeText)}: json: cannot unmarshal number into Go struct field NamespaceStatus.status.phase of type v1.NamespacePhase`);
+  // A JSON patch unfolds the containers on its path; the value it adds keeps the patch's order.
+  const json = await patch('application/json-patch+json', [{ op: 'add', path: '/spec/finalizers', value: { z: 1, a: 2 } }]);
+  assert.equal(json.status, 422, json.text);
+  const jsonText = `{"apiVersion":"v1","kind":"Namespace",${meta},"spec":{"finalizers":{"z":1,"a":2}},"status":{"phase":"Active"}}`;
+  assert.equal(json.json.message, ` "" is invalid: patch: Invalid value: ${JSON.stringify(jsonText)}: json: cannot unmarshal object into Go struct field NamespaceSpec.spec.finalizers of type []v1.FinalizerName`);
+});
+
 test('a custom resource whose kind does not match the URL: Invalid under the group-kind sent', async () => {
   await installCronTab(api);
   const base = '/apis/stable.example.com/v1/namespaces/default/crontabs';
