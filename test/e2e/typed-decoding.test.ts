@@ -81,3 +81,17 @@ test('kubectl create --raw: the body as written reaches the server, which refuse
     'Error from server (BadRequest): Namespace in version "v1" cannot be handled as a Namespace: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string\n',
   );
 });
+
+test('kubectl patch --type merge: the patched object quoted as json-patch writes it', async () => {
+  const ns = JSON.parse((await s.kubectl(['get', 'namespace', 'kube-public', '-o', 'json'])).stdout);
+  const m = ns.metadata;
+  const r = await s.kubectl(['patch', 'namespace', 'kube-public', '--type', 'merge', '-p', '{"status":{"phase":1}}']);
+  assert.equal(r.code, 1);
+  const patched =
+    `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"kube-public","uid":"${m.uid}","resourceVersion":"${m.resourceVersion}",` +
+    `"creationTimestamp":"${m.creationTimestamp}","labels":{"kubernetes.io/metadata.name":"kube-public"}},"spec":{"finalizers":["kubernetes"]},"status":{"phase":1}}`;
+  assert.equal(
+    r.stderr,
+    `The request is invalid: patch: Invalid value: ${JSON.stringify(patched)}: json: cannot unmarshal number into Go struct field NamespaceStatus.status.phase of type v1.NamespacePhase\n`,
+  );
+});
