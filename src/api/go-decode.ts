@@ -4,8 +4,8 @@
 // spec.versions.served of type bool`: the innermost struct's name, the json field path from the top, the
 // field's Go type); custom unmarshalers (metav1.Time, apiextensions' JSON and schema unions) decide for
 // themselves and stop decoding on error. The value is left as Go would encode the struct again where that
-// matters to what follows: a null leaves a struct field at its zero value (dropped here), a value that
-// failed to decode is dropped.
+// matters to what follows: a null leaves a field at its zero value (dropped here, an empty object for a
+// struct), a struct member is never absent, fields the struct does not have are dropped, times are UTC.
 import { TYPE_META_KEYS, type GoField, type GoFieldType, type GoStruct } from './go-struct.js';
 import { elemTypeName, fieldTypeName, jsonKindOf, structTypeName, type GoTypeContext } from './go-type-names.js';
 import { goRfc3339Error } from '../util/go-time-parse.js';
@@ -16,7 +16,7 @@ export type { GoTypeContext } from './go-type-names.js';
 /** encoding/json's UnmarshalTypeError, or any other error a decoder or unmarshaler returns (message only). */
 type DecodeError = { type: 'unmarshalType'; value: string; goType: string; struct?: string; field?: string } | { type: 'other'; message: string };
 
-export function decodeErrorMessage(e: DecodeError): string {
+function decodeErrorMessage(e: DecodeError): string {
   if (e.type === 'other') return e.message;
   return e.struct !== undefined || e.field !== undefined
     ? `json: cannot unmarshal ${e.value} into Go struct field ${e.struct ?? ''}.${e.field ?? ''} of type ${e.goType}`

@@ -24,7 +24,7 @@ function elemOrderType(f: GoField, ctx: GoTypeContext): GoOrderType {
   return RAW;
 }
 
-export function fieldOrderType(f: GoField, ctx: GoTypeContext): GoOrderType {
+function fieldOrderType(f: GoField, ctx: GoTypeContext): GoOrderType {
   const elem = elemOrderType(f, ctx);
   return f.slice ? { kind: 'slice', elem } : f.map ? { kind: 'map', elem } : elem;
 }
