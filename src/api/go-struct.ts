@@ -2,15 +2,25 @@
 // tags and generated.proto say about each field. Consumers derive their tables from it: protobuf
 // messages (server), strategic merge patch metadata and typed key order (registry).
 
-type GoScalar = 'string' | 'int64' | 'int32' | 'bool' | 'bytes';
+type GoScalar = 'string' | 'int64' | 'int32' | 'float64' | 'bool' | 'bytes';
 
 /**
  * A field's element type. time: metav1.Time (a struct in Go, an RFC 3339 string in JSON); fieldsV1:
  * metav1.FieldsV1 (raw JSON); jsonSchemaProps: apiextensions' JSONSchemaProps, whose custom unmarshalers
  * decode some members without strict checks; json: a value this declaration does not describe (merged
- * without strategies, never decoded from protobuf).
+ * without strategies, never decoded from protobuf); the jsonSchemaPropsOr* types: apiextensions' unions of a
+ * schema with an array or a bool, each a Go struct with its own UnmarshalJSON.
  */
-export type GoFieldType = GoScalar | 'time' | 'fieldsV1' | 'jsonSchemaProps' | 'json' | GoStruct;
+export type GoFieldType =
+  | GoScalar
+  | 'time'
+  | 'fieldsV1'
+  | 'jsonSchemaProps'
+  | 'jsonSchemaPropsOrArray'
+  | 'jsonSchemaPropsOrBool'
+  | 'jsonSchemaPropsOrStringArray'
+  | 'json'
+  | GoStruct;
 
 export interface GoField {
   /** The JSON name (the json tag). */
@@ -18,6 +28,13 @@ export interface GoField {
   /** The Go field name, when it is not the JSON name capitalised (ObjectMeta, UID, APIVersion). */
   go?: string;
   type: GoFieldType;
+  /**
+   * The Go name of a named scalar type (ResourceScope, types.UID), as decoding errors name it: unqualified
+   * names are in the package of the struct that declares the field.
+   */
+  named?: string;
+  /** The Go name of a named slice or map type (ValidationRules, JSONSchemaDefinitions), qualified likewise. */
+  collection?: string;
   /** []T */
   slice?: true;
   /** map[string]T */
@@ -42,6 +59,8 @@ export interface GoField {
 export interface GoStruct {
   /** The Go type name, as error messages name it. */
   name: string;
+  /** Its Go package's name when that is not the decoded kind's version (meta/v1 types: "v1"). */
+  pkg?: string;
   /** Embeds metav1.TypeMeta inline: kind and apiVersion come first in JSON (not in protobuf). */
   typeMeta?: true;
   fields: readonly GoField[];
@@ -57,7 +76,7 @@ export interface GoStruct {
 }
 
 /** A struct that embeds TypeMeta: a top-level kind. */
-type StructExtra = Pick<GoStruct, 'openapi' | 'doc' | 'mapType'>;
+type StructExtra = Pick<GoStruct, 'openapi' | 'doc' | 'mapType' | 'pkg'>;
 export const kindStruct = (name: string, fields: readonly GoField[], extra: StructExtra = {}): GoStruct => ({ name, typeMeta: true, fields, ...extra });
 export const struct = (name: string, fields: readonly GoField[], extra: StructExtra = {}): GoStruct => ({ name, fields, ...extra });
 
@@ -74,7 +93,7 @@ export function field(
   json: string,
   type: GoFieldType,
   flags = '',
-  extra: Pick<GoField, 'go' | 'patchStrategy' | 'patchMergeKey' | 'listType' | 'listMapKeys' | 'doc'> = {},
+  extra: Pick<GoField, 'go' | 'patchStrategy' | 'patchMergeKey' | 'listType' | 'listMapKeys' | 'doc' | 'named' | 'collection'> = {},
 ): GoField {
   const fl = new Set(flags.split(' ').filter(Boolean));
   const out: GoField = { json, type, ...extra };

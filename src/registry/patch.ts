@@ -2,7 +2,7 @@
 // content-type selection, decoding with the default fieldValidation=Warn strictness, JSON merge
 // patch as gopkg.in/evanphx/json-patch.v4 MergePatch does it, and JSON patch with the v4 Apply
 // semantics (lazy raw values, negative indices, replace-adds-missing-keys, copy size limit).
-import { isYamlParseError, parseYaml as yamlParse } from '../util/yaml.js';
+import { isYamlParseError, parseKubeYaml } from '../util/yaml.js';
 import { type Status, StatusError, badRequest, requestEntityTooLarge, unsupportedMediaType } from '../api/status.js';
 import { type GoType, GoJsonError, RawJson, goAny, goJsonCompact, goJsonMarshal, goMap, goString, goUnmarshal, parseJsonText, rawShape } from '../util/go-json.js';
 
@@ -222,16 +222,9 @@ function yamlErrorText(e: unknown): string {
   return line === undefined ? `yaml: ${first}` : `yaml: line ${line}: ${first}`;
 }
 
-function parseYaml(text: string): unknown {
-  // go-yaml v2 reads YAML 1.1 (yes/no booleans, merge keys), lets a repeated key win, and leaves
-  // timestamps as strings on their way to JSON.
-  return yamlParse(text, {
-    version: '1.1',
-    merge: true,
-    uniqueKeys: false,
-    customTags: (tags) => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp'),
-  }) as unknown;
-}
+// go-yaml v2 reads YAML 1.1 (yes/no booleans, merge keys), lets a repeated key win, and leaves
+// timestamps as strings on their way to JSON.
+const parseYaml = parseKubeYaml;
 
 // ------------------------------------------------------------------ JSON merge patch
 
@@ -581,10 +574,24 @@ function normalizeOperations(ops: readonly unknown[]): JsonPatchOperation[] {
  * ("the server rejected our request due to an error in our request"), Go's text kept as `cause`.
  */
 export function applyJsonPatch(doc: unknown, ops: readonly unknown[]): unknown {
+  const r = runJsonPatch(toWorking(doc), ops);
+  return r instanceof StatusError ? r : fromWorking(r);
+}
+
+/**
+ * The same, from the current object's JSON text as kube encodes it, also giving the patched document's text as
+ * json-patch writes it: containers the patch went through (and the top) with sorted keys, the rest as it was.
+ */
+export function applyJsonPatchToText(docText: string, ops: readonly unknown[]): { value: unknown; text: string } | StatusError {
+  const r = runJsonPatch(new RawJson(docText), ops);
+  return r instanceof StatusError ? r : { value: fromWorking(r), text: goJsonMarshal(renderTree(r)) };
+}
+
+function runJsonPatch(doc: WNode, ops: readonly unknown[]): WNode | StatusError {
   if (ops.length > MAX_JSON_PATCH_OPERATIONS) {
     return requestEntityTooLarge(`Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`);
   }
-  const root = unfold(toWorking(doc));
+  const root = unfold(doc);
   if (!root) return patchUnprocessable('Invalid JSON Document');
   const state = { root, copied: 0 };
   try {
@@ -593,7 +600,14 @@ export function applyJsonPatch(doc: unknown, ops: readonly unknown[]): unknown {
     if (e instanceof PatchError || e instanceof GoJsonError) return patchUnprocessable(e.message);
     throw e;
   }
-  return fromWorking(state.root as WNode);
+  return state.root as WNode;
+}
+
+/** A working document as json.Marshal sees it: unfolded objects are Go maps (sorted), raw nodes their text. */
+function renderTree(n: WNode): unknown {
+  if (n instanceof Map) return Object.fromEntries([...n].map(([k, v]) => [k, renderTree(v)]));
+  if (isWArray(n)) return n.items.map(renderTree);
+  return n;
 }
 
 export { RawJson } from '../util/go-json.js';

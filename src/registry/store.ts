@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { KVStore, KeyValue, StoreEvent, WatchOptions, Watcher } from '../storage/types.js';
 import { StorageError } from '../storage/types.js';
 import * as S from '../api/status.js';
-import { invalid, required } from '../api/field-error.js';
+import { invalid, required, type FieldError } from '../api/field-error.js';
 import { goRendered } from '../schema/objectmeta.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
@@ -88,6 +88,17 @@ export class GenericStore {
   /** Admission attributes for a write through this endpoint. */
   private attrs(a: Omit<AdmissionAttributes, 'resource'>): AdmissionAttributes {
     return { resource: this.type.served, ...a };
+  }
+
+  /**
+   * rest.BeforeCreate/BeforeUpdate's NewInvalid names the group-kind of the object: a typed object's is its
+   * registered kind, an unstructured one's (custom resources) the kind and group it was sent with.
+   */
+  private invalidObject(obj: JSONObject, name: string, errs: FieldError[]): S.StatusError {
+    if (this.type.goType) return S.invalid(this.type.served.group, this.type.served.kind, name, errs);
+    const apiVersion = typeof obj['apiVersion'] === 'string' ? obj['apiVersion'] : '';
+    const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+    return S.invalid(group, typeof obj['kind'] === 'string' ? obj['kind'] : '', name, errs);
   }
 
   private get gr(): S.GroupResource {
@@ -332,7 +343,7 @@ export class GenericStore {
     this.type.strategy.prepareForCreate(obj);
     const errs = this.type.strategy.validate(obj);
     if (!name && !errs.some((e) => e.field === 'metadata.name')) errs.unshift(required('metadata.name', 'name or generateName is required'));
-    if (errs.length) throw S.invalid(this.type.served.group, this.type.served.kind, name, errs);
+    if (errs.length) throw this.invalidObject(obj, name, errs);
     await this.admission.validate(this.attrs({ operation: 'CREATE', subresource: '', namespace, name, object: obj, dryRun, user: opts.user }));
     opts.warnings?.push(...(this.type.strategy.warnings?.(obj) ?? []));
     if (opts.dryRun) {
@@ -402,7 +413,7 @@ export class GenericStore {
       carryOverServerMeta(meta, metaOf(old));
       this.type.strategy.prepareForUpdate(desired, old, sub);
       const errs = this.type.strategy.validateUpdate(desired, old, sub);
-      if (errs.length) throw S.invalid(this.type.served.group, this.type.served.kind, name, errs);
+      if (errs.length) throw this.invalidObject(desired, name, errs);
       await this.admission.validate(attrs());
       if (opts.warnings) opts.warnings.push(...(this.type.strategy.warnings?.(desired, old) ?? []));
       // Finalizers emptied on an object being deleted: the update completes the deletion. The answer is

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import type { Document, LineCounter, Node as YamlNode } from 'yaml';
 import type { GoStruct } from '../api/go-struct.js';
 import { goQuote } from '../api/field-error.js';
+import { KUBE_YAML_OPTIONS } from '../util/yaml.js';
 
 /** A path into a decoded body: object keys and array indices. */
 type BodyPath = readonly (string | number)[];
@@ -190,7 +191,8 @@ function goKey(v: unknown): string {
 export function yamlDuplicateKeysError(text: string): string | undefined {
   const Y = yaml();
   const lc: LineCounter = new Y.LineCounter();
-  const doc: Document = Y.parseDocument(text, { uniqueKeys: false, lineCounter: lc });
+  // Keys resolve as goyaml.v2 resolves them: `yes` and `true` are the same key.
+  const doc: Document = Y.parseDocument(text, { ...KUBE_YAML_OPTIONS, lineCounter: lc });
   const lines: string[] = [];
   const visit = (node: unknown): void => {
     if (Y.isMap(node)) {

@@ -1,6 +1,6 @@
 // Content negotiation: what a client sends (JSON or YAML bodies) and what it accepts back (JSON, YAML,
 // or a transformed form: Table, PartialObjectMetadata[List]) — as k8s.io/apiserver's negotiation does it.
-import { parseYaml } from '../util/yaml.js';
+import { parseKubeYaml } from '../util/yaml.js';
 import { badRequest, notAcceptable, unsupportedMediaType, StatusError } from '../api/status.js';
 import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE, type DecodeTarget } from './protobuf.js';
 import { jsonDuplicateFields, yamlDuplicateKeysError, type OpaquePath } from './duplicate-fields.js';
@@ -102,12 +102,17 @@ export interface StrictDecoding {
   errors: string[];
 }
 
+const bodyType = (contentType: string | undefined): string => (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+
+/** Whether a request body of this content type is read as JSON. */
+export const isJsonBody = (contentType: string | undefined): boolean => ['application/json', ''].includes(bodyType(contentType));
+
 /**
  * Decodes a request body: JSON, YAML, or Kubernetes protobuf (built-in kinds, decoded into `into`).
  * With `strict`, duplicate keys in a JSON or YAML body are reported there as kube's strict decoders word them.
  */
 export function decodeBody(contentType: string | undefined, body: Buffer, into?: DecodeTarget, strict?: StrictDecoding): unknown | StatusError {
-  const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+  const type = bodyType(contentType);
   if (type === PROTOBUF_CONTENT_TYPE) {
     const r = decodeProtobufObject(body, into);
     return r instanceof StatusError ? r : r.object;
@@ -126,7 +131,8 @@ export function decodeBody(contentType: string | undefined, body: Buffer, into?:
   if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml') {
     let value: unknown;
     try {
-      value = parseYaml(text, { uniqueKeys: false, intAsBigInt: false });
+      // sigs.k8s.io/yaml's YAMLToJSON: YAML 1.1 scalars, for built-in kinds and custom resources alike.
+      value = parseKubeYaml(text);
     } catch (e) {
       return badRequest(`error converting YAML to JSON: ${(e as Error).message}`);
     }

@@ -10,6 +10,7 @@ import {
   MERGE_PATCH,
   STRATEGIC_MERGE_PATCH,
   applyJsonPatch,
+  applyJsonPatchToText,
   applyMergePatch,
   decodePatch,
   patchInvalid,
@@ -20,6 +21,11 @@ import {
 import { goJsonMarshal } from '../util/go-json.js';
 import { applyStrategicMergePatch, goV, strategicMergePatchUnsupported } from '../registry/strategic-merge-patch.js';
 import { patchMetaOf } from '../registry/patch-meta.js';
+import { goDecodeInto } from '../api/go-decode.js';
+import { goFromUnstructuredError } from '../api/go-from-unstructured.js';
+import { goTypeOf } from './typed-decoding.js';
+import { goEncodeOrder, goJsonMarshalOrdered } from '../api/go-encode-order.js';
+import { mergePatchedText } from '../registry/merge-patched-text.js';
 
 function unwrap(v: unknown): JSONObject {
   if (v instanceof StatusError) throw v;
@@ -37,29 +43,59 @@ export function applyPatchRequest(
 ): JSONObject {
   const decoded = decodePatch(type, body, fieldValidation);
   if (decoded instanceof StatusError) throw decoded;
-  const strict = (rendered: () => string): void => {
-    if (decoded.strictErrors.length === 0) return;
-    if (fieldValidation === 'Strict') throw patchInvalid(rendered(), strictDecodingMessage(decoded.strictErrors));
-    if (fieldValidation === 'Warn') warnings.push(...decoded.strictErrors);
+  /** The strict errors of the patch itself, then those of decoding the patched object (unknown fields). */
+  const strict = (rendered: () => string, decoding: readonly string[] = []): void => {
+    const errs = [...decoded.strictErrors, ...decoding];
+    if (errs.length === 0) return;
+    if (fieldValidation === 'Strict') throw patchInvalid(rendered(), strictDecodingMessage(errs));
+    if (fieldValidation === 'Warn') warnings.push(...errs);
   };
+  const go = goTypeOf(store.type);
+  /**
+   * A built-in kind's patched JSON decoded into its Go type (jsonPatcher's DecodeInto): a misfit is the 422
+   * quoting the patched JSON as json-patch wrote it (before any strict error); unknown fields are dropped and
+   * are strict errors. Custom resources' JSON is unstructured: every key sorted.
+   */
+  const decodeJson = (out: JSONObject, text: () => string): JSONObject => {
+    if (!go) {
+      strict(text);
+      return out;
+    }
+    const typed = structuredClone(out);
+    const unknown: string[] = [];
+    const err = goDecodeInto(typed, go.struct, go.ctx, { unknownFields: unknown });
+    if (err !== undefined) throw patchInvalid(text(), err);
+    strict(text, unknown);
+    return typed;
+  };
+  const kindOrder = go ? ({ kind: 'struct', struct: go.struct } as const) : undefined;
   switch (decoded.type) {
     case MERGE_PATCH: {
       const out = unwrap(applyMergePatch(current, decoded.patch));
-      strict(() => goJsonMarshal(out));
-      return out;
+      return decodeJson(out, () => (go && kindOrder ? mergePatchedText(current, decoded.patch, out, kindOrder, go.ctx) : goJsonMarshal(out)));
     }
     case JSON_PATCH: {
-      const out = unwrap(applyJsonPatch(current, decoded.operations));
-      strict(() => goJsonMarshal(out));
-      return out;
+      if (!go || !kindOrder) {
+        const out = unwrap(applyJsonPatch(current, decoded.operations));
+        return decodeJson(out, () => goJsonMarshal(out));
+      }
+      const r = applyJsonPatchToText(goJsonMarshalOrdered(goEncodeOrder(current, kindOrder, go.ctx)), decoded.operations);
+      if (r instanceof StatusError) throw r;
+      return decodeJson(unwrap(r.value), () => r.text);
     }
     case STRATEGIC_MERGE_PATCH: {
       // Custom resources are unstructured: no Go type, no patch tags, no strategic merge patch.
-      const goType = store.type.goType;
-      if (!goType) throw strategicMergePatchUnsupported();
-      const meta = patchMetaOf(goType);
-      strict(() => goV(decoded.patch as Parameters<typeof goV>[0]));
-      return unwrap(applyStrategicMergePatch(current, decoded.patch, meta));
+      if (!go) throw strategicMergePatchUnsupported();
+      const meta = patchMetaOf(go.struct);
+      const rendered = (): string => goV(decoded.patch as Parameters<typeof goV>[0]);
+      const out = unwrap(applyStrategicMergePatch(current, decoded.patch, meta));
+      // The patched map is converted into the Go type (FromUnstructuredWithValidation), with its own errors;
+      // then the patch's strict errors and the unknown fields it found, sorted.
+      const unknown: string[] = [];
+      const err = goFromUnstructuredError(out, go.struct, go.ctx) ?? goDecodeInto(out, go.struct, go.ctx, { unknownFields: unknown });
+      if (err !== undefined) throw patchInvalid(rendered(), err);
+      strict(rendered, unknown.sort());
+      return out;
     }
     case APPLY_PATCH:
       // Server-side apply is not implemented: no endpoint lists its content type, so this is never reached.

@@ -10,12 +10,15 @@ const memo = new Map<GoStruct, MessageSchema>();
 
 function fieldKind(f: GoField, where: string): FieldKind {
   if (typeof f.type === 'object') return messageOf(f.type);
-  if (f.type === 'json' || f.type === 'jsonSchemaProps') throw new Error(`${where}: no protobuf form declared`);
+  const t = f.type;
+  if (t === 'json' || t === 'float64' || t === 'jsonSchemaProps' || t === 'jsonSchemaPropsOrArray' || t === 'jsonSchemaPropsOrBool' || t === 'jsonSchemaPropsOrStringArray') {
+    throw new Error(`${where}: no protobuf form declared`);
+  }
   if (f.map) {
-    if (f.type !== 'string') throw new Error(`${where}: only map[string]string is decoded from protobuf`);
+    if (t !== 'string') throw new Error(`${where}: only map[string]string is decoded from protobuf`);
     return 'stringMap';
   }
-  return f.type;
+  return t;
 }
 
 /** The message of a struct; throws for fields without protobuf numbers (a declaration mistake). */

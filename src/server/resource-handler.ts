@@ -8,8 +8,9 @@ import { metaOf } from '../registry/store.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
-import { decodeBody, negotiateOutput, watchNotAcceptable, type Negotiated, type ResponseShape, type StrictDecoding } from './negotiation.js';
+import { decodeBody, isJsonBody, negotiateOutput, watchNotAcceptable, type Negotiated, type ResponseShape, type StrictDecoding } from './negotiation.js';
 import { typedOpaquePaths } from './duplicate-fields.js';
+import { decodeTypedBody } from './typed-decoding.js';
 import { reportStrictDecoding } from '../schema/unknown-fields.js';
 import { readBody, writeObject, writeRaw } from './http.js';
 import { parseListQuery, parseRevision } from './list-options.js';
@@ -264,7 +265,8 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
   if (typed && decoded['kind'] !== served.kind) {
     throw S.badRequest(`no kind "${String(decoded['kind'])}" is registered for version "${expected}"`);
   }
-  return { obj: decoded, strictErrors: strict?.errors ?? [] };
+  const unknownFields = decodeTypedBody(decoded, store.type, isJsonBody(r.req.headers['content-type']) ? body.toString('utf8') : undefined);
+  return { obj: decoded, strictErrors: strict ? [...strict.errors, ...unknownFields] : [] };
 }
 
 /** The rest of decoding: the type's own admission of the body (custom resources), else the strict errors alone. */

@@ -11,3 +11,50 @@ export const stringifyYaml: YamlModule['stringify'] = ((...args: Parameters<Yaml
   load().stringify(...args)) as YamlModule['stringify'];
 export const isYamlParseError = (e: unknown): e is InstanceType<YamlModule['YAMLParseError']> =>
   mod !== undefined && e instanceof mod.YAMLParseError;
+
+/** Tags of the `yaml` package's YAML 1.1 schema that goyaml.v2 does not resolve plain scalars to. */
+const NOT_GOYAML_V2 = new Set(['TIME']);
+const TIMESTAMP = 'tag:yaml.org,2002:timestamp';
+const BINARY = 'tag:yaml.org,2002:binary';
+
+type Tags = Parameters<Extract<NonNullable<import('yaml').SchemaOptions['customTags']>, (...a: never[]) => unknown>>[0];
+
+/**
+ * goyaml.v2's resolve table, on the `yaml` package's YAML 1.1 schema: y/Y/yes/Yes/YES/on/On/ON/true/True/TRUE
+ * and their negatives are booleans, 0b/0x/0o/0-prefixed integers; unlike that schema, sexagesimal numbers and
+ * timestamps stay strings (goyaml.v2 hands timestamps to interface{} values as strings), and !!binary is the
+ * string of its bytes. Keys resolve like values (`n:` is the key "false", as sigs.k8s.io/yaml writes a bool key).
+ */
+function goyamlV2Tags(tags: Tags): Tags {
+  const kept = tags.filter((t) => {
+    const tag = typeof t === 'string' ? t : t.tag;
+    const format = typeof t === 'string' ? undefined : (t as { format?: string }).format;
+    return tag !== TIMESTAMP && tag !== BINARY && !(format !== undefined && NOT_GOYAML_V2.has(format));
+  });
+  return [
+    ...kept,
+    // A !!binary scalar is its decoded bytes as a string.
+    { tag: BINARY, resolve: (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'base64').toString('utf8') },
+    // strconv.ParseInt(s, 0, 64) also reads Go's 0o prefix.
+    {
+      tag: 'tag:yaml.org,2002:int',
+      default: true,
+      test: /^[-+]?0o[0-7_]+$/,
+      resolve: (s: string) => {
+        const sign = s.startsWith('-') ? -1 : 1;
+        return sign * parseInt(s.replace(/^[-+]?0o/, '').replace(/_/g, ''), 8);
+      },
+    },
+  ];
+}
+
+/**
+ * A request body as kube reads YAML (sigs.k8s.io/yaml over goyaml.v2, YAML 1.1 scalars), duplicate keys
+ * resolved to the last one (the strict pass reports them separately).
+ */
+export function parseKubeYaml(text: string): unknown {
+  return load().parse(text, KUBE_YAML_OPTIONS);
+}
+
+/** The options of parseKubeYaml, for callers that need the document itself (duplicate keys, positions). */
+export const KUBE_YAML_OPTIONS = { schema: 'yaml-1.1', customTags: goyamlV2Tags, merge: true, uniqueKeys: false, intAsBigInt: false } as const;

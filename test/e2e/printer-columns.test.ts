@@ -330,13 +330,14 @@ test('CRD validation rejects bad columns with kube-apiserver messages', async ()
       openAPIV3Schema:
         type: object
     additionalPrinterColumns:
-    - name: Y
+    - name: Z
       type: string
       format: int32
 `;
   r = await s.kubectl(['apply', '-f', s.file('bad5.yaml', twoVersions)]);
   assert.notEqual(r.code, 0);
   // A format need not match its type (int32 on a string column passes); a missing jsonPath is JSONPath: Required.
+  // (The column is not named Y: kubectl reads YAML 1.1, where that is true, which a string field refuses.)
   assert.equal(
     r.stderr,
     'The CustomResourceDefinition "bads.print.example.com" is invalid: \n' +

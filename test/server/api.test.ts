@@ -56,8 +56,10 @@ test('create errors: API version, kind, name, namespace', async () => {
   assert.equal(r.json.message, 'the API version in the data (stable.example.com/v2) does not match the expected API version (stable.example.com/v1)');
   r = await api.req('POST', base, { ...cronTab('x'), kind: 'Other' });
   assert.equal(r.status, 422);
-  assert.equal(r.json.message, 'CronTab.stable.example.com "x" is invalid: kind: Invalid value: "Other": must be CronTab');
+  assert.equal(r.json.message, 'Other.stable.example.com "x" is invalid: kind: Invalid value: "Other": must be CronTab');
   assert.deepEqual(r.json.details.causes, [{ reason: 'FieldValueInvalid', message: 'Invalid value: "Other": must be CronTab', field: 'kind' }]);
+  // NewInvalid names the group-kind of the object sent, on updates too.
+  assert.deepEqual([r.json.details.kind, r.json.details.group], ['Other', 'stable.example.com']);
   r = await api.req('POST', base, { ...cronTab('x'), metadata: {} });
   assert.equal(r.status, 422);
   assert.equal(r.json.message, 'CronTab.stable.example.com "" is invalid: metadata.name: Required value: name or generateName is required');

@@ -20,6 +20,30 @@ const ServiceReference = struct('ServiceReference', [
   f(undefined, 'port', 'int32', 'ptr omit'),
 ]);
 
+const CustomResourceSubresourceScale = struct('CustomResourceSubresourceScale', [
+  f(undefined, 'specReplicasPath', 'string'),
+  f(undefined, 'statusReplicasPath', 'string'),
+  f(undefined, 'labelSelectorPath', 'string', 'ptr omit'),
+]);
+
+export const CustomResourceSubresources = struct('CustomResourceSubresources', [
+  f(undefined, 'status', struct('CustomResourceSubresourceStatus', []), 'ptr omit'),
+  f(undefined, 'scale', CustomResourceSubresourceScale, 'ptr omit'),
+]);
+
+/** A printer column; v1beta1 spells the path's json tag JSONPath. */
+export const customResourceColumnDefinition = (jsonPath: 'jsonPath' | 'JSONPath') =>
+  struct('CustomResourceColumnDefinition', [
+    f(undefined, 'name', 'string'),
+    f(undefined, 'type', 'string'),
+    f(undefined, 'format', 'string', 'omit'),
+    f(undefined, 'description', 'string', 'omit'),
+    f(undefined, 'priority', 'int32', 'omit'),
+    f(undefined, jsonPath, 'string', '', { go: 'JSONPath' }),
+  ]);
+
+const SelectableField = struct('SelectableField', [f(undefined, 'jsonPath', 'string', '', { go: 'JSONPath' })]);
+
 export const WebhookClientConfig = struct('WebhookClientConfig', [
   f(undefined, 'url', 'string', 'ptr omit', { go: 'URL' }),
   f(undefined, 'service', ServiceReference, 'ptr omit'),
@@ -28,7 +52,7 @@ export const WebhookClientConfig = struct('WebhookClientConfig', [
 
 export const CustomResourceValidation = struct('CustomResourceValidation', [f(undefined, 'openAPIV3Schema', 'jsonSchemaProps', 'ptr omit', { go: 'OpenAPIV3Schema' })]);
 
-// The same fields at v1 and v1beta1; subresources, printer columns and selectable fields are not described further.
+// The same fields at v1 and v1beta1.
 export const CustomResourceDefinitionVersion = struct('CustomResourceDefinitionVersion', [
   f(undefined, 'name', 'string'),
   f(undefined, 'served', 'bool'),
@@ -36,14 +60,22 @@ export const CustomResourceDefinitionVersion = struct('CustomResourceDefinitionV
   f(undefined, 'deprecated', 'bool', 'omit'),
   f(undefined, 'deprecationWarning', 'string', 'ptr omit'),
   f(undefined, 'schema', CustomResourceValidation, 'ptr omit'),
-  f(undefined, 'subresources', 'json', 'ptr omit'),
-  f(undefined, 'additionalPrinterColumns', 'json', 'slice omit'),
-  f(undefined, 'selectableFields', 'json', 'slice omit'),
+  f(undefined, 'subresources', CustomResourceSubresources, 'ptr omit'),
+  f(undefined, 'additionalPrinterColumns', customResourceColumnDefinition('jsonPath'), 'slice omit'),
+  f(undefined, 'selectableFields', SelectableField, 'slice omit'),
 ]);
 
-// Conditions are an atomic list here (kube's type has no patch tags on them): not described further.
+const CustomResourceDefinitionCondition = struct('CustomResourceDefinitionCondition', [
+  f(undefined, 'type', 'string', '', { named: 'CustomResourceDefinitionConditionType' }),
+  f(undefined, 'status', 'string', '', { named: 'ConditionStatus' }),
+  f(undefined, 'lastTransitionTime', 'time', 'omit'),
+  f(undefined, 'reason', 'string', 'omit'),
+  f(undefined, 'message', 'string', 'omit'),
+]);
+
+// Conditions are an atomic list (kube's type has no patch tags on them).
 export const CustomResourceDefinitionStatus = struct('CustomResourceDefinitionStatus', [
-  f(undefined, 'conditions', 'json', 'slice omit'),
+  f(undefined, 'conditions', CustomResourceDefinitionCondition, 'slice omit'),
   f(undefined, 'acceptedNames', CustomResourceDefinitionNames),
   f(undefined, 'storedVersions', 'string', 'slice'),
 ]);

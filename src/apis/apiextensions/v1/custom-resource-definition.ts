@@ -19,14 +19,14 @@ const WebhookConversion = struct('WebhookConversion', [
 ]);
 
 const CustomResourceConversion = struct('CustomResourceConversion', [
-  f(undefined, 'strategy', 'string'),
+  f(undefined, 'strategy', 'string', '', { named: 'ConversionStrategyType' }),
   f(undefined, 'webhook', WebhookConversion, 'ptr omit'),
 ]);
 
 export const CustomResourceDefinitionSpec = struct('CustomResourceDefinitionSpec', [
   f(undefined, 'group', 'string'),
   f(undefined, 'names', CustomResourceDefinitionNames),
-  f(undefined, 'scope', 'string'),
+  f(undefined, 'scope', 'string', '', { named: 'ResourceScope' }),
   f(undefined, 'versions', CustomResourceDefinitionVersion, 'slice'),
   f(undefined, 'conversion', CustomResourceConversion, 'ptr omit'),
   f(undefined, 'preserveUnknownFields', 'bool', 'omit'),

@@ -9,28 +9,29 @@ import {
   CustomResourceDefinitionNames,
   CustomResourceDefinitionStatus,
   CustomResourceDefinitionVersion,
+  CustomResourceSubresources,
   CustomResourceValidation,
   WebhookClientConfig,
+  customResourceColumnDefinition,
   crdCommon,
   crdServed,
 } from '../shared.js';
 
 const CustomResourceConversion = struct('CustomResourceConversion', [
-  f(undefined, 'strategy', 'string'),
+  f(undefined, 'strategy', 'string', '', { named: 'ConversionStrategyType' }),
   f(undefined, 'webhookClientConfig', WebhookClientConfig, 'ptr omit'),
   f(undefined, 'conversionReviewVersions', 'string', 'slice omit'),
 ]);
 
-// Subresources and printer columns are not described field by field.
 export const CustomResourceDefinitionSpec = struct('CustomResourceDefinitionSpec', [
   f(undefined, 'group', 'string'),
   f(undefined, 'version', 'string', 'omit'),
   f(undefined, 'names', CustomResourceDefinitionNames),
-  f(undefined, 'scope', 'string'),
+  f(undefined, 'scope', 'string', '', { named: 'ResourceScope' }),
   f(undefined, 'validation', CustomResourceValidation, 'ptr omit'),
-  f(undefined, 'subresources', 'json', 'ptr omit'),
+  f(undefined, 'subresources', CustomResourceSubresources, 'ptr omit'),
   f(undefined, 'versions', CustomResourceDefinitionVersion, 'slice omit'),
-  f(undefined, 'additionalPrinterColumns', 'json', 'slice omit'),
+  f(undefined, 'additionalPrinterColumns', customResourceColumnDefinition('JSONPath'), 'slice omit'),
   f(undefined, 'conversion', CustomResourceConversion, 'ptr omit'),
   f(undefined, 'preserveUnknownFields', 'bool', 'ptr omit'),
 ]);

@@ -21,15 +21,15 @@ const NAMESPACES_TASK = 'More info: https://kubernetes.io/docs/tasks/administer-
 
 const NamespaceSpec = struct(
   'NamespaceSpec',
-  [f(1, 'finalizers', 'string', 'slice omit', { doc: `Finalizers is an opaque list of values that must be empty to permanently remove object from storage. ${NAMESPACES_TASK}` })],
+  [f(1, 'finalizers', 'string', 'slice omit', { named: 'FinalizerName', doc: `Finalizers is an opaque list of values that must be empty to permanently remove object from storage. ${NAMESPACES_TASK}` })],
   { openapi: CORE_V1, doc: 'NamespaceSpec describes the attributes on a Namespace.' },
 );
 
 const NamespaceCondition = struct(
   'NamespaceCondition',
   [
-    f(1, 'type', 'string', '', { doc: 'Type of namespace controller condition.' }),
-    f(2, 'status', 'string', '', { doc: 'Status of the condition, one of True, False, Unknown.' }),
+    f(1, 'type', 'string', '', { named: 'NamespaceConditionType', doc: 'Type of namespace controller condition.' }),
+    f(2, 'status', 'string', '', { named: 'ConditionStatus', doc: 'Status of the condition, one of True, False, Unknown.' }),
     f(4, 'lastTransitionTime', 'time', 'omit', { doc: 'Last time the condition transitioned from one status to another.' }),
     f(5, 'reason', 'string', 'omit', { doc: "Unique, one-word, CamelCase reason for the condition's last transition." }),
     f(6, 'message', 'string', 'omit', { doc: 'Human-readable message indicating details about last transition.' }),
@@ -41,6 +41,7 @@ const NamespaceStatus = struct(
   'NamespaceStatus',
   [
     f(1, 'phase', 'string', 'omit', {
+      named: 'NamespacePhase',
       doc: `Phase is the current lifecycle phase of the namespace. ${NAMESPACES_TASK}\n\nPossible enum values:\n - \`"Active"\` means the namespace is available for use in the system\n - \`"Terminating"\` means the namespace is undergoing graceful termination`,
     }),
     f(2, 'conditions', NamespaceCondition, 'slice omit', {

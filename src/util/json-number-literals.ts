@@ -1,0 +1,58 @@
+// The text of the JSON number literals that are not plain integers (`1.0`, `1e3`), by the path of the value
+// that holds them. JSON.parse keeps only their values, while Go's decoder refuses them for integer fields
+// and names them in its error (`json: cannot unmarshal number 1.0 into Go struct field ... of type int64`).
+
+/** A value's path as sigs.k8s.io/json's strict errors write it: `spec.versions[0].maxLength`. */
+type Frame = { kind: 'object'; path: string; key: string; expectKey: boolean } | { kind: 'array'; path: string; index: number };
+
+function childPath(top: Frame | undefined): string {
+  if (!top) return '';
+  if (top.kind === 'array') return `${top.path}[${top.index}]`;
+  return top.path ? `${top.path}.${top.key}` : top.key;
+}
+
+const NUMBER_CHARS = /[-+0-9.eE]/;
+
+/**
+ * The non-integer number literals of valid JSON text, by path; undefined when there are none (the common
+ * case, found without a scan when no digit is followed by a point or an exponent).
+ */
+export function nonIntegerNumberLiterals(text: string): Map<string, string> | undefined {
+  if (!/[0-9][.eE]/.test(text)) return undefined;
+  const out = new Map<string, string>();
+  const stack: Frame[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    const top = stack[stack.length - 1];
+    if (c === '{') {
+      stack.push({ kind: 'object', path: childPath(top), key: '', expectKey: true });
+      i++;
+    } else if (c === '[') {
+      stack.push({ kind: 'array', path: childPath(top), index: 0 });
+      i++;
+    } else if (c === '}' || c === ']') {
+      stack.pop();
+      i++;
+    } else if (c === ',') {
+      if (top?.kind === 'array') top.index++;
+      else if (top) top.expectKey = true;
+      i++;
+    } else if (c === ':') {
+      if (top?.kind === 'object') top.expectKey = false;
+      i++;
+    } else if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      if (top?.kind === 'object' && top.expectKey) top.key = JSON.parse(text.slice(i, j + 1)) as string;
+      i = j + 1;
+    } else if (c === '-' || (c >= '0' && c <= '9')) {
+      let j = i + 1;
+      while (j < text.length && NUMBER_CHARS.test(text[j]!)) j++;
+      const literal = text.slice(i, j);
+      if (/[.eE]/.test(literal)) out.set(childPath(top), literal);
+      i = j;
+    } else i++;
+  }
+  return out.size > 0 ? out : undefined;
+}
