@@ -4,6 +4,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KVStore } from '../storage/types.js';
 import { GenericStore } from '../registry/store.js';
@@ -124,6 +125,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       { cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false },
       listener(chain, (req) => `${req.socket.localAddress ?? ''}:${req.socket.localPort ?? ''}`),
     );
+    // https.createServer's highWaterMark option reaches only the TCP socket beneath, not the TLS socket HTTP
+    // writes to: raise that one's directly.
+    s.on('secureConnection', (socket: TLSSocket) => raiseWriteHighWaterMark(socket));
     const port = await listen(s, opts.securePort ?? 6443, host);
     servers.push(s);
     out.secureUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -141,6 +145,19 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     s.requestTimeout = 0; // watches are long-lived
   }
   return out;
+}
+
+/**
+ * Node's HTTP server pauses a keep-alive connection's parser when a new request arrives while the previous
+ * response is still above the socket's write high-water mark; on TLS sockets more of the request can still
+ * arrive then, the parser fails with HPE_PAUSED and the connection is dropped (kubectl saw EOF creating large
+ * CRDs one after the other). Responses up to this size stay below the mark.
+ */
+const SOCKET_HIGH_WATER_MARK = 16 * 1024 * 1024;
+
+function raiseWriteHighWaterMark(socket: TLSSocket): void {
+  const state = (socket as unknown as { _writableState?: { highWaterMark: number } })._writableState;
+  if (state) state.highWaterMark = SOCKET_HIGH_WATER_MARK;
 }
 
 /** A listener's request callback: a fresh context per request, through the chain. */
