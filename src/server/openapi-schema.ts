@@ -110,13 +110,16 @@ function unfoldIntOrString(s: Schema): void {
 
 const metadataProperty = (): Schema => ({ description: OBJECT_METADATA_DESCRIPTION, $ref: OBJECT_META_REF });
 
-/** addEmbeddedProperties: embedded resources get apiVersion, kind, metadata and require kind and apiVersion. */
-function addEmbeddedProperties(s: Schema): void {
+/**
+ * addEmbeddedProperties: embedded resources get apiVersion, kind, metadata (as `metadata` gives it for the
+ * document's version) and require kind and apiVersion; `skip` leaves out nodes the version does not extend.
+ */
+export function addEmbeddedProperties(s: Schema, metadata: () => Schema = metadataProperty, skip: (node: Schema) => boolean = () => false): void {
   const props = s['properties'];
-  if (isObject(props)) for (const v of Object.values(props)) if (isObject(v)) addEmbeddedProperties(v);
-  if (isObject(s['items'])) addEmbeddedProperties(s['items']);
-  if (isObject(s['additionalProperties'])) addEmbeddedProperties(s['additionalProperties']);
-  if (s['x-kubernetes-embedded-resource'] !== true) return;
+  if (isObject(props)) for (const v of Object.values(props)) if (isObject(v)) addEmbeddedProperties(v, metadata, skip);
+  if (isObject(s['items'])) addEmbeddedProperties(s['items'], metadata, skip);
+  if (isObject(s['additionalProperties'])) addEmbeddedProperties(s['additionalProperties'], metadata, skip);
+  if (s['x-kubernetes-embedded-resource'] !== true || skip(s)) return;
   const properties: Schema = isObject(props) ? props : {};
   properties['apiVersion'] = {
     ...TYPE_META_PROPERTIES.apiVersion,
@@ -128,7 +131,7 @@ function addEmbeddedProperties(s: Schema): void {
     description:
       'kind is a string value representing the type of this object. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds',
   };
-  properties['metadata'] = metadataProperty();
+  properties['metadata'] = metadata();
   s['properties'] = properties;
   const required = Array.isArray(s['required']) ? [...(s['required'] as string[])] : [];
   if (!required.includes('kind')) required.push('kind');

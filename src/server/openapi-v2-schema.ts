@@ -8,7 +8,7 @@
 import type { ServedResource } from '../api/resource.js';
 import { newStructural } from '../schema/structural-model.js';
 import { validateStructural } from '../crd/structural-validate.js';
-import { type GVK, type Schema, gvkExtension, structural } from './openapi-schema.js';
+import { type GVK, type Schema, addEmbeddedProperties, gvkExtension, structural } from './openapi-schema.js';
 import { TYPE_META_PROPERTIES } from './openapi-definitions.js';
 
 export const V2_DEFINITIONS = '#/definitions/';
@@ -74,31 +74,9 @@ export function pruneDefaults<T>(value: T): T {
 
 const typeMeta = (): Schema => ({ apiVersion: { ...TYPE_META_PROPERTIES.apiVersion }, kind: { ...TYPE_META_PROPERTIES.kind } });
 
-/** addEmbeddedProperties with V2: embedded resources get TypeMeta and ObjectMeta unless they preserve unknown fields. */
-function addEmbeddedProperties(s: Schema): void {
-  const props = s['properties'];
-  if (isObject(props)) for (const v of Object.values(props)) if (isObject(v)) addEmbeddedProperties(v);
-  if (isObject(s['items'])) addEmbeddedProperties(s['items']);
-  if (isObject(s['additionalProperties'])) addEmbeddedProperties(s['additionalProperties']);
-  if (s['x-kubernetes-preserve-unknown-fields'] === true || s['x-kubernetes-embedded-resource'] !== true) return;
-  const properties: Schema = isObject(props) ? props : {};
-  properties['apiVersion'] = {
-    ...TYPE_META_PROPERTIES.apiVersion,
-    description:
-      'apiVersion defines the versioned schema of this representation of an object. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources',
-  };
-  properties['kind'] = {
-    ...TYPE_META_PROPERTIES.kind,
-    description:
-      'kind is a string value representing the type of this object. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds',
-  };
-  properties['metadata'] = { description: OBJECT_METADATA_DESCRIPTION, $ref: OBJECT_META_REF };
-  s['properties'] = properties;
-  const required = Array.isArray(s['required']) ? [...(s['required'] as string[])] : [];
-  if (!required.includes('kind')) required.push('kind');
-  if (!required.includes('apiVersion')) required.push('apiVersion');
-  s['required'] = required;
-}
+/** Embedded resources in v2: metadata a plain $ref, and none added under preserved unknown fields. */
+const addEmbeddedPropertiesV2 = (s: Schema): void =>
+  addEmbeddedProperties(s, () => ({ description: OBJECT_METADATA_DESCRIPTION, $ref: OBJECT_META_REF }), (node) => node['x-kubernetes-preserve-unknown-fields'] === true);
 
 const VALID_TYPES = new Set(['array', 'boolean', 'integer', 'number', 'object', 'string']);
 
@@ -132,7 +110,7 @@ export function kindSchemaV2(r: Pick<ServedResource, 'group' | 'version' | 'kind
     properties['metadata'] = { description: OBJECT_METADATA_DESCRIPTION, $ref: OBJECT_META_REF };
     Object.assign(properties, typeMeta());
     out['properties'] = properties;
-    addEmbeddedProperties(out);
+    addEmbeddedPropertiesV2(out);
   }
   out['x-kubernetes-group-version-kind'] = gvkExtension([gvk]);
   return pruneDefaults(out);
