@@ -4,7 +4,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GenericStore, WatchEvent } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
 import type { StatusError } from '../api/status.js';
-import { serialize } from './http.js';
 import type { Negotiated } from './negotiation.js';
 import { partialObjectMetadata, toTable, type TableOptions } from './table.js';
 import type { ListFilter } from './list-options.js';
@@ -46,8 +45,9 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
   let closed = false;
   const tableOpts = w.tableOptions ? { ...w.tableOptions } : undefined;
 
+  // Watches are JSON only: one negotiated as YAML was refused with 406 before it got here.
   res.writeHead(200, {
-    'Content-Type': w.neg.format === 'yaml' ? 'application/yaml' : 'application/json',
+    'Content-Type': 'application/json',
     'Cache-Control': 'no-cache, private',
     'Transfer-Encoding': 'chunked',
   });
@@ -66,8 +66,7 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
   const send = (ev: WatchEvent): void => {
     if (closed) return;
     const object = encodeObject(ev.object, ev.type);
-    if (w.neg.format === 'yaml') res.write(serialize({ type: ev.type, object }, 'yaml') + '---\n');
-    else res.write(`{"type":"${ev.type}","object":${objectJSON(object)}}\n`);
+    res.write(`{"type":"${ev.type}","object":${objectJSON(object)}}\n`);
   };
   const bookmark = (rv: number, annotations?: Record<string, string>): JSONObject => {
     const metadata: JSONObject = { resourceVersion: String(rv), creationTimestamp: null };
