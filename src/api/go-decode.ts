@@ -8,7 +8,7 @@
 // struct), a struct member is never absent, fields the struct does not have are dropped, times are UTC.
 import { TYPE_META_KEYS, type GoField, type GoFieldType, type GoStruct } from './go-struct.js';
 import { elemTypeName, fieldTypeName, jsonKindOf, structTypeName, type GoTypeContext } from './go-type-names.js';
-import { goRfc3339Error } from '../util/go-time-parse.js';
+import { parseGoRfc3339 } from '../util/go-time-parse.js';
 import { goBase64Error } from '../util/go-base64.js';
 
 export type { GoTypeContext } from './go-type-names.js';
@@ -165,9 +165,9 @@ function decodeElem(s: State, v: unknown, t: GoFieldType, f: GoField, owner: GoS
     case 'time': {
       // metav1.Time.UnmarshalJSON: json.Unmarshal into a string, then time.Parse(time.RFC3339, ...).
       if (typeof v !== 'string') throw new Abort(withContext(s, typeError(jsonKindOf(v), 'string')));
-      const err = goRfc3339Error(v);
-      if (err !== undefined) throw new Abort({ type: 'other', message: err });
-      return goTimeJson(v);
+      const t = parseGoRfc3339(v);
+      if ('error' in t) throw new Abort({ type: 'other', message: t.error });
+      return t.utc;
     }
     case 'fieldsV1':
     case 'json':
@@ -183,13 +183,6 @@ function decodeElem(s: State, v: unknown, t: GoFieldType, f: GoField, owner: GoS
     case 'jsonSchemaPropsOrStringArray':
       return decodeUnion(s, v, t);
   }
-}
-
-/** metav1.Time's MarshalJSON of a parsed time: UTC, whole seconds. */
-function goTimeJson(rfc3339: string): string {
-  const ms = Date.parse(rfc3339);
-  if (Number.isNaN(ms)) return rfc3339;
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.000Z$/, 'Z');
 }
 
 function decodeByte(s: State, b: unknown): void {

@@ -3,8 +3,8 @@
 // reported as unknown under strict decoding), fields of the wrong JSON type fail the decode (or,
 // when reading from storage, are dropped one by one), timestamps are normalized to UTC seconds,
 // and empty values vanish (omitempty) except creationTimestamp, which becomes null.
-import { goQuote } from '../api/field-error.js';
 import { deepCopyJSON, goJSON, setOwn } from './value-go.js';
+import { parseGoRfc3339 } from '../util/go-time-parse.js';
 
 type JSONObject = Record<string, unknown>;
 
@@ -33,84 +33,13 @@ const typeError = (v: unknown, struct: string, field: string, goType: string): D
 
 // ---- metav1.Time ----
 
-const RFC3339_LAYOUT = '2006-01-02T15:04:05Z07:00';
-
-/** time.Parse(time.RFC3339, s) as an RFC 3339 string in UTC with seconds precision (metav1.Time's form). */
-function parseGoRFC3339(s: string): { utc: string } | { error: string } {
-  const fail = (valueElem: string, layoutElem: string): { error: string } => ({
-    error: `parsing time ${goQuote(s)} as ${goQuote(RFC3339_LAYOUT)}: cannot parse ${goQuote(valueElem)} as ${goQuote(layoutElem)}`,
-  });
-  const range = (what: string): { error: string } => ({ error: `parsing time ${goQuote(s)}: ${what} out of range` });
-  let rest = s;
-  const digits = (n: number, elem: string): number | { error: string } => {
-    if (rest.length < n || !/^\d+$/.test(rest.slice(0, n))) return fail(rest, elem);
-    const v = Number(rest.slice(0, n));
-    rest = rest.slice(n);
-    return v;
-  };
-  const lit = (l: string): { error: string } | undefined => {
-    if (!rest.startsWith(l)) return fail(rest, l);
-    rest = rest.slice(l.length);
-    return undefined;
-  };
-  const year = digits(4, '2006');
-  if (typeof year !== 'number') return year;
-  let e = lit('-');
-  if (e) return e;
-  const month = digits(2, '01');
-  if (typeof month !== 'number') return month;
-  if (month < 1 || month > 12) return range('month');
-  if ((e = lit('-'))) return e;
-  const day = digits(2, '02');
-  if (typeof day !== 'number') return day;
-  if ((e = lit('T'))) return e;
-  // stdHour takes one or two digits.
-  const hm = /^\d\d?/.exec(rest);
-  if (!hm) return fail(rest, '15');
-  const hour = Number(hm[0]);
-  rest = rest.slice(hm[0].length);
-  if (hour > 23) return range('hour');
-  if ((e = lit(':'))) return e;
-  const minute = digits(2, '04');
-  if (typeof minute !== 'number') return minute;
-  if (minute > 59) return range('minute');
-  if ((e = lit(':'))) return e;
-  const second = digits(2, '05');
-  if (typeof second !== 'number') return second;
-  if (second > 59) return range('second');
-  const frac = /^[.,]\d+/.exec(rest);
-  if (frac) rest = rest.slice(frac[0].length);
-  let offsetMin = 0;
-  if (rest.startsWith('Z')) {
-    rest = rest.slice(1);
-  } else {
-    const z = /^([+-])(\d\d):(\d\d)/.exec(rest);
-    if (!z) return fail(rest, 'Z07:00');
-    const oh = Number(z[2]);
-    const om = Number(z[3]);
-    if (oh > 24 || om > 60) return range('time zone offset');
-    offsetMin = (z[1] === '-' ? -1 : 1) * (oh * 60 + om);
-    rest = rest.slice(z[0].length);
-  }
-  if (rest !== '') return { error: `parsing time ${goQuote(s)}: extra text: ${goQuote(rest)}` };
-  const dim = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (day < 1 || day > dim) return range('day');
-  const d = new Date(0);
-  d.setUTCFullYear(year, month - 1, day);
-  d.setUTCHours(hour, minute - offsetMin, second, 0);
-  const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
-  return {
-    utc: `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}Z`,
-  };
-}
-
 const ZERO_TIME = '0001-01-01T00:00:00Z';
 
 /** metav1.Time: null is the zero time; the result is the normalized string, or null for zero. */
 function decodeTime(v: unknown, struct: string, field: string): string | null {
   if (v === null) return null;
   if (typeof v !== 'string') throw typeError(v, struct, field, 'string');
-  const r = parseGoRFC3339(v);
+  const r = parseGoRfc3339(v);
   if ('error' in r) throw new DecodeError(r.error);
   return r.utc === ZERO_TIME ? null : r.utc;
 }
@@ -361,7 +290,7 @@ const isInt64 = (v: unknown): boolean => typeof v === 'number' && Number.isInteg
 
 function canonicalTime(v: unknown): boolean {
   if (typeof v !== 'string' || !CANONICAL_TIME.test(v)) return false;
-  const r = parseGoRFC3339(v);
+  const r = parseGoRfc3339(v);
   return 'utc' in r && r.utc === v && v !== ZERO_TIME;
 }
 

@@ -140,3 +140,21 @@ export function goRfc3339Error(value: string): string | undefined {
   if (day < 1 || day > daysIn(month, year)) return withMessage(': day out of range');
   return undefined;
 }
+
+/**
+ * time.Parse(time.RFC3339, value) formatted back in UTC at whole seconds, as metav1.Time stores and serves a
+ * time; or the ParseError's message.
+ */
+export function parseGoRfc3339(value: string): { utc: string } | { error: string } {
+  const error = goRfc3339Error(value);
+  if (error !== undefined) return { error };
+  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d?):(\d\d):(\d\d)(?:[.,]\d+)?(?:Z|([+-])(\d\d):(\d\d))$/.exec(value)!;
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+  const offsetMin = m[7] ? (m[7] === '-' ? -1 : 1) * (Number(m[8]) * 60 + Number(m[9])) : 0;
+  const d = new Date(0);
+  // setUTCFullYear: Date.UTC would read years below 100 as 19xx.
+  d.setUTCFullYear(year!, month! - 1, day!);
+  d.setUTCHours(hour!, minute! - offsetMin, second!, 0);
+  const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+  return { utc: `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}Z` };
+}
