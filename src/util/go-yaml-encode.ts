@@ -3,11 +3,9 @@
 // YAML 1.1 resolver would read it back as a string; otherwise it is double-quoted (`"8"`, `"yes"`, `"y"`,
 // `"2024-01-01T00:00:00Z"`, `"1:20"`, `""`). A string that cannot be plain for the syntax's sake
 // (`a: b`, `#x`, ` lead`, `it's: x`) is single-quoted, as goyaml's emitter falls back to single quotes.
-import { createRequire } from 'node:module';
+import { yamlModule as load } from './yaml.js';
 
 type YamlModule = typeof import('yaml');
-let mod: YamlModule | undefined;
-const load = (): YamlModule => (mod ??= createRequire(import.meta.url)('yaml') as YamlModule);
 
 /** goyaml.v2's resolve table: what an unquoted scalar starting with each character might be. */
 const MAP_VALUES = new Set([

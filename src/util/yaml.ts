@@ -6,6 +6,9 @@ type YamlModule = typeof import('yaml');
 let mod: YamlModule | undefined;
 const load = (): YamlModule => (mod ??= createRequire(import.meta.url)('yaml') as YamlModule);
 
+/** The `yaml` package itself, loaded on first use (for callers that build documents). */
+export const yamlModule = load;
+
 export const parseYaml: YamlModule['parse'] = ((...args: Parameters<YamlModule['parse']>) => load().parse(...args)) as YamlModule['parse'];
 export const stringifyYaml: YamlModule['stringify'] = ((...args: Parameters<YamlModule['stringify']>) =>
   load().stringify(...args)) as YamlModule['stringify'];
