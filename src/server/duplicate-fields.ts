@@ -3,11 +3,11 @@
 // document order, deduplicated, at most 100. YAML bodies: the serializer first converts YAML to JSON
 // (last key wins, so the JSON has no duplicates) and runs go-yaml v2's UnmarshalStrict on the original,
 // whose one error lists every duplicate: `yaml: unmarshal errors:\n  line 4: key "replicas" already set in map`.
-import { createRequire } from 'node:module';
 import type { Document, LineCounter, Node as YamlNode } from 'yaml';
 import type { GoStruct } from '../api/go-struct.js';
 import { goQuote } from '../api/field-error.js';
 import { KUBE_YAML_OPTIONS } from '../util/yaml.js';
+import { yamlModule } from '../util/yaml.js';
 
 /** A path into a decoded body: object keys and array indices. */
 type BodyPath = readonly (string | number)[];
@@ -173,9 +173,7 @@ export function scanJsonDuplicates(text: string, opaque?: OpaquePath): string[] 
 
 // ------------------------------------------------------------------ YAML
 
-type YamlModule = typeof import('yaml');
-let yamlMod: YamlModule | undefined;
-const yaml = (): YamlModule => (yamlMod ??= createRequire(import.meta.url)('yaml') as YamlModule);
+const yaml = yamlModule;
 
 /** go-yaml v2's %#v of a map key: strings quoted, other scalars bare. */
 function goKey(v: unknown): string {
