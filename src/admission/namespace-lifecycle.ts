@@ -25,9 +25,8 @@ export function namespaceLifecycle(lookup: NamespaceLookup): AdmissionPlugin {
       const ns = await lookup(a.namespace);
       if (!ns) throw S.notFound(NAMESPACE_GR, a.namespace);
       if (a.operation !== 'CREATE') return;
-      const status = ns['status'] as JSONObject | undefined;
-      const meta = ns['metadata'] as JSONObject | undefined;
-      if (status?.['phase'] === 'Terminating' || meta?.['deletionTimestamp']) {
+      // The phase decides, as in kube (a namespace marked for deletion is Terminating in the same write).
+      if ((ns['status'] as JSONObject | undefined)?.['phase'] === 'Terminating') {
         // admission.NewForbidden names the object as admission sees it: before generateName is applied.
         const m = (a.object?.['metadata'] ?? {}) as JSONObject;
         const name = a.name || (typeof m['generateName'] === 'string' && m['generateName']) || 'Unknown';

@@ -51,7 +51,7 @@ export function builtinResourceType(k: KindDeclaration): ResourceType {
 }
 
 export function builtinEndpoint(k: KindDeclaration, store: GenericStore): Endpoint {
-  const ep: Endpoint = { store, subresources: new Set(k.subresources), patchTypes: BUILTIN_PATCH_TYPES, customResource: false };
+  const ep: Endpoint = { store, subresources: new Set(k.subresources), patchTypes: BUILTIN_PATCH_TYPES };
   if (k.warnings) ep.warnings = k.warnings;
   return ep;
 }

@@ -142,7 +142,6 @@ export class CrdServing {
           ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
           patchTypes: CR_PATCH_TYPES,
           warnings: deprecationWarning ? [deprecationWarning] : undefined,
-          customResource: true,
         },
       };
       versions.set(v.name, served);

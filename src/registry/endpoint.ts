@@ -13,9 +13,11 @@ export interface Endpoint {
   /** Patch content types accepted (servedPatchTypes of kube's list for the kind). */
   patchTypes: readonly string[];
   warnings?: readonly string[];
-  /**
-   * Served by the CRD handler rather than the built-in (go-restful) routes: unsupported verbs and patch
-   * content types are answered in crdHandler's words instead of go-restful's.
-   */
-  customResource: boolean;
 }
+
+/**
+ * Whether the CRD handler serves the endpoint rather than the built-in (go-restful) routes: unsupported verbs
+ * and patch content types are then answered in crdHandler's words instead of go-restful's. Custom resources
+ * are the types without a Go type.
+ */
+export const servedByCrdHandler = (ep: Endpoint): boolean => ep.store.type.goType === undefined;

@@ -10,6 +10,7 @@ import { serveScale } from './scale-handler.js';
 import { serveDiscovery } from './discovery-handler.js';
 import { serveOpenAPI } from './openapi-handler.js';
 import { verbRefusal } from './served-verbs.js';
+import { servedByCrdHandler } from '../registry/endpoint.js';
 
 interface RouterOptions {
   registry: ApiRegistry;
@@ -80,7 +81,7 @@ async function serveResourceRequest(ctx: RequestContext, opts: RouterOptions): P
   if (sub === 'scale' && ep.scale) return serveScale(ctx, ep.store, ep.scale, { patchTypes: ep.patchTypes, warnings: ep.warnings });
   await serveResource(ctx, ep.store, sub, {
     patchTypes: ep.patchTypes,
-    builtIn: !ep.customResource,
+    builtIn: !servedByCrdHandler(ep),
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
     bookmarkIntervalMs: opts.bookmarkIntervalMs,
     warnings: ep.warnings,

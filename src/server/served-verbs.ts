@@ -3,7 +3,7 @@
 // kube registers (no create on a named path, no update or patch on a collection).
 import * as S from '../api/status.js';
 import type { Subresource } from '../registry/resource-type.js';
-import type { Endpoint } from './api-registry.js';
+import { servedByCrdHandler, type Endpoint } from '../registry/endpoint.js';
 import type { RequestInfo } from './request-info.js';
 
 /** Verbs each subresource serves: status and scale read and write, a namespace's finalize is a PUT only. */
@@ -19,12 +19,13 @@ export function verbRefusal(ep: Endpoint, info: RequestInfo, sub: Subresource): 
   const served = ep.store.type.served;
   const allowed = sub === '' ? served.verbs : SUBRESOURCE_VERBS[sub];
   // crdHandler.serveStatus and serveScale answer any other verb themselves.
-  if (ep.customResource && sub) return allowed.includes(verb) ? undefined : methodNotSupported(ep, verb);
+  const crdHandler = servedByCrdHandler(ep);
+  if (crdHandler && sub) return allowed.includes(verb) ? undefined : methodNotSupported(ep, verb);
   // A route kube does not register at all: POST to a named path, PUT or PATCH to a collection.
   if ((verb === 'create' && info.name) || ((verb === 'update' || verb === 'patch') && !info.name)) return S.methodNotAllowed();
   if (allowed.includes(verb)) return undefined;
   // crdHandler answers custom resources itself; built-in routes that do not exist are go-restful's 405.
-  return ep.customResource ? methodNotSupported(ep, verb) : S.methodNotAllowed();
+  return crdHandler ? methodNotSupported(ep, verb) : S.methodNotAllowed();
 }
 
 /** crdHandler's 405 for a verb a custom resource (or its subresource) does not serve. */
