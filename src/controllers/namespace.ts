@@ -84,16 +84,9 @@ export class NamespaceController {
     if (!metaOf(before).deletionTimestamp || specFinalizers(before).length === 0) return;
     let deleted = 0;
     for (const store of this.contentStores()) {
-      const items = await store.list({ namespace: name });
-      for (const obj of items.items) {
-        deleted++;
-        try {
-          // As the namespace deleter: background propagation, so no orphan finalizer holds the content.
-          await store.delete(name, metaOf(obj).name ?? '', { propagationPolicy: 'Background' });
-        } catch (e) {
-          if (!(e instanceof S.StatusError && e.code === 404)) throw e;
-        }
-      }
+      // As the namespace deleter: a deletecollection per resource, background propagation so that no orphan
+      // finalizer holds the content.
+      deleted += (await store.deleteCollection(name, {}, { propagationPolicy: 'Background' })).items.length;
     }
     const ns = await this.namespaces.get('', name);
     const left = deleted > 0 ? await this.remaining(name) : { total: 0, byResource: new Map(), byFinalizer: new Map() };

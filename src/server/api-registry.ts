@@ -3,8 +3,6 @@ import type { ServedResource } from '../api/resource.js';
 import type { Endpoint } from '../registry/endpoint.js';
 import type { CrdServing } from '../crd/serving.js';
 
-export type { Endpoint } from '../registry/endpoint.js';
-
 export class ApiRegistry {
   private builtins = new Map<string, Endpoint>();
 
