@@ -197,7 +197,7 @@ function decodeStrategicPatch(body: Uint8Array | string, fv: FieldValidation): D
   }
 }
 
-function decodeApplyPatch(body: Uint8Array | string): DecodedPatch | StatusError {
+export function decodeApplyPatch(body: Uint8Array | string): Extract<DecodedPatch, { type: typeof APPLY_PATCH }> | StatusError {
   const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
   let value: unknown;
   try {

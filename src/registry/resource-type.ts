@@ -6,6 +6,7 @@ import type { GroupResource } from '../api/status.js';
 import type { JSONObject } from '../util/json.js';
 import type { GoStruct } from '../api/go-struct.js';
 import type { DeleteOptions } from './deletion.js';
+import type { ManagedFieldsTypes } from './field-manager/field-manager.js';
 
 export type Subresource = '' | 'status' | 'scale' | 'finalize';
 
@@ -42,6 +43,8 @@ export interface Strategy {
   returnDeletedObject?: boolean;
   /** Extra condition for an update of a deleting object without finalizers to complete the deletion. */
   deletableOnUpdate?(obj: JSONObject): boolean;
+  /** GetResetFields: the top-level fields a write through `sub` cannot change (so nobody owns them there). */
+  resetFields?(sub: Subresource): readonly string[];
 }
 
 export interface TableColumn {
@@ -92,6 +95,8 @@ export interface ResourceType {
    * at this endpoint's version (see storedBytesPrefix): the schema they were pruned by is the current one.
    */
   rawSinceRevision?: number;
+  /** Server-side apply and managedFields: the kind's merge schemas and conversions; absent, writes are not tracked. */
+  managedFields?: ManagedFieldsTypes;
 }
 
 export interface AsyncCodec {

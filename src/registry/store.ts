@@ -13,6 +13,7 @@ import type { ResourceType, Subresource } from './resource-type.js';
 import { gcFinalizers, markAsDeleting, setFinalizers, shouldDeleteDuringUpdate, type DeleteOptions } from './deletion.js';
 import { NO_ADMISSION, type Admission, type AdmissionAttributes } from './admission.js';
 import type { UserInfo } from '../api/user.js';
+import { FieldManager } from './field-manager/field-manager.js';
 
 export type { ObjectMeta } from '../api/meta.js';
 import type { ObjectMeta } from '../api/meta.js';
@@ -60,6 +61,13 @@ export type { DeleteOptions } from './deletion.js';
 
 interface WriteOptions extends RequestScope {
   dryRun?: boolean;
+  /**
+   * The manager an Update operation is recorded for in managedFields (fieldManager, else from the User-Agent);
+   * absent, managedFields are left as the write has them (a server-side apply records its own).
+   */
+  manager?: string;
+  /** An apply patch creates a missing object even where PUT does not (rest.Update's forceAllowCreate). */
+  forceAllowCreate?: boolean;
   /** Collects the strategy's warnings for the response. */
   warnings?: string[];
 }
@@ -84,6 +92,21 @@ export class GenericStore {
     readonly type: ResourceType,
     private readonly admission: Admission = NO_ADMISSION,
   ) {}
+
+  private readonly fieldManagers = new Map<Subresource, FieldManager>();
+
+  /** The field manager of writes through `sub`, when the type tracks managed fields. */
+  fieldManager(sub: Subresource): FieldManager | undefined {
+    const types = this.type.managedFields;
+    if (!types) return undefined;
+    let fm = this.fieldManagers.get(sub);
+    if (!fm) {
+      const { group, version, kind } = this.type.served;
+      fm = new FieldManager({ types, group, version, kind, subresource: sub, resetFields: this.type.strategy.resetFields?.(sub) });
+      this.fieldManagers.set(sub, fm);
+    }
+    return fm;
+  }
 
   /** Admission attributes for a write through this endpoint. */
   private attrs(a: Omit<AdmissionAttributes, 'resource'>): AdmissionAttributes {
@@ -325,7 +348,9 @@ export class GenericStore {
   }
 
   async create(namespace: string, input: JSONObject, opts: WriteOptions = {}): Promise<JSONObject> {
-    const obj = input;
+    // The create handler records the managed fields first, before admission and the strategy.
+    const fm = opts.manager !== undefined ? this.fieldManager('') : undefined;
+    const obj = fm ? fm.update(undefined, input, opts.manager!) : input;
     const meta = metaOf(obj);
     this.fillNamespace(meta, namespace);
     const dryRun = opts.dryRun === true;
@@ -382,7 +407,10 @@ export class GenericStore {
     for (let attempt = 0; ; attempt++) {
       const kv = await this.kv.get(key);
       const current = kv ? await this.read(kv) : undefined;
-      const desired = await mutate(current ? structuredClone(current) : undefined);
+      const mutated = await mutate(current ? structuredClone(current) : undefined);
+      // The update handler's first transformer records the managed fields, before admission.
+      const fm = opts.manager !== undefined ? this.fieldManager(sub) : undefined;
+      const desired = fm ? fm.update(current, mutated, opts.manager!) : mutated;
       const meta = metaOf(desired);
       if (meta.name !== undefined && meta.name !== name) {
         throw S.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
@@ -390,9 +418,9 @@ export class GenericStore {
       meta.name = name;
       this.fillNamespace(meta, namespace);
       if (!current || !kv) {
-        if (!this.type.strategy.allowCreateOnUpdate || sub !== '') throw S.notFound(this.gr, name);
+        if ((!this.type.strategy.allowCreateOnUpdate && !opts.forceAllowCreate) || sub !== '') throw S.notFound(this.gr, name);
         if (meta.resourceVersion) throw S.notFound(this.gr, name);
-        return { object: await this.create(namespace, desired, opts), created: true };
+        return { object: await this.create(namespace, desired, { ...opts, manager: undefined }), created: true };
       }
       const precondition = meta.resourceVersion;
       if (!precondition && !this.type.strategy.allowUnconditionalUpdate) {

@@ -13,11 +13,14 @@ import {
   applyJsonPatchToText,
   applyMergePatch,
   decodePatch,
+  decodeApplyPatch,
   patchInvalid,
   strictDecodingMessage,
   type FieldValidation,
   type PatchType,
+  unknownServerError,
 } from '../registry/patch.js';
+import type { Subresource } from '../registry/resource-type.js';
 import { goJsonMarshal } from '../util/go-json.js';
 import { applyStrategicMergePatch, goV, strategicMergePatchUnsupported } from '../registry/strategic-merge-patch.js';
 import { patchMetaOf } from '../registry/patch-meta.js';
@@ -35,7 +38,7 @@ function unwrap(v: unknown): JSONObject {
 
 export function applyPatchRequest(
   store: GenericStore,
-  type: PatchType,
+  type: Exclude<PatchType, typeof APPLY_PATCH>,
   body: Buffer,
   current: JSONObject,
   fieldValidation: FieldValidation,
@@ -98,7 +101,31 @@ export function applyPatchRequest(
       return out;
     }
     case APPLY_PATCH:
-      // Server-side apply is not implemented: no endpoint lists its content type, so this is never reached.
-      throw badRequest('server-side apply is not supported');
+      // decodePatch keeps the type it was given, which is never an apply patch here.
+      throw new TypeError('apply patches go through applyRequest');
   }
+}
+
+/**
+ * An apply patch (applyPatcher): the configuration merged into the current object (undefined: created) by the
+ * field manager, as `fieldManager`, forced or not; then the strict decoding of the YAML, and the type's own
+ * admission of the body (custom resources' defaults).
+ */
+export function applyRequest(
+  store: GenericStore,
+  sub: Subresource,
+  body: Buffer,
+  current: JSONObject | undefined,
+  q: { fieldManager: string; force?: boolean; fieldValidation: FieldValidation },
+  warnings: string[],
+): JSONObject {
+  const fm = store.fieldManager(sub);
+  if (!fm) throw unknownServerError(`no field manager for ${store.type.served.resource}`);
+  const decoded = decodeApplyPatch(body);
+  if (decoded instanceof StatusError) throw decoded;
+  const out = fm.apply(current, decoded.patch as JSONObject, q.fieldManager, q.force ?? false);
+  if (decoded.strictErrors.length && q.fieldValidation === 'Strict') throw badRequest(`error strict decoding YAML: ${decoded.strictErrors.join(', ')}`);
+  if (q.fieldValidation === 'Warn') warnings.push(...decoded.strictErrors);
+  store.type.strategy.admitBody?.(out, q.fieldValidation, warnings);
+  return out;
 }

@@ -2,7 +2,8 @@
 // patch, delete, deletecollection, for the main resource and its status subresource.
 import { gvString } from '../api/resource.js';
 import * as S from '../api/status.js';
-import { GO_VALUE, goQuote, invalid as invalidField, notSupported, type FieldError } from '../api/field-error.js';
+import { GO_VALUE, goQuote, invalid as invalidField, notSupported, required, type FieldError } from '../api/field-error.js';
+import { managerOrUserAgent } from '../registry/field-manager/manager-name.js';
 import type { GenericStore, ListResult, DeleteOptions } from '../registry/store.js';
 import { metaOf } from '../registry/store.js';
 import type { Subresource } from '../registry/resource-type.js';
@@ -16,9 +17,9 @@ import { readBody, writeObject, writeRaw } from './http.js';
 import { parseListQuery, parseRevision } from './list-options.js';
 import { partialObjectMetadata, toTable, type IncludeObject, type TableOptions } from './table.js';
 import { serveWatch } from './watch.js';
-import { applyPatchRequest } from './patch-request.js';
+import { applyPatchRequest, applyRequest } from './patch-request.js';
 import { decodeProtobufDeleteOptions, isProtobufContentType } from './protobuf.js';
-import { patchTypeFor, type FieldValidation } from '../registry/patch.js';
+import { APPLY_PATCH, patchTypeFor, type FieldValidation } from '../registry/patch.js';
 import type { RequestContext } from './context.js';
 
 interface EndpointOptions {
@@ -208,18 +209,48 @@ async function watch(r: ResourceRequest, store: GenericStore, ns: string, opts: 
 interface WriteQuery {
   dryRun: boolean;
   fieldValidation: FieldValidation;
+  /** The fieldManager parameter ('' when absent). */
+  fieldManager: string;
+  /** PATCH's force parameter, when given. */
+  force?: boolean;
+  /** The manager an Update is recorded for: fieldManager, else from the User-Agent (managerOrUserAgent). */
+  manager: string;
 }
 
-export function writeQuery(r: ResourceRequest, optionsKind: string): WriteQuery {
+/** ValidateFieldManager: at most 128 bytes, printable characters only. */
+function fieldManagerErrors(fm: string): FieldError[] {
   const errs: FieldError[] = [];
+  if (Buffer.byteLength(fm) > 128) errs.push({ type: 'FieldValueTooLong', field: 'fieldManager', detail: 'may not be more than 128 bytes', badValue: fm });
+  let i = 0;
+  for (const ch of fm) {
+    if (!/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch)) {
+      const cp = ch.codePointAt(0)!;
+      errs.push(invalidField('fieldManager', fm, `invalid character U+${cp.toString(16).toUpperCase().padStart(4, '0')} (at position ${i})`));
+    }
+    i += Buffer.byteLength(ch);
+  }
+  return errs;
+}
+
+/** The write options of the query, validated as ValidateCreate/Update/PatchOptions do (in their order). */
+export function writeQuery(r: ResourceRequest, optionsKind: string, patchType?: string): WriteQuery {
+  const errs: FieldError[] = [];
+  const fm = r.query.get('fieldManager') ?? '';
+  const forceParam = r.query.get('force');
+  const force = forceParam === null ? undefined : !(forceParam === '0' || forceParam.toLowerCase() === 'false');
+  if (patchType !== undefined) {
+    if (patchType !== APPLY_PATCH) {
+      if (force !== undefined) errs.push({ type: 'FieldValueForbidden', field: 'force', detail: 'may not be specified for non-apply patch' });
+    } else if (fm === '') errs.push(required('fieldManager', 'is required for apply patch'));
+  }
+  errs.push(...fieldManagerErrors(fm));
   const dryRun = r.query.getAll('dryRun');
   if (dryRun.some((d) => d !== 'All')) errs.push(notSupported('dryRun', goStringSlice(dryRun), ['All']));
   const fv = r.query.get('fieldValidation') ?? '';
   if (fv !== '' && !FIELD_VALIDATION.includes(fv)) errs.push(notSupported('fieldValidation', fv, ['', ...FIELD_VALIDATION]));
-  const fm = r.query.get('fieldManager');
-  if (fm !== null && fm.length > 128) errs.push({ type: 'FieldValueTooLong', field: 'fieldManager', detail: 'may not be more than 128 bytes', badValue: fm });
   if (errs.length) throw S.invalid('meta.k8s.io', optionsKind, '', errs);
-  return { dryRun: dryRun.length > 0, fieldValidation: (fv || 'Warn') as FieldValidation };
+  const manager = managerOrUserAgent(fm, r.req.headers['user-agent']);
+  return { dryRun: dryRun.length > 0, fieldValidation: (fv || 'Warn') as FieldValidation, fieldManager: fm, manager, ...(force !== undefined ? { force } : {}) };
 }
 
 /** A decoded create or update body and its strict decoding errors (duplicate fields). */
@@ -283,7 +314,7 @@ async function create(r: ResourceRequest, store: GenericStore, ns: string): Prom
   const obj = decoded.obj;
   const warnings: string[] = [];
   admitDecoded(store, decoded, wq.fieldValidation, warnings);
-  const out = await store.create(ns, obj, { dryRun: wq.dryRun, warnings, user: r.user });
+  const out = await store.create(ns, obj, { dryRun: wq.dryRun, warnings, user: r.user, manager: wq.manager });
   for (const w of warnings) r.warn(w);
   respondObject(r, store, 201, out, neg);
 }
@@ -297,33 +328,36 @@ async function update(r: ResourceRequest, store: GenericStore, ns: string, sub: 
   admitDecoded(store, decoded, wq.fieldValidation, warnings);
   // checkName: a body without a name is refused (one naming another object is, by the store).
   if (!metaOf(obj).name) throw S.badRequest(`the name of the object (${r.info.name} based on URL) was undeterminable: name must be provided`);
-  const { object, created } = await store.update(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings, user: r.user });
+  const { object, created } = await store.update(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings, user: r.user, manager: wq.manager });
   for (const w of warnings) r.warn(w);
   respondObject(r, store, created ? 201 : 200, object, neg);
 }
 
 async function patch(r: ResourceRequest, store: GenericStore, ns: string, sub: Subresource, opts: EndpointOptions): Promise<void> {
   const neg = negotiate(r, 'object');
-  const wq = writeQuery(r, 'PatchOptions');
   const body = await readBody(r.req);
   const patchType = patchTypeFor(r.req.headers['content-type'], { supported: opts.patchTypes, builtIn: opts.builtIn, hasBody: body.length > 0 });
   if (patchType instanceof S.StatusError) throw patchType;
+  const wq = writeQuery(r, 'PatchOptions', patchType);
   const warnings: string[] = [];
-  const { object } = await store.update(
+  const apply = patchType === APPLY_PATCH;
+  const { object, created } = await store.update(
     ns,
     r.info.name,
     (current) => {
-      if (!current) throw S.notFound(store.type.gr, r.info.name);
       warnings.length = 0; // a conflict retry applies the patch again
+      if (apply) return applyRequest(store, sub, body, current, wq, warnings);
+      if (!current) throw S.notFound(store.type.gr, r.info.name);
       const patched = applyPatchRequest(store, patchType, body, current, wq.fieldValidation, warnings);
       store.type.strategy.admitBody?.(patched, wq.fieldValidation, warnings);
       return patched;
     },
     sub,
-    { dryRun: wq.dryRun, warnings, user: r.user },
+    // An apply records its own managed fields; only an apply may create the object.
+    { dryRun: wq.dryRun, warnings, user: r.user, ...(apply ? { forceAllowCreate: true } : { manager: wq.manager }) },
   );
   for (const w of warnings) r.warn(w);
-  respondObject(r, store, 200, object, neg);
+  respondObject(r, store, created ? 201 : 200, object, neg);
 }
 
 /** DeleteOptions from the body when there is one (then the query is ignored, as kube does), else from the query. */

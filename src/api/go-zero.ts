@@ -1,0 +1,18 @@
+// A Go struct's zero value as runtime.DefaultUnstructuredConverter writes it: what `new(T)` looks like to code
+// that works on JSON (the field manager compares a created object against it). Fields with omitempty are
+// left out; nil pointers, slices, maps and metav1.Time are null; structs recurse.
+import type { GoField, GoStruct } from './go-struct.js';
+
+const SCALAR_ZERO: Record<string, unknown> = { string: '', int64: 0, int32: 0, float64: 0, bool: false, bytes: null };
+
+function fieldZero(f: GoField): unknown {
+  if (f.pointer || f.slice || f.map) return null;
+  if (typeof f.type === 'object') return goZero(f.type);
+  return f.type in SCALAR_ZERO ? SCALAR_ZERO[f.type] : null;
+}
+
+export function goZero(s: GoStruct): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of s.fields) if (!f.omitempty) out[f.json] = fieldZero(f);
+  return out;
+}

@@ -1,0 +1,252 @@
+// metadata.managedFields kept on every write, and server-side apply, as kube's default field manager does them
+// (k8s.io/apimachinery util/managedfields/internal): kube stacks them as layers (version check, last-applied
+// updater and manager, skip-non-applied, cap-managers, build-manager-info, managed-fields updater, strip-meta,
+// structured merge). Here they are the steps of update() and apply(), in that order, over plain JSON.
+import { badRequest, internal } from '../../api/status.js';
+import type { JSONObject } from '../../util/json.js';
+import { isObject } from '../../util/json.js';
+import { rfc3339 } from '../../util/time.js';
+import { ConflictError, type ManagedFields } from '../../smd/managers.js';
+import { FieldSet } from '../../smd/set.js';
+import { fieldElement } from '../../smd/path-element.js';
+import { Updater, type VersionConverter } from '../../smd/updater.js';
+import { validate } from '../../smd/validate.js';
+import { decodeManagedFields, encodeManagedFields, managedFieldsOf, managerIdentifier, type Managed, type ManagedFieldsEntry } from '../managed-fields.js';
+import { applyConflict } from './conflict-status.js';
+import { capUpdateManagers } from './cap-managers.js';
+import { allowedConflictsFromLastApplied, buildLastApplied, hasLastApplied, setLastApplied } from './last-applied.js';
+
+/** What a field manager needs to know of its type: schemas and conversion by API version, and an empty object. */
+export interface ManagedFieldsTypes extends VersionConverter {
+  /** Every API version the type has: reset fields hold at each. */
+  versions: readonly string[];
+  /** objectCreater.New: the type's zero object at `apiVersion` (what a create is compared against). */
+  newObject(apiVersion: string): JSONObject;
+  /** The defaulter kube runs on an applied object (custom resources: their schemas' defaults). */
+  defaults?(obj: JSONObject): void;
+}
+
+export interface FieldManagerConfig {
+  types: ManagedFieldsTypes;
+  group: string;
+  version: string;
+  kind: string;
+  subresource: '' | 'status' | 'scale' | 'finalize';
+  /** Top-level fields this endpoint's strategy resets (status on the main resource, spec on /status): nobody owns them here. */
+  resetFields?: readonly string[];
+}
+
+/** The fields nobody owns because the server sets them (stripMetaManager). */
+const STRIPPED = FieldSet.of(
+  [fieldElement('apiVersion')],
+  [fieldElement('kind')],
+  [fieldElement('metadata')],
+  ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'].map((f) => [fieldElement('metadata'), fieldElement(f)]),
+);
+
+const CURRENT_OPERATION = 'current-operation';
+const BEFORE_FIRST_APPLY = 'before-first-apply';
+
+const metaOf = (obj: JSONObject): JSONObject => (isObject(obj['metadata']) ? obj['metadata'] : {});
+
+/** schema.GroupVersionKind's String(): `group/version, Kind=kind` (`/v1, Kind=Namespace` for the core group). */
+function gvkString(obj: JSONObject): string {
+  const apiVersion = typeof obj['apiVersion'] === 'string' ? obj['apiVersion'] : '';
+  const kind = typeof obj['kind'] === 'string' ? obj['kind'] : '';
+  const slash = apiVersion.indexOf('/');
+  const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
+  return `${group}/${version}, Kind=${kind}`;
+}
+
+/** objectGVKNN: how kube names an object in these errors. */
+function objectName(obj: JSONObject): string {
+  const m = metaOf(obj);
+  const ns = typeof m['namespace'] === 'string' ? m['namespace'] : '';
+  const name = typeof m['name'] === 'string' ? m['name'] : '';
+  return `${ns}/${name}; ${gvkString(obj)}`;
+}
+
+const emptyManaged = (): Managed => ({ fields: new Map(), times: new Map() });
+
+/** A copy down to metadata (which the caller may then change) without managedFields. */
+function withoutManagedFields(obj: JSONObject): JSONObject {
+  if (!isObject(obj['metadata'])) return { ...obj };
+  const meta = { ...obj['metadata'] };
+  delete meta['managedFields'];
+  return { ...obj, metadata: meta };
+}
+
+function setManagedFields(obj: JSONObject, entries: ManagedFieldsEntry[] | undefined): void {
+  if (!isObject(obj['metadata'])) {
+    if (!entries) return;
+    obj['metadata'] = {};
+  }
+  const meta = obj['metadata'] as JSONObject;
+  if (entries) meta['managedFields'] = entries as unknown as JSONObject[];
+  else delete meta['managedFields'];
+}
+
+/** isResetManagedFields: `[]` or `[{}]` asks for the managed fields to be cleared. */
+function isReset(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  return v.length === 0 || (v.length === 1 && isObject(v[0]) && Object.keys(v[0]).length === 0);
+}
+
+function decodeOrEmpty(v: unknown): Managed {
+  if (v === undefined || v === null) return emptyManaged();
+  const entries = Array.isArray(v) && v.every(isObject) ? (v as ManagedFieldsEntry[]) : undefined;
+  if (!entries) return emptyManaged();
+  const m = decodeManagedFields(entries);
+  return m instanceof Error ? emptyManaged() : m;
+}
+
+export class FieldManager {
+  private readonly apiVersion: string;
+  private readonly updater: Updater;
+
+  constructor(private readonly cfg: FieldManagerConfig) {
+    this.apiVersion = cfg.group ? `${cfg.group}/${cfg.version}` : cfg.version;
+    const reset = cfg.resetFields?.length ? FieldSet.of(...cfg.resetFields.map((f) => [fieldElement(f)])) : undefined;
+    this.updater = new Updater({
+      converter: cfg.types,
+      ...(reset ? { ignoredFields: new Map(cfg.types.versions.map((v) => [v, reset])) } : {}),
+    });
+  }
+
+  private identifier(manager: string, operation: 'Apply' | 'Update'): string {
+    return managerIdentifier({ manager: manager || 'unknown', operation, apiVersion: this.apiVersion, subresource: this.cfg.subresource || undefined });
+  }
+
+  /** ObjectToTyped: a value the schema does not describe is an error with smd's wording. */
+  private typed(obj: JSONObject, allowDuplicates: boolean): string | undefined {
+    const t = this.cfg.types.schemaFor(this.apiVersion);
+    if (!t) return `no corresponding type for ${gvkString(obj)}`;
+    const errs = validate(t.schema, t.root, obj, { allowDuplicates });
+    // ValidationErrors.Error(): one alone, several listed.
+    return errs.length === 0 ? undefined : errs.length === 1 ? errs[0] : `errors:\n${errs.map((e) => `  ${e}`).join('\n')}`;
+  }
+
+  /**
+   * FieldManager.UpdateNoErrors: `next` (as written by `manager`, an Update) with its managedFields brought
+   * up to date against `live` (undefined on create). Never fails: on a problem `next` keeps live's entries.
+   */
+  update(live: JSONObject | undefined, next: JSONObject, manager: string): JSONObject {
+    const liveObj = live ?? this.cfg.types.newObject(this.apiVersion);
+    // decodeLiveOrNew: a subresource write cannot set managedFields; a main-resource write may reset them or
+    // send valid ones, else live's are kept.
+    const requested = metaOf(next)['managedFields'];
+    let managed: Managed;
+    if (this.cfg.subresource) managed = decodeOrEmpty(metaOf(liveObj)['managedFields']);
+    else if (isReset(requested)) managed = emptyManaged();
+    else {
+      managed = decodeOrEmpty(requested);
+      if (managed.fields.size === 0) managed = decodeOrEmpty(metaOf(liveObj)['managedFields']);
+    }
+    const out = withoutManagedFields(next);
+    try {
+      const fields = this.updateManaged(liveObj, out, managed, manager);
+      setManagedFields(out, encodeManagedFields(fields));
+    } catch {
+      setManagedFields(out, live ? managedFieldsOf(metaOf(live)) : undefined);
+    }
+    return out;
+  }
+
+  /** skipNonApplied → capManagers → buildManagerInfo → managedFieldsUpdater → stripMeta → structured merge. */
+  private updateManaged(live: JSONObject, next: JSONObject, managed: Managed, manager: string): Managed {
+    // Objects that have no managed fields yet start tracking on create only.
+    if (managed.fields.size === 0 && typeof metaOf(live)['uid'] === 'string' && metaOf(live)['uid'] !== '') return managed;
+    const id = this.identifier(manager, 'Update');
+    const liveErr = this.typed(live, true);
+    if (liveErr) throw new Error(`failed to convert live object (${objectName(live)}) to smd typed: ${liveErr}`);
+    const newErr = this.typed(next, true);
+    if (newErr) throw new Error(`failed to convert new object (${objectName(next)}) to smd typed: ${newErr}`);
+    const fields = this.updater.updateObject({ value: live, version: this.apiVersion }, { value: next, version: this.apiVersion }, managed.fields, CURRENT_OPERATION);
+    this.strip(fields, CURRENT_OPERATION);
+    const times = new Map(managed.times);
+    const vs = fields.get(CURRENT_OPERATION);
+    if (vs) {
+      fields.delete(CURRENT_OPERATION);
+      const previous = fields.get(id);
+      fields.set(id, previous ? { ...vs, set: vs.set.union(previous.set) } : vs);
+      times.set(id, rfc3339());
+    }
+    return capUpdateManagers({ fields, times });
+  }
+
+  private strip(fields: ManagedFields, id: string): void {
+    const vs = fields.get(id);
+    if (!vs) return;
+    const set = vs.set.difference(STRIPPED);
+    if (set.empty()) fields.delete(id);
+    else fields.set(id, { ...vs, set });
+  }
+
+  /**
+   * FieldManager.Apply: `patch` applied to `live` (undefined when the apply creates the object) by `manager`,
+   * with managedFields updated. Throws the Status kube answers: 400 for a patch of another type, version or
+   * shape, 409 for conflicts unless forced.
+   */
+  apply(live: JSONObject | undefined, patch: JSONObject, manager: string, force: boolean): JSONObject {
+    const liveObj = live ?? this.cfg.types.newObject(this.apiVersion);
+    const decoded = decodeManagedFields(managedFieldsOf(metaOf(liveObj)) ?? []);
+    if (decoded instanceof Error) throw internal(`failed to decode managed fields: ${decoded.message}`);
+    if (gvkString(patch) !== gvkString({ apiVersion: this.apiVersion, kind: this.cfg.kind })) throw badRequest(`invalid object type: ${gvkString(patch)}`);
+    let result: { object: JSONObject; managed: Managed };
+    try {
+      result = this.applyManaged(liveObj, patch, decoded, manager, force);
+    } catch (e) {
+      if (e instanceof ConflictError && manager === 'kubectl') {
+        // lastAppliedManager: kubectl's client-side apply owned, through its annotation, what it last applied.
+        const allowed = allowedConflictsFromLastApplied(liveObj, this.cfg.types, this.apiVersion);
+        if (!allowed) throw applyConflict(e.conflicts);
+        const left = e.conflicts.filter((c) => !allowed.has(c.path));
+        if (left.length) throw applyConflict(left);
+        result = this.applyManaged(liveObj, patch, decoded, manager, true);
+      } else if (e instanceof ConflictError) throw applyConflict(e.conflicts);
+      else throw e;
+    }
+    const { object, managed } = result;
+    // lastAppliedUpdater: an object still carrying client-side apply's annotation keeps it in step.
+    if (manager === 'kubectl' && hasLastApplied(object)) setLastApplied(object, buildLastApplied(patch));
+    setManagedFields(object, encodeManagedFields(managed));
+    return object;
+  }
+
+  private applyManaged(live: JSONObject, patch: JSONObject, managed: Managed, manager: string, force: boolean): { object: JSONObject; managed: Managed } {
+    const liveObj = live;
+    let current = managed;
+    if (current.fields.size === 0) {
+      // skipNonAppliedManager: what an object had before its first apply belongs to "before-first-apply".
+      const emptyObj = this.cfg.types.newObject(this.apiVersion);
+      current = this.updateManaged(emptyObj, liveObj, current, BEFORE_FIRST_APPLY);
+    }
+    const id = this.identifier(manager, 'Apply');
+    // structuredMergeManager.Apply
+    const patchVersion = typeof patch['apiVersion'] === 'string' ? patch['apiVersion'] : '';
+    if (patchVersion !== this.apiVersion) {
+      throw badRequest(`Incorrect version specified in apply patch. Specified patch version: ${patchVersion}, expected: ${this.apiVersion}`);
+    }
+    const patchManaged = metaOf(patch)['managedFields'];
+    if (patchManaged !== undefined && patchManaged !== null) throw badRequest('metadata.managedFields must be nil');
+    const patchErr = this.typed(patch, false);
+    // kube answers this with a 500 (kubernetes/kubernetes#122480): it is the client's mistake, so a 400 here.
+    if (patchErr) throw badRequest(`failed to create typed patch object (${objectName(patch)}): ${patchErr}`);
+    const liveErr = this.typed(liveObj, true);
+    if (liveErr) throw internal(`failed to create typed live object (${objectName(liveObj)}): ${liveErr}`);
+    const { object, managers } = this.updater.apply(
+      { value: withoutManagedFields(liveObj), version: this.apiVersion },
+      { value: patch, version: this.apiVersion },
+      current.fields,
+      id,
+      force,
+    );
+    this.strip(managers, id);
+    const times = new Map(current.times);
+    if (object === undefined) return { object: withoutManagedFields(liveObj), managed: { fields: managers, times } };
+    times.set(id, rfc3339());
+    const out = structuredClone(object) as JSONObject;
+    this.cfg.types.defaults?.(out);
+    return { object: out, managed: { fields: managers, times } };
+  }
+}
