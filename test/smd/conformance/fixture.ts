@@ -200,7 +200,8 @@ export class State {
 
   /** FromYAML: the object parsed at a version, validated (duplicates allowed for updates, as smd). */
   parse(yaml: string, version: string, allowDuplicates: boolean): Typed {
-    const value = parse(yaml) ?? null;
+    // goyaml.v2 (sigs.k8s.io/yaml) reads YAML 1.1: `n`, `yes`, `on` are booleans.
+    const value = parse(yaml, { version: '1.1' }) ?? null;
     const errors = validate(this.parser.schema, this.parser.typeFor(version), value, { allowDuplicates });
     if (errors.length > 0) throw new Error(`invalid object: ${errors.join('; ')}`);
     return { value, version };

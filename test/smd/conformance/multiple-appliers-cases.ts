@@ -1,5 +1,10 @@
 // Ported from structured-merge-diff v4.6.0 merge/multiple_appliers_test.go.
 import { DEDUCED_PARSER, _KBF, _NS, _P, _V, conflict, reliantFieldsConverter, renamingConverter, repeatingConverter, type ConformanceFile, type Group, versionTypesParser, vs } from './fixture.js';
+import assert from 'node:assert/strict';
+import { parse } from 'yaml';
+import { MergeSchema } from '../../../src/smd/schema.js';
+import { Updater, type Typed, type VersionConverter } from '../../../src/smd/updater.js';
+import type { ManagedFields } from '../../../src/smd/managers.js';
 import { associativeListParser } from './key-cases.js';
 import { nestedTypeParser } from './nested-cases.js';
 
@@ -127,7 +132,8 @@ export const multiversionWithReliantFieldsParser = versionTypesParser(`types:
           scalar: string
 `);
 
-export const versionDoesntMatchTypeName = versionTypesParser(`types:
+/** Its types are TypeV1 and TypeV2, for versions v1 and v2. */
+const versionDoesntMatchTypeNameSchema = MergeSchema.fromObject(parse(`types:
 - name: TypeV1
   map:
     fields:
@@ -146,7 +152,7 @@ export const versionDoesntMatchTypeName = versionTypesParser(`types:
       - name: common_field
         type:
           scalar: string
-`);
+`));
 
 const multipleAppliersSet: Group = {
   test: 'TestMultipleAppliersSet',
@@ -541,8 +547,42 @@ const multipleAppliersReliantFieldsConversions: Group = {
   ],
 };
 
+/**
+ * TestVersionDoesntMatchTypename: TestMultipleAppliersReliantFieldsConversions again, with the Updater used
+ * directly and type names that are not the versions (here: the converter's schemaFor maps v1 and v2 to
+ * TypeV1 and TypeV2), so that nothing relies on a version naming its type.
+ */
+function versionDoesntMatchTypename(): void {
+  const converter: VersionConverter = {
+    schemaFor: (version) => (version === 'v1' || version === 'v2' ? { schema: versionDoesntMatchTypeNameSchema, root: { namedType: version === 'v1' ? 'TypeV1' : 'TypeV2' } } : undefined),
+    convert: (obj, version) => {
+      const value = reliantFieldsConverter(obj.value, obj.version, version);
+      return value === undefined ? undefined : { value, version };
+    },
+  };
+  const updater = new Updater({ converter });
+  const apply = (live: Typed, config: Typed, managers: ManagedFields, manager: string): { live: Typed; managers: ManagedFields } => {
+    const r = updater.apply(live, config, managers, manager, false);
+    return { live: r.object === undefined ? live : { value: r.object, version: config.version }, managers: r.managers };
+  };
+  // Apply in one version, apply in another, apply in a third.
+  let s = apply({ value: {}, version: 'v2' }, { value: { required_field_bar: 'a' }, version: 'v2' }, new Map(), 'v2_applier');
+  s = apply(converter.convert(s.live, 'v1')!, { value: { common_field: 'b' }, version: 'v1' }, s.managers, 'v1_applier');
+  s = apply(converter.convert(s.live, 'v2')!, { value: { required_field_bar: 'b' }, version: 'v2' }, s.managers, 'v2_applier');
+  assert.deepEqual(s.live, { value: { required_field_bar: 'b', common_field: 'b' }, version: 'v2' });
+  // ManagedFields.Equals: sets, versions and whether they were applied.
+  assert.deepEqual(
+    [...s.managers].map(([m, v]) => [m, v.set.toString(), v.apiVersion, v.applied]).sort(),
+    [
+      ['v1_applier', '.common_field', 'v1', true],
+      ['v2_applier', '.required_field_bar', 'v2', true],
+    ],
+  );
+}
+
 const VERSIONS = ['v1', 'v2', 'v3'];
 export const FILE: ConformanceFile = {
   file: 'merge/multiple_appliers_test.go',
   groups: [multipleAppliersSet, ...VERSIONS.flatMap((v1) => VERSIONS.flatMap((v2) => VERSIONS.map((v3) => multipleAppliersFieldUnsetting(v1, v2, v3)))), multipleAppliersNestedType, multipleAppliersDeducedType, multipleAppliersRealConversion, ...VERSIONS.flatMap((v1) => VERSIONS.flatMap((v2) => VERSIONS.map((v3) => multipleAppliersFieldRenameConversions(v1, v2, v3)))), multipleApplierAtomicMaps, benchmarkMultipleApplierRecursiveRealConversion, multipleAppliersReliantFieldsConversions],
+  custom: [{ name: 'TestVersionDoesntMatchTypename', run: versionDoesntMatchTypename }],
 };
