@@ -5,6 +5,7 @@
 import { compare, excludeFields, type Comparison } from './compare.js';
 import { ConflictError, conflictsFromManagers, type ManagedFields, type VersionedSet } from './managers.js';
 import { merge } from './merge.js';
+import { reconcileFieldSetWithSchema } from './reconcile-schema.js';
 import { ensureNamedFieldsAreMembers, removeItems } from './remove.js';
 import { FieldSet } from './set.js';
 import type { MergeSchema, TypeRef } from './schema.js';
@@ -82,8 +83,25 @@ export class Updater {
     return { managers: out, comparison };
   }
 
+  /**
+   * reconcileManagedFieldsWithSchemaChanges: each manager's set against its version's schema as it is now
+   * (fields inside what has become atomic are owned as the whole); managers of versions no longer served
+   * are dropped.
+   */
+  private reconcile(live: Typed, managers: ManagedFields): ManagedFields {
+    const out: ManagedFields = new Map();
+    for (const [manager, vs] of managers) {
+      if (!(live.version === vs.apiVersion ? live : this.opts.converter.convert(live, vs.apiVersion))) continue;
+      const { schema, root } = this.typeAt(vs.apiVersion);
+      const reconciled = reconcileFieldSetWithSchema(schema, root, vs.set);
+      out.set(manager, reconciled ? { ...vs, set: reconciled } : vs);
+    }
+    return out;
+  }
+
   /** Updater.Update: the manager now owns what it changed; the object is the new one. */
-  updateObject(live: Typed, next: Typed, managers: ManagedFields, manager: string): ManagedFields {
+  updateObject(live: Typed, next: Typed, managersBefore: ManagedFields, manager: string): ManagedFields {
+    const managers = this.reconcile(live, managersBefore);
     const { managers: out, comparison } = this.update(live, next, next.version, managers, manager, true);
     const mine = out.get(manager)?.set ?? new FieldSet();
     let set = mine.difference(comparison.removed).union(comparison.modified).union(comparison.added);
@@ -98,7 +116,8 @@ export class Updater {
    * Updater.Apply: the object after applying `config` as `manager`, or undefined when nothing changes, with
    * the managers after it. Throws ConflictError unless forced.
    */
-  apply(live: Typed, config: Typed, managers: ManagedFields, manager: string, force: boolean): { object: unknown; managers: ManagedFields } {
+  apply(live: Typed, config: Typed, managersBefore: ManagedFields, manager: string, force: boolean): { object: unknown; managers: ManagedFields } {
+    const managers = this.reconcile(live, managersBefore);
     const version = config.version;
     const { schema, root } = this.typeAt(version);
     const liveAt = live.version === version ? live : this.opts.converter.convert(live, version);

@@ -1,0 +1,87 @@
+// Whether a value is of its type (structured-merge-diff's TypedValue.Validate, run by FromYAML and
+// FromUnstructured): scalars of their kind, lists and maps where the schema says so, associative-list items
+// that have their keys (or the keys' defaults) and, unless duplicates are allowed, no two items with the
+// same key; map fields the schema declares unless the map takes any field. An applied configuration is
+// checked with duplicates refused; an update's object (what the server already stores) with them allowed.
+import { isObject } from '../util/json.js';
+import { elementString, fieldElement, serializeElement } from './path-element.js';
+import { deduceAtom, type ListType, type MapType, type MergeSchema, type Scalar, type TypeRef } from './schema.js';
+import { listItemElement } from './to-field-set.js';
+
+export interface ValidateOptions {
+  allowDuplicates?: boolean;
+}
+
+/** The errors, each prefixed with the path it is at; empty when the value is valid. */
+export function validate(schema: MergeSchema, root: TypeRef, value: unknown, opts: ValidateOptions = {}): string[] {
+  const errors: string[] = [];
+  walk(schema, root, value, '', opts, errors);
+  return errors;
+}
+
+function walk(schema: MergeSchema, ref: TypeRef, value: unknown, at: string, opts: ValidateOptions, errors: string[]): void {
+  const resolved = schema.resolve(ref);
+  if (!resolved) return void errors.push(`${at}: could not resolve the type`);
+  const atom = deduceAtom(resolved, value);
+  if (atom.map) return walkMap(schema, atom.map, value, at, opts, errors);
+  if (atom.scalar) return checkScalar(atom.scalar, value, at, errors);
+  if (atom.list) return walkList(schema, atom.list, value, at, opts, errors);
+  errors.push(`${at}: schema error: invalid atom`);
+}
+
+function checkScalar(t: Scalar, v: unknown, at: string, errors: string[]): void {
+  if (v === null || v === undefined) return;
+  const ok = t === 'numeric' ? typeof v === 'number' || typeof v === 'bigint' : t === 'string' ? typeof v === 'string' : t === 'boolean' ? typeof v === 'boolean' : ['number', 'bigint', 'string', 'boolean'].includes(typeof v);
+  if (!ok) errors.push(`${at}: expected ${t === 'untyped' ? 'any scalar' : t}, got ${JSON.stringify(v)}`);
+}
+
+function walkList(schema: MergeSchema, t: ListType, value: unknown, at: string, opts: ValidateOptions, errors: string[]): void {
+  if (value === null || value === undefined) return;
+  if (!Array.isArray(value)) return void errors.push(`${at}: expected list, got ${JSON.stringify(value)}`);
+  const seen = new Set<string>();
+  for (let i = 0; i < value.length; i++) {
+    const item = value[i];
+    if (t.elementRelationship !== 'associative') {
+      walk(schema, t.elementType, item, `${at}[${i}]`, opts, errors);
+      continue;
+    }
+    const itemError = associativeItemError(schema, t, item);
+    // Without its path element nothing deeper can be reported: the rest of the list is not checked.
+    if (itemError) return void errors.push(`${at}: element ${i}: ${itemError}`);
+    const pe = listItemElement(schema, t, item)!;
+    const id = serializeElement(pe);
+    if (seen.has(id) && !opts.allowDuplicates) errors.push(`${at}: duplicate entries for key ${elementString(pe)}`);
+    seen.add(id);
+    walk(schema, t.elementType, item, `${at}${elementString(pe)}`, opts, errors);
+  }
+}
+
+/** Why an associative list's item has no path element (listItemToPathElement's errors). */
+function associativeItemError(schema: MergeSchema, t: ListType, item: unknown): string | undefined {
+  if (!t.keys?.length) {
+    if (isObject(item)) return "associative list without keys has an element that's a map type";
+    if (Array.isArray(item)) return 'not supported: associative list with lists as elements';
+    if (item === null) return "associative list without keys has an element that's an explicit null";
+    return undefined;
+  }
+  if (item === null) return 'associative list with keys may not have a null element';
+  if (!isObject(item)) return 'associative list with keys may not have non-map elements';
+  const elementMap = schema.resolve(t.elementType)?.map;
+  for (const name of t.keys) {
+    if (name in item) continue;
+    const def = elementMap ? schema.field(elementMap, name)?.default : undefined;
+    if (def === undefined || def === null) return `associative list with keys has an element that omits key field ${JSON.stringify(name)} (and doesn't have default value)`;
+  }
+  return undefined;
+}
+
+function walkMap(schema: MergeSchema, t: MapType, value: unknown, at: string, opts: ValidateOptions, errors: string[]): void {
+  if (value === null) return;
+  if (!isObject(value)) return void errors.push(`${at}: expected map, got ${JSON.stringify(value)}`);
+  for (const [key, v] of Object.entries(value)) {
+    const here = `${at}${elementString(fieldElement(key))}`;
+    const field = schema.field(t, key);
+    if (!field && !t.elementType) return void errors.push(`${here}: field not declared in schema`);
+    walk(schema, field?.type ?? t.elementType!, v, here, opts, errors);
+  }
+}
