@@ -1,6 +1,7 @@
 // A Go struct's zero value as runtime.DefaultUnstructuredConverter writes it: what `new(T)` looks like to code
-// that works on JSON (the field manager compares a created object against it). Fields with omitempty are
-// left out; nil pointers, slices, maps and metav1.Time are null; structs recurse.
+// that works on JSON (the field manager compares a created object against it). Scalars, slices, maps and
+// pointers with omitempty are left out (structs never are: omitempty does not apply to them); nil pointers,
+// slices and maps and a zero metav1.Time are null; structs recurse.
 import type { GoField, GoStruct } from './go-struct.js';
 
 const SCALAR_ZERO: Record<string, unknown> = { string: '', int64: 0, int32: 0, float64: 0, bool: false, bytes: null };
@@ -13,6 +14,9 @@ function fieldZero(f: GoField): unknown {
 
 export function goZero(s: GoStruct): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of s.fields) if (!f.omitempty) out[f.json] = fieldZero(f);
+  for (const f of s.fields) {
+    const struct = !f.pointer && !f.slice && !f.map && (typeof f.type === 'object' || f.type === 'time');
+    if (struct || !f.omitempty) out[f.json] = fieldZero(f);
+  }
   return out;
 }

@@ -8,12 +8,11 @@ import { gvString } from '../api/resource.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
 import type { Endpoint } from '../registry/endpoint.js';
-import { BUILT_IN_PATCH_TYPES, servedPatchTypes } from '../registry/patch.js';
+import { BUILT_IN_PATCH_TYPES } from '../registry/patch.js';
 import { storageVersionHash } from '../api/versions.js';
 import { defaultTableConvertor } from '../registry/table-convertors.js';
 import { ageOf } from '../registry/table-cells.js';
 
-const BUILTIN_PATCH_TYPES = servedPatchTypes(BUILT_IN_PATCH_TYPES);
 
 function valueAt(obj: JSONObject, path: readonly string[]): unknown {
   let v: unknown = obj;
@@ -51,7 +50,7 @@ export function builtinResourceType(k: KindDeclaration): ResourceType {
 }
 
 export function builtinEndpoint(k: KindDeclaration, store: GenericStore): Endpoint {
-  const ep: Endpoint = { store, subresources: new Set(k.subresources), patchTypes: BUILTIN_PATCH_TYPES };
+  const ep: Endpoint = { store, subresources: new Set(k.subresources), patchTypes: BUILT_IN_PATCH_TYPES };
   if (k.warnings) ep.warnings = k.warnings;
   return ep;
 }

@@ -9,6 +9,9 @@ import { NAMESPACE_GR } from '../registry/namespaces.js';
 import { metaOf, type GenericStore } from '../registry/store.js';
 import { realClock, type Clock } from './clock.js';
 import { Controller, RequeueAfter, type ControllerOptions } from './controller.js';
+
+/** The manager kube-controller-manager's writes are recorded for (its User-Agent's prefix). */
+const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
 import { Informer } from './informer.js';
 
 /** How soon a namespace whose content remains is looked at again. */
@@ -104,6 +107,7 @@ export class NamespaceController {
         return cur;
       },
       'finalize',
+      { manager: KUBE_CONTROLLER_MANAGER },
     );
   }
 
@@ -165,6 +169,7 @@ export class NamespaceController {
         return cur;
       },
       'status',
+      { manager: KUBE_CONTROLLER_MANAGER },
     );
   }
 }

@@ -122,6 +122,8 @@ function customResourceStrategy(
     return errs;
   };
   return {
+    // GetResetFields of the main and status strategies.
+    resetFields: (sub) => (sub === 'status' ? ['spec'] : sub === '' && hasStatus ? ['status'] : []),
     allowCreateOnUpdate: false,
     // customResourceStrategy: a PUT must carry metadata.resourceVersion.
     allowUnconditionalUpdate: false,

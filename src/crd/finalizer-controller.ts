@@ -109,6 +109,7 @@ export class FinalizerController {
           return cur;
         },
         'status',
+        { manager: 'kube-apiserver' },
       );
     } catch (e) {
       // Gone: nothing left to finalize.

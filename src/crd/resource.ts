@@ -36,6 +36,8 @@ function addStoredVersion(crd: CustomResourceDefinition): void {
 function crdStrategy(requestVersion: 'v1' | 'v1beta1'): CrdStrategy {
   const options = { validateSchemaStructure: crdSchemaValidator, requestVersion };
   return {
+    // GetResetFields of the CRD and its status strategies.
+    resetFields: (sub) => (sub === 'status' ? ['spec'] : ['status']),
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
     prepareForCreate(obj) {

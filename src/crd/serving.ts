@@ -14,7 +14,8 @@ import { defaultDeprecationWarning } from './deprecation-warning.js';
 import type { CustomResourceDefinition } from './types.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { Endpoint } from '../registry/endpoint.js';
-import { CUSTOM_RESOURCE_PATCH_TYPES, servedPatchTypes } from '../registry/patch.js';
+import { CUSTOM_RESOURCE_PATCH_TYPES } from '../registry/patch.js';
+import { managedFieldsTypes, type TypedSchema } from '../registry/field-manager/merge-types.js';
 
 interface CrdEndpoint {
   crd: CustomResourceDefinition;
@@ -62,7 +63,6 @@ function servedResource(crd: CustomResourceDefinition, version: string, priority
   };
 }
 
-const CR_PATCH_TYPES = servedPatchTypes(CUSTOM_RESOURCE_PATCH_TYPES);
 
 /** NewMethodNotSupported with crdHandler's message for creates while the CRD is terminating. */
 export function terminatingCreate(gr: GroupResource): StatusError {
@@ -103,6 +103,8 @@ export class CrdServing {
     private readonly admission: Admission,
     /** Builds the webhook converter of a CRD with strategy Webhook. */
     private readonly webhookConverter?: (crd: CustomResourceDefinition) => ConvertObjects,
+    /** The merge schema of a served version, for managedFields and server-side apply (absent: not tracked). */
+    private readonly mergeSchema?: (served: ServedResource) => TypedSchema,
   ) {}
 
   /** The CRD was created or changed. */
@@ -123,8 +125,20 @@ export class CrdServing {
     const schemas = compileCrdSchemas(crd);
     const convert = crd.spec.conversion?.strategy === 'Webhook' ? this.webhookConverter?.(crd) : undefined;
     const schemaRevision = Number(crd.metadata.resourceVersion ?? 0) || 0;
+    const types = sorted.map((v, i) => customResourceType(crd, v, servedResource(crd, v.name, i), { schemas, convert, schemaRevision }));
+    const mergeSchema = this.mergeSchema;
+    if (mergeSchema) {
+      // One set of merge schemas per CRD, shared by its versions' field managers (they convert between them).
+      const mft = managedFieldsTypes(
+        types.map((type) => {
+          const apiVersion = `${crd.spec.group}/${type.served.version}`;
+          return { apiVersion, type, schema: () => mergeSchema(type.served), newObject: () => ({ apiVersion, kind: type.served.kind }) };
+        }),
+      );
+      for (const type of types) type.managedFields = mft;
+    }
     sorted.forEach((v, i) => {
-      const type = customResourceType(crd, v, servedResource(crd, v.name, i), { schemas, convert, schemaRevision });
+      const type = types[i]!;
       const store = new GenericStore(this.kv, type, this.admission);
       if (v.storage) storageStore = store;
       const deprecationWarning = v.deprecated
@@ -140,7 +154,7 @@ export class CrdServing {
           store,
           subresources,
           ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
-          patchTypes: CR_PATCH_TYPES,
+          patchTypes: CUSTOM_RESOURCE_PATCH_TYPES,
           warnings: deprecationWarning ? [deprecationWarning] : undefined,
         },
       };

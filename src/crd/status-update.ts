@@ -15,7 +15,7 @@ export async function updateCrdStatus(
   // The cache's objects are shared: the write gets its own copy, resourceVersion included as precondition.
   const desired = structuredClone({ ...cached, status }) as unknown as JSONObject;
   try {
-    const r = await crds.update('', cached.metadata.name ?? '', () => desired, 'status');
+    const r = await crds.update('', cached.metadata.name ?? '', () => desired, 'status', { manager: 'kube-apiserver' });
     return r.object as unknown as CustomResourceDefinition;
   } catch (e) {
     if (e instanceof S.StatusError && (e.code === 404 || e.code === 409)) return undefined;

@@ -10,7 +10,7 @@ export interface Endpoint {
   subresources: ReadonlySet<Subresource>;
   /** The scale subresource's paths, when it is served. */
   scale?: ScaleSubresource;
-  /** Patch content types accepted (servedPatchTypes of kube's list for the kind). */
+  /** Patch content types accepted (kube's list for the kind). */
   patchTypes: readonly string[];
   warnings?: readonly string[];
 }

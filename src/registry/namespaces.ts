@@ -17,11 +17,13 @@ export const namespaceSpec = (obj: JSONObject): JSONObject => {
   return obj['spec'] as JSONObject;
 };
 
-/** Ensures the initial namespaces exist (idempotent, on every start). */
+/** Ensures the initial namespaces exist (idempotent, on every start), as kube-apiserver's own client creates them. */
 export async function ensureInitialNamespaces(store: GenericStore): Promise<void> {
   for (const name of INITIAL_NAMESPACES) {
     try {
-      await store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+      const obj: JSONObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+      store.type.strategy.admitBody?.(obj, 'Ignore', []);
+      await store.create('', obj, { manager: 'kube-apiserver' });
     } catch (e) {
       if (!(e instanceof S.StatusError && e.code === 409)) throw e;
     }

@@ -17,11 +17,6 @@ export type PatchType = typeof JSON_PATCH | typeof MERGE_PATCH | typeof STRATEGI
 export const CUSTOM_RESOURCE_PATCH_TYPES: readonly PatchType[] = [JSON_PATCH, MERGE_PATCH, APPLY_PATCH];
 /** What the generic installer accepts for built-in resources. */
 export const BUILT_IN_PATCH_TYPES: readonly PatchType[] = [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH];
-/**
- * The patch types an endpoint serves today: kube's list for its kind less server-side apply, which is not
- * implemented yet (an apply patch gets the 415 that lists what is served).
- */
-export const servedPatchTypes = (kubeTypes: readonly PatchType[]): readonly PatchType[] => kubeTypes.filter((t) => t !== APPLY_PATCH);
 
 const MAX_JSON_PATCH_OPERATIONS = 10000;
 /** genericapiserver's JSONPatchMaxCopyBytes, installed as json-patch's AccumulatedCopySizeLimit. */

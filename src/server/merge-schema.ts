@@ -6,7 +6,10 @@ import type { ServedResource } from '../api/resource.js';
 import type { GoStruct } from '../api/go-struct.js';
 import { MergeSchema, COMMON_TYPES, UNTYPED_DEDUCED, type TypeDef } from '../smd/schema.js';
 import { typeDefsFromOpenAPI } from '../smd/from-openapi.js';
-import type { TypedSchema } from '../registry/field-manager/merge-types.js';
+import { managedFieldsTypes, type TypedSchema } from '../registry/field-manager/merge-types.js';
+import type { ResourceType } from '../registry/resource-type.js';
+import { gvString } from '../api/resource.js';
+import { goZero } from '../api/go-zero.js';
 import { DEFINITIONS, TYPE_META_PROPERTIES } from './openapi-definitions.js';
 import { publishedStructs, structDefinition, structDefinitionName } from './openapi-struct.js';
 import { publishedObjectSchema } from './openapi-schema.js';
@@ -43,5 +46,24 @@ export function mergeSchemaFor(served: ServedResource, goType?: GoStruct): Typed
     return { schema: new MergeSchema([...sharedTypes(), ...own]), root: { namedType: name } };
   } catch {
     return DEDUCED;
+  }
+}
+
+/** Gives built-in resource types their managed-fields types: one per kind, over the kind's versions. */
+export function trackManagedFields(types: readonly ResourceType[]): void {
+  const byKind = new Map<string, ResourceType[]>();
+  for (const t of types) {
+    const key = `${t.served.group}/${t.served.kind}`;
+    byKind.set(key, [...(byKind.get(key) ?? []), t]);
+  }
+  for (const kindTypes of byKind.values()) {
+    const mft = managedFieldsTypes(
+      kindTypes.map((type) => {
+        const apiVersion = gvString(type.served.group, type.served.version);
+        const zero = type.goType ? goZero(type.goType) : {};
+        return { apiVersion, type, schema: () => mergeSchemaFor(type.served, type.goType), newObject: () => ({ apiVersion, kind: type.served.kind, ...structuredClone(zero) }) };
+      }),
+    );
+    for (const t of kindTypes) t.managedFields = mft;
   }
 }

@@ -16,6 +16,7 @@ import { namespaceKind } from '../apis/core/v1/namespace.js';
 import { crdKind } from '../apis/apiextensions/v1/custom-resource-definition.js';
 import { builtinEndpoint, builtinResourceType } from '../apis/builtin-kinds.js';
 import { CrdServing } from '../crd/serving.js';
+import { mergeSchemaFor, trackManagedFields } from './merge-schema.js';
 import { CrdController, type FinalizerTiming } from '../crd/controller.js';
 import { admissionChain } from '../admission/chain.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
@@ -78,11 +79,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     crdTerminating((r) => serving?.isTerminating(r) ?? false),
     namespaceLifecycle((name) => namespaces.get('', name).then((ns) => ns, (e: unknown) => (e instanceof S.StatusError && e.code === 404 ? undefined : Promise.reject(e)))),
   ]);
-  const stores = new Map(BUILTIN_KINDS.map((k) => [k, new GenericStore(kv, builtinResourceType(k), admission)]));
+  const builtinTypes = new Map(BUILTIN_KINDS.map((k) => [k, builtinResourceType(k)]));
+  trackManagedFields([...builtinTypes.values()]);
+  const stores = new Map(BUILTIN_KINDS.map((k) => [k, new GenericStore(kv, builtinTypes.get(k)!, admission)]));
   const namespaces = stores.get(namespaceKind)!;
   const crds = stores.get(crdKind)!;
   const resolver = opts.serviceResolver ?? defaultServiceResolver;
-  serving = new CrdServing(kv, admission, (crd) => webhookConverter(crd, resolver));
+  serving = new CrdServing(kv, admission, (crd) => webhookConverter(crd, resolver), (served) => mergeSchemaFor(served));
   const registry = new ApiRegistry(serving);
   for (const [kind, store] of stores) registry.addBuiltin(builtinEndpoint(kind, store));
 

@@ -6,6 +6,7 @@ import { invalid as invalidField } from '../../../api/field-error.js';
 import type { JSONObject } from '../../../util/json.js';
 import { rfc3339 } from '../../../util/time.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../../schema/objectmeta.js';
+import { reportStrictDecoding } from '../../../schema/unknown-fields.js';
 import type { Subresource } from '../../../registry/resource-type.js';
 import { metaOf } from '../../../registry/store.js';
 import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS, type DeleteOptions } from '../../../registry/deletion.js';
@@ -85,6 +86,13 @@ function validateNamespaceSpec(obj: JSONObject): FieldError[] {
 }
 
 const strategy: KindDeclaration['strategy'] = {
+  // GetResetFields of the namespace, status and finalize strategies.
+  resetFields: (sub) => (sub === 'status' ? ['spec'] : ['status']),
+  // The decoder defaults every body it reads (SetDefaults_Namespace), before the field manager sees it.
+  admitBody(obj, fieldValidation, warnings, decodeErrors = []) {
+    reportStrictDecoding(decodeErrors, fieldValidation, warnings, 'Namespace', 'v1');
+    setDefaults(obj);
+  },
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
   returnDeletedObject: true,
