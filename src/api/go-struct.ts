@@ -88,8 +88,8 @@ export const TYPE_META_KEYS = ['kind', 'apiVersion'] as const;
 
 /**
  * One field, compactly: flags are space separated among "omit" (omitempty), "opt" (+optional without
- * omitempty), "ptr" (*T), "slice" ([]T) and "map" (map[string]T); extra carries the Go name and patch tags. proto is absent (undefined) for
- * fields without a protobuf number here.
+ * omitempty), "ptr" (*T), "slice" ([]T) and "map" (map[string]T); extra carries the Go name and patch
+ * tags. proto is absent (undefined) for fields without a protobuf number here.
  */
 export function field(
   proto: number | undefined,

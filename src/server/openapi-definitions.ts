@@ -1,7 +1,8 @@
 // OpenAPI v3 definitions of the Kubernetes types our documents reference, as kube-apiserver 1.33
 // publishes them: derived from the Go types declared under src/apis (ObjectMeta, ListMeta, DeleteOptions,
-// Scale, JSONSchemaProps and what they hold), and for the others converted from k8s.io/apiextensions-apiserver v0.33.0
-// pkg/generated/openapi with kube-openapi builder3 semantics (refs with siblings wrapped in allOf).
+// Scale, JSONSchemaProps and what they hold), and for the others converted from
+// k8s.io/apiextensions-apiserver v0.33.0 pkg/generated/openapi with kube-openapi builder3 semantics (refs
+// with siblings wrapped in allOf).
 import { PUBLISHED_TYPES } from '../apis/index.js';
 import { APIEXTENSIONS_V1, CUSTOM_TYPE_DOCS } from '../apis/apiextensions/json-schema-props.js';
 import { publishedStructs, structDefinition, structDefinitionName } from './openapi-struct.js';

@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { openapiV3GroupVersion } from '../../src/server/openapi.js';
 import { openapiV2Document } from '../../src/server/openapi-v2.js';
 import { allResources } from './seed.js';
+import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
+import { crdV1beta1Kind } from '../../src/apis/apiextensions/v1beta1/custom-resource-definition.js';
 
 const fixture = (name: string): Record<string, any> => JSON.parse(readFileSync(new URL(`../fixtures/kube-openapi/${name}`, import.meta.url), 'utf8'));
 const KUBE_V3: Record<string, unknown> = fixture('apiextensions-v1.v3.json')['schemas'];
@@ -34,4 +36,19 @@ test('/openapi/v2: the apiextensions.k8s.io/v1 definitions are kube 1.33\'s', ()
   const ours = apiextensions(openapiV2Document(allResources()).definitions);
   assert.deepEqual(Object.keys(ours).sort(), Object.keys(KUBE_V2).sort());
   for (const name of Object.keys(KUBE_V2)) assert.deepEqual(ours[name], KUBE_V2[name], name);
+});
+
+// Deliberate: kube 1.33 serves no apiextensions.k8s.io/v1beta1, and release-1.21's spec (which does) was not
+// at hand; our v1beta1 types are declared only in part (they reuse v1's, whose json tags differ in places), so
+// its kind keeps the schema-less definitions it had, referring to none of v1's.
+test('apiextensions.k8s.io/v1beta1 keeps its schema-less definitions', () => {
+  const v1beta1 = builtinResourceType(crdV1beta1Kind).served;
+  const name = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinition';
+  const gvk = [{ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', version: 'v1beta1' }];
+  const v2 = openapiV2Document([...allResources(), v1beta1]).definitions;
+  assert.deepEqual(v2[name], { type: 'object', 'x-kubernetes-group-version-kind': gvk });
+  assert.deepEqual(Object.keys(v2).filter((n) => n.includes('.apiextensions.v1beta1.')).sort(), [name, `${name}List`]);
+  const v3 = openapiV3GroupVersion('apiextensions.k8s.io', 'v1beta1', [...allResources(), v1beta1]).components.schemas;
+  assert.equal(v3[name]!['x-kubernetes-preserve-unknown-fields'], true);
+  assert.deepEqual(Object.keys(v3).filter((n) => n.includes('.apiextensions.')).sort(), [name, `${name}List`]);
 });
