@@ -7,9 +7,10 @@ type GoScalar = 'string' | 'int64' | 'int32' | 'float64' | 'bool' | 'bytes';
 /**
  * A field's element type. time: metav1.Time (a struct in Go, an RFC 3339 string in JSON); fieldsV1:
  * metav1.FieldsV1 (raw JSON); jsonSchemaProps: apiextensions' JSONSchemaProps, whose custom unmarshalers
- * decode some members without strict checks; json: a value this declaration does not describe (merged
- * without strategies, never decoded from protobuf); the jsonSchemaPropsOr* types: apiextensions' unions of a
- * schema with an array or a bool, each a Go struct with its own UnmarshalJSON.
+ * decode some members without strict checks; json: apiextensions' JSON, any value (merged without
+ * strategies, never decoded from protobuf); the jsonSchemaPropsOr* types: apiextensions' unions of a
+ * schema with an array or a bool, each a Go struct with its own UnmarshalJSON. The apiextensions types are
+ * published in OpenAPI under the package of the struct that holds them.
  */
 export type GoFieldType =
   | GoScalar
@@ -43,6 +44,8 @@ export interface GoField {
   pointer?: true;
   /** The json tag's omitempty. */
   omitempty?: true;
+  /** A +optional marker on a field without omitempty: OpenAPI does not require it. */
+  optional?: true;
   /** The field number in generated.proto; absent where the type has no protobuf form here. */
   proto?: number;
   /** The patchStrategy tag: "merge", "replace", "retainKeys" or "merge,retainKeys". */
@@ -84,9 +87,9 @@ export const struct = (name: string, fields: readonly GoField[], extra: StructEx
 export const TYPE_META_KEYS = ['kind', 'apiVersion'] as const;
 
 /**
- * One field, compactly: flags are space separated among "omit" (omitempty), "ptr" (*T), "slice" ([]T)
- * and "map" (map[string]T); extra carries the Go name and patch tags. proto is absent (undefined) for
- * fields without a protobuf number here.
+ * One field, compactly: flags are space separated among "omit" (omitempty), "opt" (+optional without
+ * omitempty), "ptr" (*T), "slice" ([]T) and "map" (map[string]T); extra carries the Go name and patch
+ * tags. proto is absent (undefined) for fields without a protobuf number here.
  */
 export function field(
   proto: number | undefined,
@@ -102,5 +105,6 @@ export function field(
   if (fl.has('map')) out.map = true;
   if (fl.has('ptr')) out.pointer = true;
   if (fl.has('omit')) out.omitempty = true;
+  if (fl.has('opt')) out.optional = true;
   return out;
 }

@@ -35,7 +35,8 @@ const qualify = (name: string, owner: GoStruct, ctx: GoTypeContext): string => (
 
 export const structTypeName = (s: GoStruct, ctx: GoTypeContext): string => `${pkgOf(s, ctx)}.${s.name}`;
 
-const UNION_NAMES: Partial<Record<Exclude<GoFieldType, GoStruct>, string>> = {
+/** The Go names of apiextensions' types, which the field type tokens stand for. */
+export const UNION_NAMES: Partial<Record<Exclude<GoFieldType, GoStruct>, string>> = {
   jsonSchemaProps: 'JSONSchemaProps',
   jsonSchemaPropsOrArray: 'JSONSchemaPropsOrArray',
   jsonSchemaPropsOrBool: 'JSONSchemaPropsOrBool',

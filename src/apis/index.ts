@@ -10,6 +10,8 @@ import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac/v1/rb
 import { Scale } from './autoscaling/v1/scale.js';
 import { ObjectMeta } from './meta/v1/object-meta.js';
 import { DeleteOptions } from './meta/v1/delete-options.js';
+import { ListMeta } from './meta/v1/list-meta.js';
+import { JSONSchemaProps } from './apiextensions/json-schema-props.js';
 
 export const BUILTIN_KINDS: readonly KindDeclaration[] = [namespaceKind, crdKind, crdV1beta1Kind];
 
@@ -30,5 +32,8 @@ export const PROTOBUF_TYPES: readonly ProtobufType[] = [
   { apiVersion: 'autoscaling/v1', object: Scale },
 ];
 
-/** Go types whose OpenAPI definitions kube's documents carry: object metadata, DELETE bodies, the scale subresource. */
-export const PUBLISHED_TYPES: readonly GoStruct[] = [ObjectMeta, DeleteOptions, Scale];
+/**
+ * Go types whose OpenAPI definitions kube's documents carry: object and list metadata, DELETE bodies, the
+ * scale subresource, and CRD schemas (which CRDs name rather than hold: see json-schema-props.ts).
+ */
+export const PUBLISHED_TYPES: readonly GoStruct[] = [ObjectMeta, ListMeta, DeleteOptions, Scale, JSONSchemaProps];

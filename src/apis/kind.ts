@@ -23,6 +23,8 @@ export interface KindDeclaration {
   keyPrefix: string;
   /** The Go type of the objects at this version. */
   object: GoStruct;
+  /** Its list type, when kube's OpenAPI definition of the list is published from it (else the CRD-style list). */
+  list?: GoStruct;
   /** Whether request bodies decode from protobuf (every field of `object` then has a protobuf number). */
   protobuf: boolean;
   /** The strategy but for the output key order, which is the Go field order of `object`. */

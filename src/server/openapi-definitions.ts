@@ -1,8 +1,10 @@
 // OpenAPI v3 definitions of the Kubernetes types our documents reference, as kube-apiserver 1.33
-// publishes them: derived from the Go types declared under src/apis (ObjectMeta, DeleteOptions, Scale and
-// what they hold), and for the others converted from k8s.io/apiextensions-apiserver v0.33.0
-// pkg/generated/openapi with kube-openapi builder3 semantics (refs with siblings wrapped in allOf).
+// publishes them: derived from the Go types declared under src/apis (ObjectMeta, ListMeta, DeleteOptions,
+// Scale, JSONSchemaProps and what they hold), and for the others converted from
+// k8s.io/apiextensions-apiserver v0.33.0 pkg/generated/openapi with kube-openapi builder3 semantics (refs
+// with siblings wrapped in allOf).
 import { PUBLISHED_TYPES } from '../apis/index.js';
+import { APIEXTENSIONS_V1, CUSTOM_TYPE_DOCS } from '../apis/apiextensions/json-schema-props.js';
 import { publishedStructs, structDefinition, structDefinitionName } from './openapi-struct.js';
 
 export interface Definition {
@@ -23,7 +25,7 @@ export const TYPE_META_PROPERTIES: Record<"apiVersion" | "kind", Record<string, 
   }
 };
 
-// Definitions of the types not declared under src/apis (meta/v1 Status, ListMeta, discovery, version).
+// Definitions of the types not declared under src/apis (meta/v1 Status, discovery, version).
 const UNDECLARED: Record<string, Definition> = {
   "io.k8s.apimachinery.pkg.apis.meta.v1.Time": {
     "schema": {
@@ -37,32 +39,6 @@ const UNDECLARED: Record<string, Definition> = {
     "schema": {
       "description": "FieldsV1 stores a set of fields in a data structure like a Trie, in JSON format.\n\nEach key is either a '.' representing the field itself, and will always map to an empty set, or a string representing a sub-field or item. The string will follow one of these four formats: 'f:<name>', where <name> is the name of a field in a struct, or key in a map 'v:<value>', where <value> is the exact json formatted value of a list item 'i:<index>', where <index> is position of a item in a list 'k:<keys>', where <keys> is a map of  a list item's key fields to their unique values If a key maps to an empty Fields value, the field that key represents is part of the set.\n\nThe exact format is defined in sigs.k8s.io/structured-merge-diff",
       "type": "object"
-    },
-    "deps": []
-  },
-  "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta": {
-    "schema": {
-      "description": "ListMeta describes metadata that synthetic resources must have, including lists and various status objects. A resource may have only one of {ObjectMeta, ListMeta}.",
-      "type": "object",
-      "properties": {
-        "selfLink": {
-          "description": "Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.",
-          "type": "string"
-        },
-        "resourceVersion": {
-          "description": "String that identifies the server's internal version of this object that can be used by clients to determine when objects have changed. Value must be treated as opaque by clients and passed unmodified back to the server. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency",
-          "type": "string"
-        },
-        "continue": {
-          "description": "continue may be set if the user set a limit on the number of items returned, and indicates that the server has more data available. The value is opaque and may be used to issue another request to the endpoint that served this list to retrieve the next set of available objects. Continuing a consistent list may not be possible if the server configuration has changed or more than a few minutes have passed. The resourceVersion field returned when using this continue value will be identical to the value in the first response, unless you have received this token from an error message.",
-          "type": "string"
-        },
-        "remainingItemCount": {
-          "description": "remainingItemCount is the number of subsequent items in the list which are not included in this list response. If the list request contained label or field selectors, then the number of remaining items is unknown and the field will be left unset and omitted during serialization. If the list is complete (either because it is not chunking or because this is the last chunk), then there are no more remaining items and this field will be left unset and omitted during serialization. Servers older than v1.15 do not set this field. The intended use of the remainingItemCount is *estimating* the size of a collection. Clients should not rely on the remainingItemCount to be set or to be exact.",
-          "type": "integer",
-          "format": "int64"
-        }
-      }
     },
     "deps": []
   },
@@ -587,8 +563,14 @@ function refsOf(schema: unknown, out = new Set<string>()): Set<string> {
   return out;
 }
 
+/** apiextensions' custom-marshalled types: kube's definitions of them hold only their docs (any JSON value fits). */
+const CUSTOM_TYPES: Record<string, Definition> = Object.fromEntries(
+  Object.entries(CUSTOM_TYPE_DOCS).map(([name, description]) => [`${APIEXTENSIONS_V1}.${name}`, { schema: { description }, deps: [] }]),
+);
+
 export const DEFINITIONS: Record<string, Definition> = {
   ...UNDECLARED,
+  ...CUSTOM_TYPES,
   ...Object.fromEntries(
     publishedStructs(PUBLISHED_TYPES).map((s) => {
       const schema = structDefinition(s, TYPE_META_PROPERTIES);

@@ -3,10 +3,10 @@
 // kube-openapi's v2 builder output with the aggregator's pruning: `#/definitions/` refs that keep
 // their sibling description (no allOf wrapper), and no defaults.
 
-import type { GoStruct } from '../api/go-struct.js';
-import { DEFINITIONS, TYPE_META_PROPERTIES } from './openapi-definitions.js';
-import { publishedStructs, structDefinition, structDefinitionName } from './openapi-struct.js';
-import { gvkExtension, type GVK, type Schema } from './openapi-schema.js';
+import type { KindDeclaration } from '../apis/kind.js';
+import { DEFINITIONS } from './openapi-definitions.js';
+import { builtinKindDefinitions } from './openapi-builtin-kinds.js';
+import { gvkExtension, type Schema } from './openapi-schema.js';
 import { registeredKinds } from './openapi.js';
 import { V2_DEFINITIONS, pruneDefaults } from './openapi-v2-schema.js';
 
@@ -39,6 +39,8 @@ export function v2Refs(value: unknown, out = new Set<string>()): Set<string> {
   else if (isObject(value)) {
     for (const [k, v] of Object.entries(value)) {
       if (k === '$ref' && typeof v === 'string' && v.startsWith(V2_DEFINITIONS)) out.add(v.slice(V2_DEFINITIONS.length));
+      // Property names are names (JSONSchemaProps has x-kubernetes-validations and enum properties).
+      else if (k === 'properties' && isObject(v)) for (const p of Object.values(v)) v2Refs(p, out);
       else if (k !== 'enum' && !k.startsWith('x-')) v2Refs(v, out);
     }
   }
@@ -55,31 +57,16 @@ export function builtinDefinitionV2(name: string): Schema | undefined {
   return schema;
 }
 
-/** Whether every struct a kind reaches has a published definition name and an OpenAPI form. */
-function declaredInFull(kind: GoStruct): boolean {
-  const seen = new Set<GoStruct>();
-  const visit = (s: GoStruct): boolean => {
-    if (seen.has(s)) return true;
-    seen.add(s);
-    if (!s.openapi) return false;
-    return s.fields.every((f) => (typeof f.type === 'object' ? visit(f.type) : f.type !== 'json' && f.type !== 'jsonSchemaProps'));
-  };
-  return visit(kind);
-}
-
 /**
- * The definitions of a served built-in kind: its struct and the structs it holds, when src/apis
- * declares them in full; otherwise kube's definition of a kind without a schema ({type: object}).
+ * The definitions of a served built-in kind: its struct and the structs it holds (its list's too when
+ * declared), when src/apis declares them in full; otherwise kube's definition of a kind without a schema
+ * ({type: object}).
  */
-export function builtinKindDefinitionsV2(kind: GoStruct, gvk: GVK): Record<string, Schema> {
-  const name = `${kind.openapi ?? ''}.${kind.name}`;
-  if (!kind.openapi || !declaredInFull(kind)) return { [name]: { type: 'object', 'x-kubernetes-group-version-kind': gvkExtension([gvk]) } };
-  const out: Record<string, Schema> = {};
-  for (const s of publishedStructs([kind])) {
-    const defName = structDefinitionName(s)!;
-    if (DEFINITIONS[defName]) continue; // meta/v1 types come from the shared table
-    out[defName] = v2FromV3(structDefinition(s, TYPE_META_PROPERTIES)) as Schema;
+export function builtinKindDefinitionsV2(k: KindDeclaration): Record<string, Schema> {
+  const defs = builtinKindDefinitions(k);
+  if (!defs) {
+    const { group, version, kind } = k.served;
+    return { [`${k.object.openapi ?? ''}.${kind}`]: { type: 'object', 'x-kubernetes-group-version-kind': gvkExtension([{ group, version, kind }]) } };
   }
-  out[name]!['x-kubernetes-group-version-kind'] = gvkExtension([gvk]);
-  return out;
+  return Object.fromEntries(Object.entries(defs).map(([name, schema]) => [name, v2FromV3(schema) as Schema]));
 }

@@ -32,11 +32,11 @@ const sortedKeys = <T>(o: Record<string, T>): Record<string, T> => Object.fromEn
 /** The definitions of one served resource: its kind and list. */
 function resourceDefinitions(r: ServedResource): Record<string, Schema> {
   const kindName = definitionName(r.group, r.version, r.kind);
-  const gvk = { group: r.group, version: r.version, kind: r.kind };
   const declared = isBuiltinGroup(r.group) ? BUILTIN_KINDS.find((k) => k.served.group === r.group && k.served.version === r.version && k.served.kind === r.kind) : undefined;
   // A CRD version's selectableFields are published on its kind and list, in v2 as in v3.
-  const kinds = declared ? builtinKindDefinitionsV2(declared.object, gvk) : { [kindName]: withSelectableFields(kindSchemaV2(r), r.selectableFields) };
-  return { ...kinds, [definitionName(r.group, r.version, r.listKind)]: withSelectableFields(listSchemaV2(kindName, r), r.selectableFields) };
+  const kinds = declared ? builtinKindDefinitionsV2(declared) : { [kindName]: withSelectableFields(kindSchemaV2(r), r.selectableFields) };
+  // A declared list type replaces the CRD-style list.
+  return { [definitionName(r.group, r.version, r.listKind)]: withSelectableFields(listSchemaV2(kindName, r), r.selectableFields), ...kinds };
 }
 
 /**

@@ -11,6 +11,7 @@ import { isBuiltinGroup, parseAcceptClauses } from './discovery.js';
 import { compareKubeVersions } from '../api/versions.js';
 import { goJSON, sha512HexUpper } from './discovery-json.js';
 import { DEFINITIONS } from './openapi-definitions.js';
+import { builtinKindDefinitions } from './openapi-builtin-kinds.js';
 import { BUILTIN_KINDS } from '../apis/index.js';
 import { type GVK, type Schema, gvkExtension, publishedListSchema, publishedObjectSchema, withSelectableFields } from './openapi-schema.js';
 
@@ -489,6 +490,9 @@ export function openapiV3GroupVersion(group: string, version: string, resources:
     const kindName = definitionName(r.group, r.version, r.kind);
     own[kindName] = withSelectableFields(publishedObjectSchema(r.schema, gvk), r.selectableFields);
     own[definitionName(r.group, r.version, r.listKind)] = withSelectableFields(publishedListSchema(SCHEMAS + kindName, gvk, r.listKind, r.resource), r.selectableFields);
+    // A built-in kind declared in full is published from its Go types, as kube publishes it.
+    const declared = isBuiltinGroup(group) ? BUILTIN_KINDS.find((k) => k.served.group === group && k.served.version === version && k.served.kind === r.kind) : undefined;
+    Object.assign(own, declared && builtinKindDefinitions(declared));
     for (const route of routesFor(r)) routes.push({ route, gvk });
   }
   const gvkByRoute = new Map(routes.map(({ route, gvk }) => [route, gvk]));

@@ -12,7 +12,7 @@ import {
   CustomResourceSubresources,
   CustomResourceValidation,
   WebhookClientConfig,
-  customResourceColumnDefinition,
+  v1beta1ColumnDefinition,
   crdCommon,
   crdServed,
 } from '../shared.js';
@@ -31,7 +31,7 @@ export const CustomResourceDefinitionSpec = struct('CustomResourceDefinitionSpec
   f(undefined, 'validation', CustomResourceValidation, 'ptr omit'),
   f(undefined, 'subresources', CustomResourceSubresources, 'ptr omit'),
   f(undefined, 'versions', CustomResourceDefinitionVersion, 'slice omit'),
-  f(undefined, 'additionalPrinterColumns', customResourceColumnDefinition('JSONPath'), 'slice omit'),
+  f(undefined, 'additionalPrinterColumns', v1beta1ColumnDefinition, 'slice omit'),
   f(undefined, 'conversion', CustomResourceConversion, 'ptr omit'),
   f(undefined, 'preserveUnknownFields', 'bool', 'ptr omit'),
 ]);
