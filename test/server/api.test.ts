@@ -36,7 +36,7 @@ test('create: metadata set by the server, AlreadyExists, generateName', async ()
   const r = await api.req('POST', base, cronTab('meta'));
   assert.equal(r.status, 201);
   const m = r.json.metadata;
-  assert.deepEqual(Object.keys(m), ['creationTimestamp', 'generation', 'name', 'namespace', 'resourceVersion', 'uid']);
+  assert.deepEqual(Object.keys(m), ['creationTimestamp', 'generation', 'managedFields', 'name', 'namespace', 'resourceVersion', 'uid']);
   assert.equal(m.generation, 1);
   assert.equal(m.namespace, 'default');
   assert.deepEqual(Object.keys(r.json), ['apiVersion', 'kind', 'metadata', 'spec']);

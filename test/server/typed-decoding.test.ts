@@ -241,7 +241,7 @@ test('the patched object a merge or JSON patch error quotes is written as json-p
   const created = await api.req('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'typed-p', labels: { z: 'y' } } });
   assert.equal(created.status, 201, created.text);
   const m = created.json.metadata;
-  const meta = `"metadata":{"name":"typed-p","uid":"${m.uid}","resourceVersion":"${m.resourceVersion}","creationTimestamp":"${m.creationTimestamp}","labels":{"kubernetes.io/metadata.name":"typed-p","z":"y"}}`;
+  const meta = `"metadata":{"name":"typed-p","uid":"${m.uid}","resourceVersion":"${m.resourceVersion}","creationTimestamp":"${m.creationTimestamp}","labels":{"kubernetes.io/metadata.name":"typed-p","z":"y"},"managedFields":${JSON.stringify(m.managedFields)}}`;
   const patch = (ct: string, body: unknown) => api.req('PATCH', '/api/v1/namespaces/typed-p', body, { 'Content-Type': ct });
   // Merged objects are Go maps (sorted); what the patch did not reach keeps kube's encoding (Go field order).
   const merge = await patch('application/merge-patch+json', { status: { zz: 1, phase: 2 } });
