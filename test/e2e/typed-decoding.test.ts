@@ -83,7 +83,7 @@ test('kubectl create --raw: the body as written reaches the server, which refuse
 });
 
 test('kubectl patch --type merge: the patched object quoted as json-patch writes it', async () => {
-  const ns = JSON.parse((await s.kubectl(['get', 'namespace', 'kube-public', '-o', 'json'])).stdout);
+  const ns = JSON.parse((await s.kubectl(['get', 'namespace', 'kube-public', '-o', 'json', '--show-managed-fields'])).stdout);
   const m = ns.metadata;
   const r = await s.kubectl(['patch', 'namespace', 'kube-public', '--type', 'merge', '-p', '{"status":{"phase":1}}']);
   assert.equal(r.code, 1);
