@@ -16,6 +16,7 @@ import type { Subresource } from '../registry/resource-type.js';
 import type { Endpoint } from '../registry/endpoint.js';
 import { CUSTOM_RESOURCE_PATCH_TYPES } from '../registry/patch.js';
 import { managedFieldsTypes, type TypedSchema } from '../registry/field-manager/merge-types.js';
+import { replicasPath } from '../registry/field-manager/scale-mapping.js';
 
 interface CrdEndpoint {
   crd: CustomResourceDefinition;
@@ -137,6 +138,7 @@ export class CrdServing {
       );
       for (const type of types) type.managedFields = mft;
     }
+    const replicasPaths = new Map(sorted.map((v) => [`${crd.spec.group}/${v.name}`, v.subresources?.scale ? replicasPath(v.subresources.scale.specReplicasPath) : null]));
     sorted.forEach((v, i) => {
       const type = types[i]!;
       const store = new GenericStore(this.kv, type, this.admission);
@@ -153,7 +155,7 @@ export class CrdServing {
         endpoint: {
           store,
           subresources,
-          ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
+          ...(v.subresources?.scale ? { scale: v.subresources.scale, replicasPaths } : {}),
           patchTypes: CUSTOM_RESOURCE_PATCH_TYPES,
           warnings: deprecationWarning ? [deprecationWarning] : undefined,
         },

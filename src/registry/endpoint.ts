@@ -3,6 +3,7 @@
 import type { ScaleSubresource } from '../api/resource.js';
 import type { GenericStore } from './store.js';
 import type { Subresource } from './resource-type.js';
+import type { ReplicasPaths } from './field-manager/scale-mapping.js';
 
 export interface Endpoint {
   store: GenericStore;
@@ -10,6 +11,8 @@ export interface Endpoint {
   subresources: ReadonlySet<Subresource>;
   /** The scale subresource's paths, when it is served. */
   scale?: ScaleSubresource;
+  /** The kind's replicas path at each of its versions (null where it has no scale), for /scale's managed fields. */
+  replicasPaths?: ReplicasPaths;
   /** Patch content types accepted (kube's list for the kind). */
   patchTypes: readonly string[];
   warnings?: readonly string[];

@@ -10,6 +10,9 @@ import { managedFieldsTypes, type TypedSchema } from '../registry/field-manager/
 import type { ResourceType } from '../registry/resource-type.js';
 import { gvString } from '../api/resource.js';
 import { goZero } from '../api/go-zero.js';
+import { FieldManager } from '../registry/field-manager/field-manager.js';
+import type { JSONObject } from '../util/json.js';
+import { Scale } from '../apis/autoscaling/v1/scale.js';
 import { DEFINITIONS, TYPE_META_PROPERTIES } from './openapi-definitions.js';
 import { publishedStructs, structDefinition, structDefinitionName } from './openapi-struct.js';
 import { publishedObjectSchema } from './openapi-schema.js';
@@ -66,4 +69,23 @@ export function trackManagedFields(types: readonly ResourceType[]): void {
     );
     for (const t of kindTypes) t.managedFields = mft;
   }
+}
+
+let scaleManager: FieldManager | undefined;
+/** The field manager of Scale writes (autoscaling/v1 Scale through /scale), the same for every resource. */
+export function scaleFieldManager(): FieldManager {
+  if (!scaleManager) {
+    const apiVersion = 'autoscaling/v1';
+    const identity = (obj: JSONObject): JSONObject => obj;
+    const types = managedFieldsTypes([
+      {
+        apiVersion,
+        type: { toStorage: identity, fromStorage: identity },
+        schema: () => goStructTypes(Scale) ?? DEDUCED,
+        newObject: () => ({ apiVersion, kind: 'Scale', ...goZero(Scale) }),
+      },
+    ]);
+    scaleManager = new FieldManager({ types, group: 'autoscaling', version: 'v1', kind: 'Scale', subresource: 'scale' });
+  }
+  return scaleManager;
 }

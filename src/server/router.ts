@@ -78,7 +78,7 @@ async function serveResourceRequest(ctx: RequestContext, opts: RouterOptions): P
   if (info.parts.length > 3) return writeNotFoundPage(res);
   const refused = verbRefusal(ep, info, sub);
   if (refused) throw refused;
-  if (sub === 'scale' && ep.scale) return serveScale(ctx, ep.store, ep.scale, { patchTypes: ep.patchTypes, warnings: ep.warnings });
+  if (sub === 'scale' && ep.scale) return serveScale(ctx, ep.store, ep.scale, { patchTypes: ep.patchTypes, warnings: ep.warnings, replicasPaths: ep.replicasPaths });
   await serveResource(ctx, ep.store, sub, {
     patchTypes: ep.patchTypes,
     builtIn: !servedByCrdHandler(ep),

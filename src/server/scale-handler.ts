@@ -8,7 +8,9 @@ import type { GenericStore } from '../registry/store.js';
 import { metaOf } from '../registry/store.js';
 import {
   applyJsonPatch,
+  APPLY_PATCH,
   applyMergePatch,
+  decodeApplyPatch,
   decodePatch,
   JSON_PATCH,
   MERGE_PATCH,
@@ -40,12 +42,17 @@ import { readBody, writeObject } from './http.js';
 import { partialObjectMetadata, toTable } from './table.js';
 import { customResourceTableConvertor, scalePrinterColumns } from '../registry/table-convertors.js';
 import { negotiate, tableOptions, writeQuery, type ResourceRequest } from './resource-handler.js';
+import { toParent, toSubresource, type ReplicasPaths } from '../registry/field-manager/scale-mapping.js';
+import { managedFieldsOf } from '../registry/managed-fields.js';
+import { scaleFieldManager } from './merge-schema.js';
 
 export type { ScalePaths } from '../crd/scale.js';
 
 interface ScaleOptions {
   /** Patch content types the resource accepts (custom resources: no strategic merge patch). */
   patchTypes: readonly string[];
+  /** The parent's replicas path at each of its versions, to carry managed fields between it and the Scale. */
+  replicasPaths?: ReplicasPaths;
   /** Warnings added to every response (deprecated versions). */
   warnings?: readonly string[];
 }
@@ -67,7 +74,7 @@ export async function serveScale(r: ResourceRequest, store: GenericStore, paths:
     case 'get':
       return getScale(r, store, paths);
     case 'update':
-      return updateScale(r, store, paths);
+      return updateScale(r, store, paths, opts);
     case 'patch':
       return patchScale(r, store, paths, opts);
   }
@@ -169,7 +176,7 @@ function updatedScale(obj: JSONObject, paths: ScalePaths): Scale {
   }
 }
 
-async function updateScale(r: ResourceRequest, store: GenericStore, paths: ScalePaths): Promise<void> {
+async function updateScale(r: ResourceRequest, store: GenericStore, paths: ScalePaths, opts: ScaleOptions): Promise<void> {
   const neg = negotiate(r, 'object');
   const wq = writeQuery(r, 'UpdateOptions');
   const body = await readBody(r.req);
@@ -185,8 +192,8 @@ async function updateScale(r: ResourceRequest, store: GenericStore, paths: Scale
     name,
     (current) => {
       if (!current) throw S.notFound(store.type.gr, name);
-      readScale(current, paths); // the object's own Scale must be readable
-      return writeBack(current, scale, paths);
+      const { scale: old } = readScale(current, paths); // the object's own Scale must be readable
+      return writeBackManaged(current, old, (oldJSON) => scaleFieldManager().update(oldJSON, withScale(old, scale), wq.manager), paths, opts);
     },
     'scale',
     { dryRun: wq.dryRun, warnings, user: r.user },
@@ -197,10 +204,10 @@ async function updateScale(r: ResourceRequest, store: GenericStore, paths: Scale
 
 async function patchScale(r: ResourceRequest, store: GenericStore, paths: ScalePaths, opts: ScaleOptions): Promise<void> {
   const neg = negotiate(r, 'object');
-  const wq = writeQuery(r, 'PatchOptions');
   const body = await readBody(r.req);
   const patchType = patchTypeFor(r.req.headers['content-type'], { supported: opts.patchTypes });
   if (patchType instanceof S.StatusError) throw patchType;
+  const wq = writeQuery(r, 'PatchOptions', patchType);
   const ns = namespaceOf(r, store);
   const name = r.info.name;
   const warnings: string[] = [];
@@ -213,9 +220,24 @@ async function patchScale(r: ResourceRequest, store: GenericStore, paths: ScaleP
       const { scale: old, replicasFound } = readScale(current, paths);
       // Marks "not set before": a patch that leaves spec replicas alone is then refused.
       if (!replicasFound) old.specReplicas = INVALID_SPEC_REPLICAS;
-      const patched = applyScalePatch(scaleToJSON(old), patchType, body, wq.fieldValidation, warnings);
-      checkName(patched, name, ns, `the namespace of the object (${patched.namespace}) does not match the namespace on the request (${ns})`);
-      return writeBack(current, patched, paths);
+      const mismatch = (p: DecodedScale): string => `the namespace of the object (${p.namespace}) does not match the namespace on the request (${ns})`;
+      return writeBackManaged(
+        current,
+        old,
+        (oldJSON) => {
+          if (patchType === APPLY_PATCH) {
+            const decoded = decodeApplyPatch(body);
+            if (decoded instanceof S.StatusError) throw decoded;
+            return scaleFieldManager().apply(oldJSON, decoded.patch as JSONObject, wq.fieldManager, wq.force ?? false);
+          }
+          const patched = applyScalePatch(oldJSON, patchType, body, wq.fieldValidation, warnings);
+          checkName(patched, name, ns, mismatch(patched));
+          return scaleFieldManager().update(oldJSON, withScale(old, patched), wq.manager);
+        },
+        paths,
+        opts,
+        (applied) => checkName(applied, name, ns, mismatch(applied)),
+      );
     },
     'scale',
     { dryRun: wq.dryRun, warnings, user: r.user },
@@ -225,6 +247,46 @@ async function patchScale(r: ResourceRequest, store: GenericStore, paths: ScaleP
 }
 
 /** jsonPatcher.applyPatchToCurrentObject over the Scale: patch its JSON, decode the result as a Scale. */
+/** A Scale as JSON with what a client's Scale sets (name, namespace, resourceVersion, spec replicas). */
+const withScale = (old: Scale, d: DecodedScale): JSONObject => scaleToJSON({ ...old, name: d.name, namespace: d.namespace, resourceVersion: d.resourceVersion, specReplicas: d.specReplicas });
+
+/**
+ * scaleUpdatedObjectInfo.UpdatedObject: the object's Scale, carrying the parent's owners of its replicas as
+ * Scale owners, goes through `write` (the Scale field manager's update or apply); the Scale that comes out
+ * sets the parent's replicas and, mapped back, its managed fields.
+ */
+function writeBackManaged(
+  cr: JSONObject,
+  old: Scale,
+  write: (oldScale: JSONObject) => JSONObject,
+  paths: ScalePaths,
+  opts: ScaleOptions,
+  check?: (scale: DecodedScale) => void,
+): JSONObject {
+  const mappings = opts.replicasPaths ?? new Map();
+  const parentEntries = managedFieldsOf(metaOf(cr) as JSONObject) ?? [];
+  const scaleEntries = toSubresource(parentEntries, mappings);
+  if (scaleEntries instanceof Error) throw unknownServerError(scaleEntries.message);
+  const oldJSON = scaleToJSON(old);
+  if (scaleEntries.length) (oldJSON['metadata'] as JSONObject)['managedFields'] = scaleEntries as unknown as JSONObject[];
+  const written = write(oldJSON);
+  let scale: DecodedScale;
+  try {
+    scale = decodeScale(written);
+  } catch (e) {
+    if (e instanceof GoError || e instanceof ScaleDecodeError) throw S.badRequest(e.message);
+    throw e;
+  }
+  check?.(scale);
+  const out = writeBack(cr, scale, paths);
+  const apiVersion = String(cr['apiVersion'] ?? '');
+  const entries = toParent(parentEntries, managedFieldsOf(metaOf(written) as JSONObject) ?? [], mappings, apiVersion);
+  if (entries instanceof Error) throw unknownServerError(entries.message);
+  if (entries) metaOf(out).managedFields = entries;
+  else delete metaOf(out).managedFields;
+  return out;
+}
+
 function applyScalePatch(current: JSONObject, type: string, body: Buffer, fieldValidation: FieldValidation, warnings: string[]): DecodedScale {
   if (type !== JSON_PATCH && type !== MERGE_PATCH) throw S.unsupportedMediaType([JSON_PATCH, MERGE_PATCH]);
   const decoded = decodePatch(type, body, fieldValidation);
