@@ -350,7 +350,7 @@ export class GenericStore {
   async create(namespace: string, input: JSONObject, opts: WriteOptions = {}): Promise<JSONObject> {
     // The create handler records the managed fields first, before admission and the strategy.
     const fm = opts.manager !== undefined ? this.fieldManager('') : undefined;
-    const obj = fm ? fm.update(undefined, input, opts.manager!) : input;
+    const obj = fm ? await fm.update(undefined, input, opts.manager!) : input;
     const meta = metaOf(obj);
     this.fillNamespace(meta, namespace);
     const dryRun = opts.dryRun === true;
@@ -410,7 +410,7 @@ export class GenericStore {
       const mutated = await mutate(current ? structuredClone(current) : undefined);
       // The update handler's first transformer records the managed fields, before admission.
       const fm = opts.manager !== undefined ? this.fieldManager(sub) : undefined;
-      const desired = fm ? fm.update(current, mutated, opts.manager!) : mutated;
+      const desired = fm ? await fm.update(current, mutated, opts.manager!) : mutated;
       const meta = metaOf(desired);
       if (meta.name !== undefined && meta.name !== name) {
         throw S.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);

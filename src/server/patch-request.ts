@@ -111,19 +111,19 @@ export function applyPatchRequest(
  * field manager, as `fieldManager`, forced or not; then the strict decoding of the YAML, and the type's own
  * admission of the body (custom resources' defaults).
  */
-export function applyRequest(
+export async function applyRequest(
   store: GenericStore,
   sub: Subresource,
   body: Buffer,
   current: JSONObject | undefined,
   q: { fieldManager: string; force?: boolean; fieldValidation: FieldValidation },
   warnings: string[],
-): JSONObject {
+): Promise<JSONObject> {
   const fm = store.fieldManager(sub);
   if (!fm) throw unknownServerError(`no field manager for ${store.type.served.resource}`);
   const decoded = decodeApplyPatch(body);
   if (decoded instanceof StatusError) throw decoded;
-  const out = fm.apply(current, decoded.patch as JSONObject, q.fieldManager, q.force ?? false);
+  const out = await fm.apply(current, decoded.patch as JSONObject, q.fieldManager, q.force ?? false);
   if (decoded.strictErrors.length && q.fieldValidation === 'Strict') throw badRequest(`error strict decoding YAML: ${decoded.strictErrors.join(', ')}`);
   if (q.fieldValidation === 'Warn') warnings.push(...decoded.strictErrors);
   store.type.strategy.admitBody?.(out, q.fieldValidation, warnings);

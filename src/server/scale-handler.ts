@@ -224,7 +224,7 @@ async function patchScale(r: ResourceRequest, store: GenericStore, paths: ScaleP
       return writeBackManaged(
         current,
         old,
-        (oldJSON) => {
+        async (oldJSON) => {
           if (patchType === APPLY_PATCH) {
             const decoded = decodeApplyPatch(body);
             if (decoded instanceof S.StatusError) throw decoded;
@@ -255,21 +255,21 @@ const withScale = (old: Scale, d: DecodedScale): JSONObject => scaleToJSON({ ...
  * Scale owners, goes through `write` (the Scale field manager's update or apply); the Scale that comes out
  * sets the parent's replicas and, mapped back, its managed fields.
  */
-function writeBackManaged(
+async function writeBackManaged(
   cr: JSONObject,
   old: Scale,
-  write: (oldScale: JSONObject) => JSONObject,
+  write: (oldScale: JSONObject) => Promise<JSONObject>,
   paths: ScalePaths,
   opts: ScaleOptions,
   check?: (scale: DecodedScale) => void,
-): JSONObject {
+): Promise<JSONObject> {
   const mappings = opts.replicasPaths ?? new Map();
   const parentEntries = managedFieldsOf(metaOf(cr) as JSONObject) ?? [];
   const scaleEntries = toSubresource(parentEntries, mappings);
   if (scaleEntries instanceof Error) throw unknownServerError(scaleEntries.message);
   const oldJSON = scaleToJSON(old);
   if (scaleEntries.length) (oldJSON['metadata'] as JSONObject)['managedFields'] = scaleEntries as unknown as JSONObject[];
-  const written = write(oldJSON);
+  const written = await write(oldJSON);
   let scale: DecodedScale;
   try {
     scale = decodeScale(written);

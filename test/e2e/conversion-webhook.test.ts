@@ -166,6 +166,25 @@ test('watch at v1 sees objects written at v1beta1, converted', async () => {
   }
 });
 
+test('server-side apply compares managers at their own versions through the webhook', async () => {
+  const a = 'apiVersion: example.com/v1beta1\nkind: CronTab\nmetadata:\n  name: ssa\nhostPort: "localhost:1234"\n';
+  await ok(['apply', '--server-side', '--field-manager=alice', '-f', s.file('ssa-a.yaml', a)]);
+  // bob changes the host at v1; at alice's version (v1beta1) that is her hostPort changing: a conflict only the
+  // webhook's conversion can reveal.
+  const b = 'apiVersion: example.com/v1\nkind: CronTab\nmetadata:\n  name: ssa\nhost: other\nport: "1234"\n';
+  const conflict = await s.kubectl(['apply', '--server-side', '--field-manager=bob', '-f', s.file('ssa-b.yaml', b)]);
+  assert.equal(conflict.code, 1);
+  assert.ok(conflict.stderr.includes('Apply failed with 1 conflict: conflict with "alice": .hostPort'), conflict.stderr);
+  await ok(['apply', '--server-side', '--field-manager=bob', '--force-conflicts', '-f', s.file('ssa-b.yaml', b)]);
+  const obj = JSON.parse(await ok(['get', 'crontabs.v1.example.com', 'ssa', '-o', 'json', '--show-managed-fields']));
+  assert.equal(obj.host, 'other');
+  assert.deepEqual(
+    obj.metadata.managedFields.map((e: any) => [e.manager, e.apiVersion, e.fieldsV1]),
+    [['bob', 'example.com/v1', { 'f:host': {}, 'f:port': {} }]],
+  );
+  await ok(['delete', 'crontabs.v1.example.com', 'ssa']);
+});
+
 test('the webhook decides labels and annotations; other metadata changes are ignored', async () => {
   try {
     hook.mode = 'change-labels';

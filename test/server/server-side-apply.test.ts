@@ -279,3 +279,28 @@ test('built-in kinds apply too: a Namespace (labels a granular map) and a Custom
     'f:spec': { 'f:group': {}, 'f:names': { 'f:kind': {}, 'f:plural': {}, 'f:singular': {} }, 'f:scope': {}, 'f:versions': {} },
   });
 });
+
+test('versions: managed fields stay at the version they were written at and conflicts are found across versions', async () => {
+  const crd = structuredClone(WIDGET_CRD) as any;
+  crd.metadata.name = 'dials.ssa.example.com';
+  crd.spec.names = { plural: 'dials', singular: 'dial', kind: 'Dial' };
+  const v1 = crd.spec.versions[0];
+  crd.spec.versions = [{ ...structuredClone(v1), name: 'v2', storage: false }, v1];
+  await installCronTab(api, crd);
+  const at = (v: string): string => `/apis/ssa.example.com/${v}/namespaces/default/dials`;
+  const dial = (v: string, spec: Record<string, unknown>): Record<string, unknown> => ({ apiVersion: `ssa.example.com/${v}`, kind: 'Dial', metadata: { name: 'd' }, spec });
+  const a = await apply(`${at('v1')}/d`, dial('v1', { image: 'a', color: 'red' }), 'fieldManager=alice');
+  assert.equal(a.status, 201, a.text);
+  const conflict = await apply(`${at('v2')}/d`, dial('v2', { image: 'b' }), 'fieldManager=bob');
+  assert.equal(conflict.status, 409, conflict.text);
+  assert.equal(conflict.json.message, 'Apply failed with 1 conflict: conflict with "alice": .spec.image');
+  const b = await apply(`${at('v2')}/d`, dial('v2', { image: 'b' }), 'fieldManager=bob&force=true');
+  assert.equal(b.status, 200, b.text);
+  const e = entries(b.json);
+  assert.equal(e['alice']!.apiVersion, 'ssa.example.com/v1');
+  assert.deepEqual(e['alice']!.fieldsV1, { 'f:spec': { 'f:color': {} } });
+  assert.equal(e['bob']!.apiVersion, 'ssa.example.com/v2');
+  // alice drops color at v1: nobody else owns it, so it goes.
+  const c = await apply(`${at('v1')}/d`, dial('v1', {}), 'fieldManager=alice');
+  assert.deepEqual(c.json.spec, { image: 'b' });
+});

@@ -9,7 +9,8 @@ import { rfc3339 } from '../../util/time.js';
 import { ConflictError, type ManagedFields } from '../../smd/managers.js';
 import { FieldSet } from '../../smd/set.js';
 import { fieldElement } from '../../smd/path-element.js';
-import { Updater, type VersionConverter } from '../../smd/updater.js';
+import { Updater, type Typed, type VersionConverter } from '../../smd/updater.js';
+import { NeedsConversion, type ConversionCache } from './merge-types.js';
 import { validate } from '../../smd/validate.js';
 import { decodeManagedFields, encodeManagedFields, managedFieldsOf, managerIdentifier, type Managed, type ManagedFieldsEntry } from '../managed-fields.js';
 import { applyConflict } from './conflict-status.js';
@@ -18,6 +19,10 @@ import { allowedConflictsFromLastApplied, buildLastApplied, hasLastApplied, setL
 
 /** What a field manager needs to know of its type: schemas and conversion by API version, and an empty object. */
 export interface ManagedFieldsTypes extends VersionConverter {
+  /** convert, with the round-trip conversions made so far; throws NeedsConversion for one not made yet. */
+  convert(obj: Typed, version: string, cache?: ConversionCache): Typed | undefined;
+  /** Makes a conversion convert asked for (NeedsConversion). */
+  convertAsync?(obj: Typed, version: string): Promise<Typed | undefined>;
   /** Every API version the type has: reset fields hold at each. */
   versions: readonly string[];
   /** objectCreater.New: the type's zero object at `apiVersion` (what a create is compared against). */
@@ -45,6 +50,8 @@ const STRIPPED = FieldSet.of(
 );
 
 const CURRENT_OPERATION = 'current-operation';
+/** Bound on the conversions one operation may ask for (a handful of versions, a few objects each). */
+const MAX_CONVERSION_ROUNDS = 32;
 const BEFORE_FIRST_APPLY = 'before-first-apply';
 
 const metaOf = (obj: JSONObject): JSONObject => (isObject(obj['metadata']) ? obj['metadata'] : {});
@@ -102,15 +109,34 @@ function decodeOrEmpty(v: unknown): Managed {
 
 export class FieldManager {
   private readonly apiVersion: string;
-  private readonly updater: Updater;
+  private readonly ignoredFields: ReadonlyMap<string, FieldSet> | undefined;
+  /** The updater of the operation running: its conversions are the ones made for that operation. */
+  private updater!: Updater;
 
   constructor(private readonly cfg: FieldManagerConfig) {
     this.apiVersion = cfg.group ? `${cfg.group}/${cfg.version}` : cfg.version;
     const reset = cfg.resetFields?.length ? FieldSet.of(...cfg.resetFields.map((f) => [fieldElement(f)])) : undefined;
-    this.updater = new Updater({
-      converter: cfg.types,
-      ...(reset ? { ignoredFields: new Map(cfg.types.versions.map((v) => [v, reset])) } : {}),
-    });
+    this.ignoredFields = reset ? new Map(cfg.types.versions.map((v) => [v, reset])) : undefined;
+  }
+
+  /**
+   * Runs a (pure, synchronous) operation, making the round-trip conversions it asks for between runs, so
+   * conversion webhooks take part as they do in kube.
+   */
+  private async run<T>(op: () => T): Promise<T> {
+    const types = this.cfg.types;
+    const cache: ConversionCache = new Map();
+    const converter: VersionConverter = { schemaFor: (v) => types.schemaFor(v), convert: (o, v) => types.convert(o, v, cache) };
+    for (let attempt = 0; ; attempt++) {
+      // Operations do not await, so the updater is theirs alone until they return or throw.
+      this.updater = new Updater({ converter, ...(this.ignoredFields ? { ignoredFields: this.ignoredFields } : {}) });
+      try {
+        return op();
+      } catch (e) {
+        if (!(e instanceof NeedsConversion) || !types.convertAsync || attempt >= MAX_CONVERSION_ROUNDS) throw e;
+        cache.set(e.key, await types.convertAsync(e.obj, e.version));
+      }
+    }
   }
 
   private identifier(manager: string, operation: 'Apply' | 'Update'): string {
@@ -130,7 +156,7 @@ export class FieldManager {
    * FieldManager.UpdateNoErrors: `next` (as written by `manager`, an Update) with its managedFields brought
    * up to date against `live` (undefined on create). Never fails: on a problem `next` keeps live's entries.
    */
-  update(live: JSONObject | undefined, next: JSONObject, manager: string): JSONObject {
+  async update(live: JSONObject | undefined, next: JSONObject, manager: string): Promise<JSONObject> {
     const liveObj = live ?? this.cfg.types.newObject(this.apiVersion);
     // decodeLiveOrNew: a subresource write cannot set managedFields; a main-resource write may reset them or
     // send valid ones, else live's are kept.
@@ -144,9 +170,10 @@ export class FieldManager {
     }
     const out = withoutManagedFields(next);
     try {
-      const fields = this.updateManaged(liveObj, out, managed, manager);
+      const fields = await this.run(() => this.updateManaged(liveObj, out, managed, manager));
       setManagedFields(out, encodeManagedFields(fields));
     } catch {
+      // As UpdateNoErrors (a conversion webhook down, say): the live object's entries are kept.
       setManagedFields(out, live ? managedFieldsOf(metaOf(live)) : undefined);
     }
     return out;
@@ -187,14 +214,14 @@ export class FieldManager {
    * with managedFields updated. Throws the Status kube answers: 400 for a patch of another type, version or
    * shape, 409 for conflicts unless forced.
    */
-  apply(live: JSONObject | undefined, patch: JSONObject, manager: string, force: boolean): JSONObject {
+  async apply(live: JSONObject | undefined, patch: JSONObject, manager: string, force: boolean): Promise<JSONObject> {
     const liveObj = live ?? this.cfg.types.newObject(this.apiVersion);
     const decoded = decodeManagedFields(managedFieldsOf(metaOf(liveObj)) ?? []);
     if (decoded instanceof Error) throw internal(`failed to decode managed fields: ${decoded.message}`);
     if (gvkString(patch) !== gvkString({ apiVersion: this.apiVersion, kind: this.cfg.kind })) throw badRequest(`invalid object type: ${gvkString(patch)}`);
     let result: { object: JSONObject; managed: Managed };
     try {
-      result = this.applyManaged(liveObj, patch, decoded, manager, force);
+      result = await this.run(() => this.applyManaged(liveObj, patch, decoded, manager, force));
     } catch (e) {
       if (e instanceof ConflictError && manager === 'kubectl') {
         // lastAppliedManager: kubectl's client-side apply owned, through its annotation, what it last applied.
@@ -202,7 +229,7 @@ export class FieldManager {
         if (!allowed) throw applyConflict(e.conflicts);
         const left = e.conflicts.filter((c) => !allowed.has(c.path));
         if (left.length) throw applyConflict(left);
-        result = this.applyManaged(liveObj, patch, decoded, manager, true);
+        result = await this.run(() => this.applyManaged(liveObj, patch, decoded, manager, true));
       } else if (e instanceof ConflictError) throw applyConflict(e.conflicts);
       else throw e;
     }

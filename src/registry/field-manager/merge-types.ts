@@ -7,6 +7,23 @@ import type { Typed } from '../../smd/updater.js';
 import type { ResourceType } from '../resource-type.js';
 import type { ManagedFieldsTypes } from './field-manager.js';
 
+/**
+ * A conversion that needs a round trip (a conversion webhook) and has not been made yet in this operation: the
+ * field manager makes it (convertAsync), remembers it, and runs the operation again, which is pure.
+ */
+export class NeedsConversion extends Error {
+  constructor(
+    readonly key: string,
+    readonly obj: Typed,
+    readonly version: string,
+  ) {
+    super(`conversion of ${obj.version} to ${version} pending`);
+  }
+}
+
+/** Conversions made so far in one field-manager operation, by NeedsConversion key. */
+export type ConversionCache = Map<string, Typed | undefined>;
+
 export interface TypedSchema {
   schema: MergeSchema;
   root: TypeRef;
@@ -14,7 +31,7 @@ export interface TypedSchema {
 
 export interface KindVersion {
   apiVersion: string;
-  type: Pick<ResourceType, 'toStorage' | 'fromStorage'>;
+  type: Pick<ResourceType, 'toStorage' | 'fromStorage' | 'asyncCodec'>;
   schema: () => TypedSchema;
   newObject: () => JSONObject;
 }
@@ -34,13 +51,31 @@ export function managedFieldsTypes(versions: readonly KindVersion[], defaults?: 
       }
       return s;
     },
-    convert(obj: Typed, apiVersion: string): Typed | undefined {
+    convert(obj: Typed, apiVersion: string, cache?: ConversionCache): Typed | undefined {
       if (obj.version === apiVersion) return obj;
       const from = byVersion.get(obj.version);
       const to = byVersion.get(apiVersion);
       if (!from || !to) return undefined;
+      if (from.type.asyncCodec || to.type.asyncCodec) {
+        const key = `${apiVersion}\u0000${JSON.stringify(obj.value)}`;
+        if (cache?.has(key)) {
+          const hit = cache.get(key);
+          return hit && { value: structuredClone(hit.value), version: hit.version };
+        }
+        throw new NeedsConversion(key, obj, apiVersion);
+      }
       const value = to.type.fromStorage(from.type.toStorage(structuredClone(obj.value) as JSONObject));
       return { value, version: apiVersion };
+    },
+    async convertAsync(obj: Typed, apiVersion: string): Promise<Typed | undefined> {
+      const from = byVersion.get(obj.version);
+      const to = byVersion.get(apiVersion);
+      if (!from || !to) return undefined;
+      // Through the stored (hub) version, each step by the webhook where the version has one.
+      const value = structuredClone(obj.value) as JSONObject;
+      const stored = from.type.asyncCodec ? await from.type.asyncCodec.encode(value) : from.type.toStorage(value);
+      const out = to.type.asyncCodec ? (await to.type.asyncCodec.decode([stored]))[0]! : to.type.fromStorage(stored);
+      return { value: out, version: apiVersion };
     },
     newObject(apiVersion) {
       return byVersion.get(apiVersion)?.newObject() ?? {};
