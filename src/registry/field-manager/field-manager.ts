@@ -110,8 +110,6 @@ function decodeOrEmpty(v: unknown): Managed {
 export class FieldManager {
   private readonly apiVersion: string;
   private readonly ignoredFields: ReadonlyMap<string, FieldSet> | undefined;
-  /** The updater of the operation running: its conversions are the ones made for that operation. */
-  private updater!: Updater;
 
   constructor(private readonly cfg: FieldManagerConfig) {
     this.apiVersion = cfg.group ? `${cfg.group}/${cfg.version}` : cfg.version;
@@ -123,15 +121,13 @@ export class FieldManager {
    * Runs a (pure, synchronous) operation, making the round-trip conversions it asks for between runs, so
    * conversion webhooks take part as they do in kube.
    */
-  private async run<T>(op: () => T): Promise<T> {
+  private async run<T>(op: (updater: Updater) => T): Promise<T> {
     const types = this.cfg.types;
     const cache: ConversionCache = new Map();
     const converter: VersionConverter = { schemaFor: (v) => types.schemaFor(v), convert: (o, v) => types.convert(o, v, cache) };
     for (let attempt = 0; ; attempt++) {
-      // Operations do not await, so the updater is theirs alone until they return or throw.
-      this.updater = new Updater({ converter, ...(this.ignoredFields ? { ignoredFields: this.ignoredFields } : {}) });
       try {
-        return op();
+        return op(new Updater({ converter, ...(this.ignoredFields ? { ignoredFields: this.ignoredFields } : {}) }));
       } catch (e) {
         if (!(e instanceof NeedsConversion) || !types.convertAsync || attempt >= MAX_CONVERSION_ROUNDS) throw e;
         cache.set(e.key, await types.convertAsync(e.obj, e.version));
@@ -170,7 +166,7 @@ export class FieldManager {
     }
     const out = withoutManagedFields(next);
     try {
-      const fields = await this.run(() => this.updateManaged(liveObj, out, managed, manager));
+      const fields = await this.run((u) => this.updateManaged(u, liveObj, out, managed, manager));
       setManagedFields(out, encodeManagedFields(fields));
     } catch {
       // As UpdateNoErrors (a conversion webhook down, say): the live object's entries are kept.
@@ -180,7 +176,7 @@ export class FieldManager {
   }
 
   /** skipNonApplied → capManagers → buildManagerInfo → managedFieldsUpdater → stripMeta → structured merge. */
-  private updateManaged(live: JSONObject, next: JSONObject, managed: Managed, manager: string): Managed {
+  private updateManaged(updater: Updater, live: JSONObject, next: JSONObject, managed: Managed, manager: string): Managed {
     // Objects that have no managed fields yet start tracking on create only.
     if (managed.fields.size === 0 && typeof metaOf(live)['uid'] === 'string' && metaOf(live)['uid'] !== '') return managed;
     const id = this.identifier(manager, 'Update');
@@ -188,7 +184,7 @@ export class FieldManager {
     if (liveErr) throw new Error(`failed to convert live object (${objectName(live)}) to smd typed: ${liveErr}`);
     const newErr = this.typed(next, true);
     if (newErr) throw new Error(`failed to convert new object (${objectName(next)}) to smd typed: ${newErr}`);
-    const fields = this.updater.updateObject({ value: live, version: this.apiVersion }, { value: next, version: this.apiVersion }, managed.fields, CURRENT_OPERATION);
+    const fields = updater.updateObject({ value: live, version: this.apiVersion }, { value: next, version: this.apiVersion }, managed.fields, CURRENT_OPERATION);
     this.strip(fields, CURRENT_OPERATION);
     const times = new Map(managed.times);
     const vs = fields.get(CURRENT_OPERATION);
@@ -221,7 +217,7 @@ export class FieldManager {
     if (gvkString(patch) !== gvkString({ apiVersion: this.apiVersion, kind: this.cfg.kind })) throw badRequest(`invalid object type: ${gvkString(patch)}`);
     let result: { object: JSONObject; managed: Managed };
     try {
-      result = await this.run(() => this.applyManaged(liveObj, patch, decoded, manager, force));
+      result = await this.run((u) => this.applyManaged(u, liveObj, patch, decoded, manager, force));
     } catch (e) {
       if (e instanceof ConflictError && manager === 'kubectl') {
         // lastAppliedManager: kubectl's client-side apply owned, through its annotation, what it last applied.
@@ -229,7 +225,7 @@ export class FieldManager {
         if (!allowed) throw applyConflict(e.conflicts);
         const left = e.conflicts.filter((c) => !allowed.has(c.path));
         if (left.length) throw applyConflict(left);
-        result = await this.run(() => this.applyManaged(liveObj, patch, decoded, manager, true));
+        result = await this.run((u) => this.applyManaged(u, liveObj, patch, decoded, manager, true));
       } else if (e instanceof ConflictError) throw applyConflict(e.conflicts);
       else throw e;
     }
@@ -240,13 +236,13 @@ export class FieldManager {
     return object;
   }
 
-  private applyManaged(live: JSONObject, patch: JSONObject, managed: Managed, manager: string, force: boolean): { object: JSONObject; managed: Managed } {
+  private applyManaged(updater: Updater, live: JSONObject, patch: JSONObject, managed: Managed, manager: string, force: boolean): { object: JSONObject; managed: Managed } {
     const liveObj = live;
     let current = managed;
     if (current.fields.size === 0) {
       // skipNonAppliedManager: what an object had before its first apply belongs to "before-first-apply".
       const emptyObj = this.cfg.types.newObject(this.apiVersion);
-      current = this.updateManaged(emptyObj, liveObj, current, BEFORE_FIRST_APPLY);
+      current = this.updateManaged(updater, emptyObj, liveObj, current, BEFORE_FIRST_APPLY);
     }
     const id = this.identifier(manager, 'Apply');
     // structuredMergeManager.Apply
@@ -261,7 +257,7 @@ export class FieldManager {
     if (patchErr) throw badRequest(`failed to create typed patch object (${objectName(patch)}): ${patchErr}`);
     const liveErr = this.typed(liveObj, true);
     if (liveErr) throw internal(`failed to create typed live object (${objectName(liveObj)}): ${liveErr}`);
-    const { object, managers } = this.updater.apply(
+    const { object, managers } = updater.apply(
       { value: withoutManagedFields(liveObj), version: this.apiVersion },
       { value: patch, version: this.apiVersion },
       current.fields,
