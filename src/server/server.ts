@@ -92,7 +92,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   await ensureInitialNamespaces(namespaces);
   const crdController = new CrdController(crds, serving, opts.crdFinalizerTiming);
   await crdController.start();
-  const nsController = new NamespaceController(namespaces, () => serving!.storageStores((c) => c.spec.scope === 'Namespaced'));
+  // What a namespace holds: every namespaced built-in kind (one store per kind, at the storage version) and
+  // every namespaced custom resource.
+  const namespacedBuiltins = [...stores.entries()].filter(([k]) => k.served.namespaced && k.storageVersion === k.served.version).map(([, s]) => s);
+  const nsController = new NamespaceController(namespaces, () => [...namespacedBuiltins, ...serving!.storageStores((c) => c.spec.scope === 'Namespaced')]);
   await nsController.start();
 
   let ready = true;
