@@ -2,10 +2,7 @@
 // decides it: the garbage collector's orphan / foregroundDeletion finalizers from the delete options,
 // and the deletion mark (deletionTimestamp, deletionGracePeriodSeconds) on objects that must wait for
 // finalizers. Pure functions over plain metadata; the store does the reads and writes.
-//
-// There is no garbage collector here: dependents (objects whose ownerReferences name the deleted
-// object) are neither orphaned nor deleted, and the orphan / foregroundDeletion finalizers stay until
-// a client removes them, as in a cluster whose garbage collector controller is stopped.
+// The garbage collector (controllers/garbage-collector/) acts on those finalizers and on the dependents.
 import type { ObjectMeta } from '../api/meta.js';
 import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS } from '../schema/objectmeta.js';
 import { rfc3339 } from '../util/time.js';

@@ -6,7 +6,7 @@ import type { GroupResource } from '../api/status.js';
 import type { JSONObject } from '../util/json.js';
 import type { GoStruct } from '../api/go-struct.js';
 import type { DeleteOptions } from './deletion.js';
-import type { ManagedFieldsTypes } from './field-manager/field-manager.js';
+import type { ManagedFieldsTypes } from './field-manager/types.js';
 
 export type Subresource = '' | 'status' | 'scale' | 'finalize';
 

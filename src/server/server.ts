@@ -16,6 +16,7 @@ import { namespaceKind } from '../apis/core/v1/namespace.js';
 import { crdKind } from '../apis/apiextensions/v1/custom-resource-definition.js';
 import { builtinEndpoint, builtinResourceType } from '../apis/builtin-kinds.js';
 import { CrdServing } from '../crd/serving.js';
+import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import { mergeSchemaFor, trackManagedFields } from './merge-schema.js';
 import { CrdController, type FinalizerTiming } from '../crd/controller.js';
 import { admissionChain } from '../admission/chain.js';
@@ -94,9 +95,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   await crdController.start();
   // What a namespace holds: every namespaced built-in kind (one store per kind, at the storage version) and
   // every namespaced custom resource.
-  const namespacedBuiltins = [...stores.entries()].filter(([k]) => k.served.namespaced && k.storageVersion === k.served.version).map(([, s]) => s);
+  const storageBuiltins = [...stores.entries()].filter(([k]) => k.storageVersion === k.served.version);
+  const namespacedBuiltins = storageBuiltins.filter(([k]) => k.served.namespaced).map(([, s]) => s);
   const nsController = new NamespaceController(namespaces, () => [...namespacedBuiltins, ...serving!.storageStores((c) => c.spec.scope === 'Namespaced')]);
   await nsController.start();
+  const gc = new GarbageCollector(() => [...storageBuiltins.map(([, s]) => s), ...serving!.storageStores()]);
+  await gc.start();
 
   let ready = true;
   const api = apiRouter({
@@ -113,6 +117,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       ready = false;
       crdController.stop();
       nsController.stop();
+      gc.stop();
       await Promise.all(
         servers.map(
           (s) =>

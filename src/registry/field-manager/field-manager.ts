@@ -9,27 +9,13 @@ import { rfc3339 } from '../../util/time.js';
 import { ConflictError, type ManagedFields } from '../../smd/managers.js';
 import { FieldSet } from '../../smd/set.js';
 import { fieldElement } from '../../smd/path-element.js';
-import { Updater, type Typed, type VersionConverter } from '../../smd/updater.js';
-import { NeedsConversion, type ConversionCache } from './merge-types.js';
+import { Updater, type VersionConverter } from '../../smd/updater.js';
+import { NeedsConversion, type ConversionCache, type ManagedFieldsTypes } from './types.js';
 import { validate } from '../../smd/validate.js';
 import { decodeManagedFields, encodeManagedFields, managedFieldsOf, managerIdentifier, type Managed, type ManagedFieldsEntry } from '../managed-fields.js';
 import { applyConflict } from './conflict-status.js';
 import { capUpdateManagers } from './cap-managers.js';
 import { allowedConflictsFromLastApplied, buildLastApplied, hasLastApplied, setLastApplied } from './last-applied.js';
-
-/** What a field manager needs to know of its type: schemas and conversion by API version, and an empty object. */
-export interface ManagedFieldsTypes extends VersionConverter {
-  /** convert, with the round-trip conversions made so far; throws NeedsConversion for one not made yet. */
-  convert(obj: Typed, version: string, cache?: ConversionCache): Typed | undefined;
-  /** Makes a conversion convert asked for (NeedsConversion). */
-  convertAsync?(obj: Typed, version: string): Promise<Typed | undefined>;
-  /** Every API version the type has: reset fields hold at each. */
-  versions: readonly string[];
-  /** objectCreater.New: the type's zero object at `apiVersion` (what a create is compared against). */
-  newObject(apiVersion: string): JSONObject;
-  /** The defaulter kube runs on an applied object (custom resources: their schemas' defaults). */
-  defaults?(obj: JSONObject): void;
-}
 
 export interface FieldManagerConfig {
   types: ManagedFieldsTypes;

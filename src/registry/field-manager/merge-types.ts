@@ -5,24 +5,9 @@ import type { JSONObject } from '../../util/json.js';
 import type { MergeSchema, TypeRef } from '../../smd/schema.js';
 import type { Typed } from '../../smd/updater.js';
 import type { ResourceType } from '../resource-type.js';
-import type { ManagedFieldsTypes } from './field-manager.js';
+import { NeedsConversion, type ConversionCache, type ManagedFieldsTypes } from './types.js';
 
-/**
- * A conversion that needs a round trip (a conversion webhook) and has not been made yet in this operation: the
- * field manager makes it (convertAsync), remembers it, and runs the operation again, which is pure.
- */
-export class NeedsConversion extends Error {
-  constructor(
-    readonly key: string,
-    readonly obj: Typed,
-    readonly version: string,
-  ) {
-    super(`conversion of ${obj.version} to ${version} pending`);
-  }
-}
 
-/** Conversions made so far in one field-manager operation, by NeedsConversion key. */
-export type ConversionCache = Map<string, Typed | undefined>;
 
 export interface TypedSchema {
   schema: MergeSchema;
