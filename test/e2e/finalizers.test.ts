@@ -1,6 +1,6 @@
 // The seed's "Finalizers" section through kubectl: an object with a finalizer survives its first delete
 // with a deletionTimestamp, takes no new finalizers, and goes once its finalizers are removed; propagation
-// flags add the garbage collector's finalizers; a namespace waits for the finalizers of its content.
+// flags cascade through the garbage collector; a namespace waits for the finalizers of its content.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -101,26 +101,61 @@ test('seed: the first delete sets deletionTimestamp; removing the finalizer dele
   assert.equal(r.stderr.trim(), 'Error from server (NotFound): crontabs.stable.example.com "my-new-cron-object" not found');
 });
 
-test('kubectl delete --cascade adds the orphan or foregroundDeletion finalizer', async () => {
-  let r = await s.kubectl(['apply', '-f', s.file('cascade.yaml', finalizedCronTab('cascade'))]);
+const dependent = (name: string, owner: { name: string; uid: string }, extra = ''): string => `apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: ${name}
+  ownerReferences:
+  - apiVersion: stable.example.com/v1
+    kind: CronTab
+    name: ${owner.name}
+    uid: ${owner.uid}
+    blockOwnerDeletion: true
+${extra}spec:
+  cronSpec: "* * * * */5"
+`;
+
+async function ownerNamed(name: string): Promise<{ name: string; uid: string }> {
+  let r = await s.kubectl(['apply', '-f', '-'], { stdin: `apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: ${name}\nspec:\n  cronSpec: "x"\n` });
   assert.equal(r.code, 0, r.stderr);
-  r = await s.kubectl(['delete', 'crontab', 'cascade', '--cascade=foreground', '--wait=false']);
+  r = await s.kubectl(['get', 'crontab', name, '-o', 'jsonpath={.metadata.uid}']);
+  return { name, uid: r.stdout };
+}
+
+test('kubectl delete --cascade=foreground|orphan|background, with the garbage collector acting as on a cluster', async () => {
+  // Foreground: the owner waits, marked, with the foregroundDeletion finalizer while a blocking dependent lingers.
+  const fg = await ownerNamed('cascade-fg');
+  let r = await s.kubectl(['apply', '-f', '-'], { stdin: dependent('cascade-fg-dep', fg, '  finalizers:\n  - stable.example.com/finalizer\n') });
   assert.equal(r.code, 0, r.stderr);
-  r = await s.kubectl(['get', 'crontab', 'cascade', '-o', 'jsonpath={.metadata.finalizers}']);
-  assert.equal(r.stdout, '["stable.example.com/finalizer","foregroundDeletion"]');
-  r = await s.kubectl(['delete', 'crontab', 'cascade', '--cascade=orphan', '--wait=false']);
+  r = await s.kubectl(['delete', 'crontab', 'cascade-fg', '--cascade=foreground', '--wait=false']);
   assert.equal(r.code, 0, r.stderr);
-  r = await s.kubectl(['get', 'crontab', 'cascade', '-o', 'jsonpath={.metadata.finalizers}']);
-  assert.equal(r.stdout, '["stable.example.com/finalizer","orphan"]');
-  // Background (kubectl's default) drops the collector's finalizer again.
-  r = await s.kubectl(['delete', 'crontab', 'cascade', '--wait=false']);
+  r = await s.kubectl(['get', 'crontab', 'cascade-fg', '-o', 'jsonpath={.metadata.finalizers}']);
+  assert.equal(r.stdout, '["foregroundDeletion"]');
+  r = await s.kubectl(['wait', '--for=jsonpath={.metadata.deletionGracePeriodSeconds}=0', 'crontab/cascade-fg-dep', '--timeout=10s']);
   assert.equal(r.code, 0, r.stderr);
-  r = await s.kubectl(['get', 'crontab', 'cascade', '-o', 'jsonpath={.metadata.finalizers}']);
-  assert.equal(r.stdout, '["stable.example.com/finalizer"]');
-  r = await s.kubectl(['patch', 'crontab', 'cascade', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+  r = await s.kubectl(['patch', 'crontab', 'cascade-fg-dep', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
   assert.equal(r.code, 0, r.stderr);
-  r = await s.kubectl(['wait', '--for=delete', 'crontab/cascade', '--timeout=10s']);
+  r = await s.kubectl(['wait', '--for=delete', 'crontab/cascade-fg', '--timeout=10s']);
   assert.equal(r.code, 0, r.stderr);
+  // Orphan: kubectl waits for the owner; the dependent stays, without its reference.
+  const or = await ownerNamed('cascade-or');
+  r = await s.kubectl(['apply', '-f', '-'], { stdin: dependent('cascade-or-dep', or) });
+  assert.equal(r.code, 0, r.stderr);
+  r = await s.kubectl(['delete', 'crontab', 'cascade-or', '--cascade=orphan', '--timeout=10s']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout.trim(), 'crontab.stable.example.com "cascade-or" deleted');
+  r = await s.kubectl(['get', 'crontab', 'cascade-or-dep', '-o', 'jsonpath={.metadata.ownerReferences}']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, '');
+  // Background (kubectl's default): the owner goes at once, the dependent after it.
+  const bg = await ownerNamed('cascade-bg');
+  r = await s.kubectl(['apply', '-f', '-'], { stdin: dependent('cascade-bg-dep', bg) });
+  assert.equal(r.code, 0, r.stderr);
+  r = await s.kubectl(['delete', 'crontab', 'cascade-bg']);
+  assert.equal(r.code, 0, r.stderr);
+  r = await s.kubectl(['wait', '--for=delete', 'crontab/cascade-bg-dep', '--timeout=10s']);
+  assert.equal(r.code, 0, r.stderr);
+  await s.kubectl(['delete', 'crontab', 'cascade-or-dep']);
 });
 
 test('a deleted namespace stays Terminating while its content has finalizers', async () => {
