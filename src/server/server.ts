@@ -100,7 +100,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const nsController = new NamespaceController(namespaces, () => [...namespacedBuiltins, ...serving!.storageStores((c) => c.spec.scope === 'Namespaced')]);
   await nsController.start();
   const gc = new GarbageCollector(() => [...storageBuiltins.map(([, s]) => s), ...serving!.storageStores()]);
-  await gc.start();
+  // Not awaited: its informers' first lists do not hold up serving (a cascade may start a moment later).
+  void gc.start().catch((e: unknown) => console.error('garbage collector:', e));
 
   let ready = true;
   const api = apiRouter({
