@@ -36,6 +36,7 @@ export class GarbageCollector {
   readonly graph = new DependencyGraph();
   private readonly watched = new Map<string, Watched>();
   private timer?: ReturnType<typeof setInterval>;
+  private stopped = false;
 
   constructor(
     /** One store per kind (at its storage version), built-in and custom, as they are now. */
@@ -47,12 +48,14 @@ export class GarbageCollector {
 
   async start(): Promise<void> {
     await this.refresh();
+    if (this.stopped) return;
     this.controller.run();
     this.timer = setInterval(() => void this.refresh().catch((e: unknown) => console.error('garbage collector:', e)), RESOURCE_RESYNC_MS);
     this.timer.unref();
   }
 
   stop(): void {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     for (const w of this.watched.values()) w.informer.stop();
     this.watched.clear();
@@ -61,6 +64,7 @@ export class GarbageCollector {
 
   /** Starts informers for resources that appeared (or were rebuilt) and stops those of resources gone. */
   async refresh(): Promise<void> {
+    if (this.stopped) return;
     const current = new Map(this.resources().map((s) => [s.type.keyPrefix, s]));
     for (const [prefix, w] of this.watched) {
       if (current.get(prefix) === w.store) continue;
@@ -80,6 +84,8 @@ export class GarbageCollector {
       starting.push(informer.start());
     }
     await Promise.all(starting);
+    // Stopped while the lists ran: what started meanwhile stops too.
+    if (this.stopped) for (const w of this.watched.values()) w.informer.stop();
   }
 
   /** Resolves once every informer is synced and no work is queued. */
