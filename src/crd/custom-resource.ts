@@ -153,9 +153,13 @@ function customResourceStrategy(
       if (sub === 'status') {
         // Only status changes through /status: everything else is the stored object's.
         const status = obj['status'];
+        // managedFields are the write's own: the field manager has just recorded the status change in them.
+        const managedFields = meta['managedFields'];
         for (const k of Object.keys(obj)) delete obj[k];
         Object.assign(obj, structuredClone(old));
         metaOf(obj).resourceVersion = meta.resourceVersion;
+        if (managedFields === undefined) delete metaOf(obj)['managedFields'];
+        else metaOf(obj)['managedFields'] = managedFields;
         if (status === undefined) delete obj['status'];
         else obj['status'] = status;
         return;
