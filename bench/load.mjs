@@ -5,8 +5,11 @@
 //
 // Receives one job over IPC:
 //   { port, method, path, headers, body, nameTemplate?, connections, warmupMs, durationMs, total? }
-// body may hold the placeholder __NAME__, replaced by `${nameTemplate}${counter}` in each request
-// (creates need unique names). With `total`, sends exactly that many requests (no time limit).
+// body and path may hold the placeholder __NAME__, replaced by `${nameTemplate}${counter}` in each
+// request (creates need unique names). With `total`, sends exactly that many requests (no time limit).
+// Per connection instead: `bodies` (an array) makes each connection send them in turn, over and over
+// (e.g. a field's two values, so that every write changes its object), and __CONN__ in path and
+// bodies is replaced by the connection's index (each connection writing its own object).
 // Replies { requests, seconds, rps, statuses, errors, p50ms, p99ms }.
 import net from 'node:net';
 
@@ -43,19 +46,27 @@ function percentile(sorted, q) {
 
 function run(job) {
   return new Promise((resolve, reject) => {
-    const headerBase =
-      `${job.method} ${job.path} HTTP/1.1\r\nHost: 127.0.0.1:${job.port}\r\nConnection: keep-alive\r\n` +
+    const headerFor = (path) =>
+      `${job.method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${job.port}\r\nConnection: keep-alive\r\n` +
       Object.entries(job.headers ?? {})
         .map(([k, v]) => `${k}: ${v}\r\n`)
         .join('');
-    const fixed = job.body !== undefined && !job.body.includes('__NAME__');
-    const build = (body) =>
+    const build = (path, body) =>
       body === undefined
-        ? Buffer.from(headerBase + '\r\n', 'latin1')
-        : Buffer.from(headerBase + `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n` + body);
-    const fixedReq = job.body === undefined || fixed ? build(job.body) : undefined;
+        ? Buffer.from(headerFor(path) + '\r\n', 'latin1')
+        : Buffer.from(headerFor(path) + `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n` + body);
+    const named = (job.body !== undefined && job.body.includes('__NAME__')) || job.path.includes('__NAME__');
+    const fixedReq = named ? undefined : build(job.path, job.body);
     let counter = 0;
-    const nextRequest = () => fixedReq ?? build(job.body.replace('__NAME__', `${job.nameTemplate}${counter++}`));
+    const nextRequest = () => {
+      if (fixedReq) return fixedReq;
+      const name = `${job.nameTemplate}${counter++}`;
+      return build(job.path.replace('__NAME__', name), job.body?.replace('__NAME__', name));
+    };
+    // Per-connection cycles of requests (see above), built before the clock starts.
+    const perConnection = job.bodies !== undefined || job.path.includes('__CONN__');
+    const cycleFor = (i) =>
+      (job.bodies ?? [job.body]).map((b) => build(job.path.replaceAll('__CONN__', String(i)), b?.replaceAll('__CONN__', String(i))));
 
     const start = performance.now();
     const measureFrom = job.total ? start : start + job.warmupMs;
@@ -90,6 +101,8 @@ function run(job) {
       open++;
       let buf = null;
       let sentAt = 0;
+      const cycle = perConnection ? cycleFor(i) : undefined;
+      let sent = 0;
       const send = () => {
         if (!more()) {
           sock.end();
@@ -97,7 +110,7 @@ function run(job) {
         }
         issued++;
         sentAt = performance.now();
-        sock.write(nextRequest());
+        sock.write(cycle ? cycle[sent++ % cycle.length] : nextRequest());
       };
       sock.on('connect', send);
       sock.on('data', (chunk) => {

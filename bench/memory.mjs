@@ -2,7 +2,10 @@
 // per custom resource. Opens SQLite in a file at `path`, wraps it in the cache, writes `count`
 // CronTabs as the server stores them (the request body of the other figures plus the metadata the
 // server adds), and compares heapUsed after a full GC before and after.
-// Receives { path, count }, replies { perObject, valueBytes, heapBefore, heapAfter, cached, ms },
+// With `template` (a stored object's JSON, e.g. one the server wrote for an apply), every object is a
+// copy of it instead (fresh name, uid and timestamps, managedFields' times included); `stripManagedFields`
+// drops its metadata.managedFields, so the two differ by exactly those entries.
+// Receives { path, count, template?, stripManagedFields? }, replies { perObject, valueBytes, heapBefore, heapAfter, cached, ms },
 // then exits on 'close'.
 import { randomUUID } from 'node:crypto';
 import { openSqliteStore } from '../dist/storage/sqlite-store.js';
@@ -24,6 +27,18 @@ function storedValue(body, name) {
   return JSON.stringify(obj);
 }
 
+/** One stored copy of `template` (see above), a fresh string per object. */
+function fromTemplate(template, name, strip) {
+  const obj = JSON.parse(template);
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  obj.metadata.name = name;
+  obj.metadata.uid = randomUUID();
+  obj.metadata.creationTimestamp = now;
+  if (strip) delete obj.metadata.managedFields;
+  else for (const e of obj.metadata.managedFields ?? []) e.time = now;
+  return JSON.stringify(obj);
+}
+
 function heapAfterGc() {
   // Twice: the first pass can leave garbage that only the second finds (weak references, finalizers).
   globalThis.gc();
@@ -31,7 +46,7 @@ function heapAfterGc() {
   return process.memoryUsage().heapUsed;
 }
 
-process.once('message', async ({ path, count }) => {
+process.once('message', async ({ path, count, template, stripManagedFields = false }) => {
   try {
     if (typeof globalThis.gc !== 'function') throw new Error('memory.mjs needs node --expose-gc');
     const cache = await createCachedStore(openSqliteStore(path, { compactionIntervalMs: 0 }));
@@ -44,7 +59,7 @@ process.once('message', async ({ path, count }) => {
       const writes = [];
       for (let j = i; j < Math.min(count, i + BATCH); j++) {
         const name = `item-${String(j).padStart(7, '0')}`;
-        const value = storedValue(body, name);
+        const value = template ? fromTemplate(template, name, stripManagedFields) : storedValue(body, name);
         valueBytes += value.length;
         writes.push(cache.create(KEY_PREFIX + name, value));
       }

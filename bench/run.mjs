@@ -7,6 +7,7 @@ import { crontabBody, crontabs, createNamespace, setupCrd } from './fixtures.mjs
 import { measureWatch } from './watch.mjs';
 import { timeStart, timeStartBare } from './startup.mjs';
 import { closeAgent, expectOk, load, median, percentile, request, startChild, stopChild } from './util.mjs';
+import { openSqliteStore } from '../dist/storage/sqlite-store.js';
 
 const env = (name, def) => (process.env[name] !== undefined && process.env[name] !== '' ? Number(process.env[name]) : def);
 const cfg = {
@@ -22,8 +23,10 @@ const cfg = {
   starts: env('BENCH_STARTS', 3),
   memoryObjects: env('BENCH_MEMORY_OBJECTS', 100_000),
   schemaSeconds: env('BENCH_SCHEMA_SECONDS', 1),
+  applyObjects: env('BENCH_APPLY_OBJECTS', 10_000),
+  applyMemoryObjects: env('BENCH_APPLY_MEMORY_OBJECTS', 100_000),
 };
-const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup,memory,schema,cel').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup,memory,apply,schema,cel').split(',').map((s) => s.trim()));
 // Profile our server processes: BENCH_CPU_PROF=<dir> writes one .cpuprofile per server.
 const serverExecArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
 
@@ -252,6 +255,123 @@ async function main() {
     notes.push(
       `memory: ${cfg.memoryObjects} CronTabs of ${Math.round(m.valueBytes)} B stored JSON written through the cache; heapUsed after GC ` +
         `${(m.heapBefore / 1e6).toFixed(1)} MB before, ${(m.heapAfter / 1e6).toFixed(1)} MB after (${Math.round(m.perObject)} B per object); writes took ${(m.ms / 1000).toFixed(1)} s`,
+    );
+  }
+  // ---- server-side apply: applies/s against merge patches/s of the same change; what managedFields cost ----
+  if (only.has('apply')) {
+    log('apply...');
+    const dir = join(tmp, 'apply');
+    const s = await startOurs(dir);
+    const NS = 'bench-apply';
+    await setupCrd(s.url);
+    await createNamespace(s.url, NS);
+    const APPLY = 'application/apply-patch+yaml';
+    const MERGE = 'application/merge-patch+json';
+    // The same ~1 KB CronTab for both (JSON is YAML), as an apply configuration it is the manager's whole
+    // intent; each connection writes its own object, alternating spec.replicas so every write changes it.
+    const body = crontabBody(NS);
+    if (!body.includes('"replicas":3')) throw new Error('the CronTab body has no "replicas":3 to alternate');
+    const withReplicas = (b, r) => b.replace('"replicas":3', `"replicas":${r}`);
+    const objectPath = (name) => `${crontabs(NS)}/${name}?fieldManager=bench`;
+    for (let i = 0; i < cfg.connections; i++) {
+      const applied = body.replace('__NAME__', `apply-${i}`);
+      await expectOk(request(`${s.url}${objectPath(`apply-${i}`)}`, 'PATCH', applied, { 'Content-Type': APPLY }), 'create by apply');
+      await expectOk(request(`${s.url}${crontabs(NS)}?fieldManager=bench`, 'POST', body.replace('__NAME__', `merge-${i}`)), 'create');
+    }
+    // Objects start at replicas 3: the cycles start at 4.
+    const job = (kind, contentType) => ({
+      ...timing,
+      port: s.port,
+      method: 'PATCH',
+      path: objectPath(`${kind}-__CONN__`),
+      headers: { 'Content-Type': contentType, Accept: 'application/json' },
+      bodies: [4, 3].map((r) => withReplicas(body, r).replace('__NAME__', `${kind}-__CONN__`)),
+    });
+    // A fresh server's first seconds are slow (JIT): warm both paths up before the paired runs.
+    for (const [kind, type] of [['merge', MERGE], ['apply', APPLY]]) {
+      const w = await load({ ...job(kind, type), warmupMs: 0, durationMs: Math.max(1000, timing.warmupMs * 2) });
+      if (w.errors > 0) throw new Error(`${kind} warm-up: ${w.errors} non-2xx responses ${JSON.stringify(w.statuses)}`);
+    }
+    const t = await throughput('apply vs merge patch', () => job('merge', MERGE), () => job('apply', APPLY));
+    ratioRow(
+      `apply: server-side applies/s of a CronTab change (1 field manager) vs merge patches/s of the same change`,
+      t.ours,
+      t.base,
+      fmt.rate,
+      { text: '≥ 0.5×', ok: (x) => x >= 0.5 },
+      t.ratio,
+    );
+    // Every write changed its object (a no-op would not bump the generation), and one entry each.
+    const a0 = (await expectOk(request(`${s.url}${crontabs(NS)}/apply-0`), 'get apply-0')).json();
+    const m0 = (await expectOk(request(`${s.url}${crontabs(NS)}/merge-0`), 'get merge-0')).json();
+    const entries = (o) => o.metadata.managedFields.map((e) => `${e.manager}/${e.operation}`).join(', ');
+    notes.push(
+      `apply: after the runs apply-0 is at generation ${a0.metadata.generation} with managedFields [${entries(a0)}], ` +
+        `merge-0 at generation ${m0.metadata.generation} with [${entries(m0)}]; ${cfg.connections} objects each, one per connection`,
+    );
+
+    // N objects created by apply: their stored size with and without the managedFields entry.
+    log(`  creating ${cfg.applyObjects} CronTabs by apply...`);
+    const made = await load({
+      ...timing,
+      total: cfg.applyObjects,
+      port: s.port,
+      method: 'PATCH',
+      path: objectPath('__NAME__'),
+      headers: { 'Content-Type': APPLY, Accept: 'application/json' },
+      body,
+      nameTemplate: 'obj-',
+    });
+    if (made.errors > 0) throw new Error(`creating by apply: ${made.errors} failed ${JSON.stringify(made.statuses)}`);
+    await stopChild(s.proc);
+    const store = openSqliteStore(join(dir, 'state.db'), { compactionIntervalMs: 0 });
+    const prefix = `/registry/stable.example.com/crontabs/${NS}/obj-`;
+    const stored = (await store.list(prefix)).items;
+    await store.close();
+    if (stored.length !== cfg.applyObjects) throw new Error(`${stored.length} objects stored by apply, expected ${cfg.applyObjects}`);
+    let withMf = 0;
+    let withoutMf = 0;
+    for (const kv of stored) {
+      withMf += Buffer.byteLength(kv.value);
+      const o = JSON.parse(kv.value);
+      delete o.metadata.managedFields;
+      withoutMf += Buffer.byteLength(JSON.stringify(o));
+    }
+    withMf /= stored.length;
+    withoutMf /= stored.length;
+    const bytes = (x) => `${Math.round(x).toLocaleString('en-US')} B`;
+    ratioRow(`apply: stored JSON per CronTab created by apply, with vs without its managedFields entry`, withMf, withoutMf, bytes, undefined);
+    const template = stored[0].value;
+    notes.push(
+      `apply: ${cfg.applyObjects} CronTabs created by apply at ${Math.round(made.rps)}/s (${cfg.connections} connections); stored ` +
+        `${Math.round(withMf)} B each, ${Math.round(withoutMf)} B without managedFields (+${Math.round(withMf - withoutMf)} B: ` +
+        `${JSON.stringify(JSON.parse(template).metadata.managedFields)})`,
+    );
+
+    // The cached store's heap per object (as the memory figure measures it), for copies of a stored
+    // object created by apply, with and without its managedFields; each in a fresh process.
+    log(`  heap per cached object, with and without managedFields (${cfg.applyMemoryObjects} objects each)...`);
+    const heap = {};
+    for (const strip of [false, true]) {
+      const { proc, reply } = await startChild(
+        './memory.mjs',
+        { path: join(tmp, `apply-memory-${strip}.db`), count: cfg.applyMemoryObjects, template, stripManagedFields: strip },
+        ['--expose-gc'],
+      );
+      await stopChild(proc);
+      heap[strip ? 'without' : 'with'] = reply;
+    }
+    const kib = (x) => `${(x / 1024).toFixed(2)} KiB`;
+    absRow(
+      `apply: heap per cached CR created by apply, with its managedFields (${cfg.applyMemoryObjects.toLocaleString('en-US')} objects)`,
+      heap.with.perObject,
+      kib,
+      { text: '≤ 2.5 KiB', ok: (x) => x <= 2.5 * 1024 },
+    );
+    ratioRow(`apply: heap per cached CR, with vs without its managedFields`, heap.with.perObject, heap.without.perObject, kib, undefined);
+    notes.push(
+      `apply, heap: with managedFields ${Math.round(heap.with.perObject)} B per object (${Math.round(heap.with.valueBytes)} B stored JSON), ` +
+        `without ${Math.round(heap.without.perObject)} B (${Math.round(heap.without.valueBytes)} B): +${Math.round(heap.with.perObject - heap.without.perObject)} B per object`,
     );
   }
   // ---- schema engine vs ajv, in a process of its own (CPU-bound, no server) ----

@@ -19,10 +19,26 @@ const rank = (v: unknown): number => {
 
 const sign = (n: number): number => (n < 0 ? -1 : n > 0 ? 1 : 0);
 
-/** Go's strings.Compare: byte order of the UTF-8 encodings (UTF-16 order differs above the BMP). */
+/**
+ * Go's strings.Compare: byte order of the UTF-8 encodings. UTF-16 code units below the surrogates (U+D800)
+ * order as their UTF-8 bytes do, so strings are compared unit by unit without encoding them; only where
+ * surrogates decide (characters above the BMP sort after U+E000–U+FFFF in UTF-8) are the encodings compared.
+ */
 export function compareStrings(a: string, b: string): number {
   if (a === b) return 0;
-  return sign(Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const n = a.length < b.length ? a.length : b.length;
+  let i = 0;
+  for (; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x < 0xd800 && y < 0xd800) return x < y ? -1 : 1;
+    return sign(Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  }
+  // One is a prefix of the other; a surrogate just before the end may encode differently alone.
+  const last = i > 0 ? a.charCodeAt(i - 1) : 0;
+  if (last >= 0xd800 && last <= 0xdfff) return sign(Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
 export function compareValues(a: unknown, b: unknown): number {
