@@ -269,6 +269,10 @@ test('built-in kinds apply too: a Namespace (labels a granular map) and a Custom
   const other = await api.req('PATCH', '/api/v1/namespaces/ssa-ns?fieldManager=bob', 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ssa-ns\n  labels:\n    env: prod\n', APPLY);
   assert.equal(other.status, 200, other.text);
   assert.deepEqual(other.json.metadata.labels, { env: 'prod', 'kubernetes.io/metadata.name': 'ssa-ns', team: 'a' });
+  // A status write records its manager with the subresource.
+  const st = await api.req('PUT', '/api/v1/namespaces/ssa-ns/status?fieldManager=ctrl', { ...other.json, status: { phase: 'Active', conditions: [{ type: 'X', status: 'True' }] } });
+  assert.equal(st.status, 200, st.text);
+  assert.deepEqual(entries(st.json)['ctrl/status'], { operation: 'Update', apiVersion: 'v1', subresource: 'status', fieldsV1: { 'f:status': { 'f:conditions': { '.': {}, 'k:{"type":"X"}': { '.': {}, 'f:status': {}, 'f:type': {} } } } } });
   const crd = structuredClone(WIDGET_CRD) as any;
   crd.metadata.name = 'gadgets.ssa.example.com';
   crd.spec.names = { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' };

@@ -107,13 +107,21 @@ const strategy: KindDeclaration['strategy'] = {
   validate: validateNamespace,
   prepareForUpdate(obj, old, sub: Subresource | 'finalize') {
     setDefaults(obj);
+    // Status and finalize writes keep the stored metadata, but for the managed fields the write recorded.
+    const keptMeta = (): JSONObject => {
+      const m: JSONObject = { ...metaOf(old), resourceVersion: metaOf(obj).resourceVersion };
+      const managed = metaOf(obj).managedFields;
+      if (managed === undefined) delete m['managedFields'];
+      else m['managedFields'] = managed as unknown as JSONObject[];
+      return m;
+    };
     if (sub === 'status') {
       obj['spec'] = old['spec'];
-      obj['metadata'] = { ...metaOf(old), resourceVersion: metaOf(obj).resourceVersion };
+      obj['metadata'] = keptMeta();
     } else if (sub === ('finalize')) {
       const spec = specOf(obj);
       obj['status'] = old['status'];
-      obj['metadata'] = { ...metaOf(old), resourceVersion: metaOf(obj).resourceVersion };
+      obj['metadata'] = keptMeta();
       obj['spec'] = { ...(old['spec'] as JSONObject), finalizers: spec['finalizers'] };
     } else {
       obj['status'] = old['status'];
