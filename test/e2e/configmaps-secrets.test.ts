@@ -117,4 +117,10 @@ test('kubectl delete ns removes its configmaps and secrets', async () => {
   const r = await s.kubectl(['get', 'ns', 'gone']);
   assert.equal(r.code, 1);
   assert.equal(r.stderr.trim(), 'Error from server (NotFound): namespaces "gone" not found');
+  // A namespace of the same name starts empty.
+  await ok(['create', 'namespace', 'gone']);
+  const left = await s.kubectl(['get', 'cm,secrets', '-n', 'gone']);
+  assert.equal(left.code, 0, left.stderr);
+  assert.equal(left.stdout, '');
+  assert.equal(left.stderr.trim(), 'No resources found in gone namespace.');
 });
