@@ -116,6 +116,15 @@ test('an immutable ConfigMap: data, binaryData and immutable stay; metadata chan
   r = await api.req('PUT', `${CM}/frozen`, { metadata: { name: 'frozen', labels: { l: 'v' } }, immutable: true, data: { a: 'b' } });
   assert.equal(r.status, 200, r.text);
   assert.deepEqual(r.json.metadata.labels, { l: 'v' });
+  // reflect.DeepEqual tells a nil map from an empty one: `data: {}` is a change to a ConfigMap without data,
+  // though neither is ever served.
+  r = await api.req('POST', CM, { metadata: { name: 'empty' }, immutable: true, data: {} });
+  assert.equal(r.status, 201);
+  assert.equal(r.json.data, undefined);
+  r = await api.req('PUT', `${CM}/empty`, { metadata: { name: 'empty' }, immutable: true, data: {} });
+  assert.deepEqual(r.json, invalid('ConfigMap', 'empty', `data: ${msg}`, [['data', 'FieldValueForbidden', msg]]));
+  r = await api.req('PUT', `${CM}/empty`, { metadata: { name: 'empty', labels: { l: 'v' } }, immutable: true });
+  assert.equal(r.status, 200, r.text);
 });
 
 test('Secret: stringData merged into data (overwriting) and never served; type defaults to Opaque', async () => {
@@ -234,7 +243,7 @@ test('Table: NAME DATA AGE for configmaps (data and binaryData keys), NAME TYPE 
 
 /** POST of a protobuf body, answered in JSON. */
 async function postProtobuf(path: string, body: Buffer): Promise<{ status: number; json: any; text: string }> {
-  const res = await fetch(api.url + path, { method: 'POST', body, headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf', Accept: 'application/json' } });
+  const res = await fetch(api.url + path, { method: 'POST', body: new Uint8Array(body), headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf', Accept: 'application/json' } });
   const text = await res.text();
   return { status: res.status, json: JSON.parse(text), text };
 }

@@ -10,7 +10,7 @@ import { metaOf } from '../../../registry/store.js';
 import { ListMeta } from '../../meta/v1/list-meta.js';
 import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION, metadataField } from '../../meta/v1/object-meta.js';
 import type { KindDeclaration } from '../../kind.js';
-import { MAX_SECRET_SIZE, bytesLength, entriesOf, immutableErrors, keyErrors, normalizeMaps, sizeError, stringLength } from './data-maps.js';
+import { MAX_SECRET_SIZE, bytesLength, entriesOf, immutableErrors, keyErrors, sortMaps, sizeError, stringLength } from './data-maps.js';
 
 const CORE_V1 = 'io.k8s.api.core.v1';
 const MAPS = ['data', 'binaryData'] as const;
@@ -67,9 +67,9 @@ const strategy: KindDeclaration['strategy'] = {
   },
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
-  prepareForCreate: (obj) => normalizeMaps(obj, MAPS),
+  prepareForCreate: (obj) => sortMaps(obj, MAPS),
   validate: validateConfigMap,
-  prepareForUpdate: (obj) => normalizeMaps(obj, MAPS),
+  prepareForUpdate: (obj) => sortMaps(obj, MAPS),
   validateUpdate(obj, old) {
     return [...validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata', { coreFinalizerNames: true }), ...immutableErrors(obj, old, MAPS), ...validateConfigMap(obj)];
   },

@@ -43,15 +43,14 @@ export function immutableErrors(obj: JSONObject, old: JSONObject, maps: readonly
 }
 
 /**
- * The maps as the typed encoder writes them: keys sorted bytewise (encoding/json), empty ones left out
- * (omitempty). Stored so, they are served so.
+ * The maps' keys sorted bytewise, as encoding/json writes them: stored so, they are served so. (Empty maps
+ * stay for validation to see, as kube's do; the typed key order leaves them out of what is stored.)
  */
-export function normalizeMaps(obj: JSONObject, maps: readonly string[]): void {
+export function sortMaps(obj: JSONObject, maps: readonly string[]): void {
   for (const m of maps) {
     const v = obj[m];
     if (!isObject(v)) continue;
     const keys = Object.keys(v).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-    if (keys.length === 0) delete obj[m];
-    else obj[m] = Object.fromEntries(keys.map((k) => [k, v[k]]));
+    obj[m] = Object.fromEntries(keys.map((k) => [k, v[k]]));
   }
 }

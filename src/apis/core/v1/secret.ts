@@ -12,7 +12,7 @@ import { metaOf } from '../../../registry/store.js';
 import { ListMeta } from '../../meta/v1/list-meta.js';
 import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION, metadataField } from '../../meta/v1/object-meta.js';
 import type { KindDeclaration } from '../../kind.js';
-import { MAX_SECRET_SIZE, bytesLength, entriesOf, immutableErrors, keyErrors, normalizeMaps, sizeError } from './data-maps.js';
+import { MAX_SECRET_SIZE, bytesLength, entriesOf, immutableErrors, keyErrors, sortMaps, sizeError } from './data-maps.js';
 import { goJsonObjectError } from './go-json-check.js';
 import { tlsKeyPairError } from './tls-key-pair.js';
 
@@ -129,12 +129,12 @@ const strategy: KindDeclaration['strategy'] = {
   },
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
-  prepareForCreate: (obj) => normalizeMaps(obj, ['data']),
+  prepareForCreate: (obj) => sortMaps(obj, ['data']),
   validate: validateSecret,
   prepareForUpdate(obj, old) {
     // "this is weird, but consistent with what the validatedUpdate function used to do."
     if (typeof obj['type'] !== 'string' || obj['type'] === '') obj['type'] = old['type'];
-    normalizeMaps(obj, ['data']);
+    sortMaps(obj, ['data']);
   },
   validateUpdate(obj, old) {
     const errs = validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata', { coreFinalizerNames: true });
