@@ -8,9 +8,21 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../../../schema/ob
 import { reportStrictDecoding } from '../../../schema/unknown-fields.js';
 import { metaOf } from '../../../registry/store.js';
 import { ListMeta } from '../../meta/v1/list-meta.js';
-import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION, metadataField } from '../../meta/v1/object-meta.js';
+import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION } from '../../meta/v1/object-meta.js';
 import type { KindDeclaration } from '../../kind.js';
-import { MAX_SECRET_SIZE, bytesLength, entriesOf, immutableErrors, keyErrors, sortMaps, sizeError, stringLength } from './data-maps.js';
+import {
+  MAX_SECRET_SIZE,
+  bytesLength,
+  entriesOf,
+  immutableErrors,
+  immutableField,
+  keyErrors,
+  objectMetaFields,
+  objectMetadata,
+  sizeError,
+  sortMaps,
+  stringLength,
+} from './data-maps.js';
 
 const CORE_V1 = 'io.k8s.api.core.v1';
 const MAPS = ['data', 'binaryData'] as const;
@@ -20,10 +32,8 @@ const DATA_DOC =
 export const ConfigMap = kindStruct(
   'ConfigMap',
   [
-    metadataField("Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"),
-    f(4, 'immutable', 'bool', 'ptr omit', {
-      doc: 'Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.',
-    }),
+    objectMetadata(),
+    immutableField(4, 'ConfigMap'),
     f(2, 'data', 'string', 'map omit', { doc: DATA_DOC }),
     f(3, 'binaryData', 'bytes', 'map omit', {
       doc: "BinaryData contains the binary data. Each key must consist of alphanumeric characters, '-', '_' or '.'. BinaryData can contain byte sequences that are not in the UTF-8 range. The keys stored in BinaryData must not overlap with the ones in the Data field, this is enforced during validation process. Using this field will require 1.10+ apiserver and kubelet.",
@@ -101,9 +111,6 @@ export const configMapKind: KindDeclaration = {
     { name: 'Data', type: 'string', format: '', description: DATA_DOC, priority: 0, field: ['data'], render: 'count', alsoCount: [['binaryData']] },
     { name: 'Age', type: 'string', format: '', description: CREATION_TIMESTAMP_DESCRIPTION, priority: 0, field: ['metadata', 'creationTimestamp'], render: 'age' },
   ],
-  selectableFields: (obj) => ({
-    'metadata.name': String(metaOf(obj).name ?? ''),
-    'metadata.namespace': String(metaOf(obj).namespace ?? ''),
-  }),
+  selectableFields: objectMetaFields,
   subresources: [],
 };

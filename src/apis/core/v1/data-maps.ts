@@ -1,9 +1,28 @@
 // What ConfigMaps and Secrets share: their data maps' key rules and size limit (pkg/apis/core/validation),
 // the `immutable` rule of their updates, and the map key order encoding/json writes.
 import { type FieldError, forbidden, invalid, tooLong } from '../../../api/field-error.js';
+import { field as f, type GoField } from '../../../api/go-struct.js';
 import { isConfigMapKey } from '../../../schema/names.js';
+import { metaOf } from '../../../registry/store.js';
 import type { JSONObject } from '../../../util/json.js';
 import { isObject } from '../../../util/json.js';
+import { metadataField } from '../../meta/v1/object-meta.js';
+
+/** Their metadata field, with its published doc. */
+export const objectMetadata = (): GoField =>
+  metadataField("Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata");
+
+/** Their `immutable` field (*bool), with its published doc naming the kind. */
+export const immutableField = (proto: number, kind: string): GoField =>
+  f(proto, 'immutable', 'bool', 'ptr omit', {
+    doc: `Immutable, if set to true, ensures that data stored in the ${kind} cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.`,
+  });
+
+/** generic.ObjectMetaFieldsSet of a namespaced object: the field selectors every kind has. */
+export const objectMetaFields = (obj: JSONObject): Record<string, string> => ({
+  'metadata.name': String(metaOf(obj).name ?? ''),
+  'metadata.namespace': String(metaOf(obj).namespace ?? ''),
+});
 
 /** core.MaxSecretSize, the limit of a Secret's data and of a ConfigMap's data and binaryData together. */
 export const MAX_SECRET_SIZE = 1024 * 1024;

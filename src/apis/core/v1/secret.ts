@@ -10,9 +10,9 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../../../schema/ob
 import { reportStrictDecoding } from '../../../schema/unknown-fields.js';
 import { metaOf } from '../../../registry/store.js';
 import { ListMeta } from '../../meta/v1/list-meta.js';
-import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION, metadataField } from '../../meta/v1/object-meta.js';
+import { CREATION_TIMESTAMP_DESCRIPTION, NAME_DESCRIPTION } from '../../meta/v1/object-meta.js';
 import type { KindDeclaration } from '../../kind.js';
-import { MAX_SECRET_SIZE, bytesLength, entriesOf, immutableErrors, keyErrors, sortMaps, sizeError } from './data-maps.js';
+import { MAX_SECRET_SIZE, bytesLength, entriesOf, immutableErrors, immutableField, keyErrors, objectMetaFields, objectMetadata, sizeError, sortMaps } from './data-maps.js';
 import { goJsonObjectError } from './go-json-check.js';
 import { tlsKeyPairError } from './tls-key-pair.js';
 
@@ -24,10 +24,8 @@ const TYPE_DOC = 'Used to facilitate programmatic handling of secret data. More 
 export const Secret = kindStruct(
   'Secret',
   [
-    metadataField("Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"),
-    f(5, 'immutable', 'bool', 'ptr omit', {
-      doc: 'Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.',
-    }),
+    objectMetadata(),
+    immutableField(5, 'Secret'),
     f(2, 'data', 'bytes', 'map omit', { doc: DATA_DOC }),
     f(4, 'stringData', 'string', 'map omit', {
       doc: 'stringData allows specifying non-binary secret data in string form. It is provided as a write-only input field for convenience. All keys and values are merged into the data field on write, overwriting any existing values. The stringData field is never output when reading from the API.',
@@ -175,10 +173,6 @@ export const secretKind: KindDeclaration = {
     { name: 'Age', type: 'string', format: '', description: CREATION_TIMESTAMP_DESCRIPTION, priority: 0, field: ['metadata', 'creationTimestamp'], render: 'age' },
   ],
   // SelectableFields of the secret strategy: ObjectMeta's, and type.
-  selectableFields: (obj) => ({
-    'metadata.name': String(metaOf(obj).name ?? ''),
-    'metadata.namespace': String(metaOf(obj).namespace ?? ''),
-    type: String(obj['type'] ?? ''),
-  }),
+  selectableFields: (obj) => ({ ...objectMetaFields(obj), type: String(obj['type'] ?? '') }),
   subresources: [],
 };
