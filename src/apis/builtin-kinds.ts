@@ -45,6 +45,7 @@ export function builtinResourceType(k: KindDeclaration): ResourceType {
     strategy: { ...k.strategy, canonicalize: typedOrder(k.object) },
     table: k.table ? tableConvertorOf(k.table) : defaultTableConvertor,
     selectableFields: k.selectableFields,
+    ...(k.defaultFieldLabelConversion ? { defaultFieldLabelConversion: true as const } : {}),
     // Objects stored at this version are returned as stored: their bytes begin with their TypeMeta.
     storedBytesPrefix: k.storage ? undefined : `{"kind":"${kind}","apiVersion":"${gvString(group, version)}",`,
     fromStorage: k.storage?.fromStorage ?? ((obj) => obj),

@@ -37,6 +37,8 @@ export interface KindDeclaration {
   table?: readonly TableColumnDecl[];
   /** Field selector values of an object. */
   selectableFields(obj: JSONObject): Record<string, string>;
+  /** No field label conversion function is registered for the kind: kube's default one refuses other fields. */
+  defaultFieldLabelConversion?: true;
   /** Subresources served besides the main resource. */
   subresources: readonly Subresource[];
   /** Conversion to and from the stored form when that is another version. */

@@ -220,7 +220,7 @@ test('field selectors: type for secrets, metadata only for configmaps; others re
   assert.equal(r.json.message, 'field label not supported: data.a');
   r = await api.req('GET', `${CM}?fieldSelector=type=x`);
   assert.equal(r.status, 400);
-  assert.equal(r.json.message, 'field label not supported: type');
+  assert.equal(r.json.message, '"type" is not a known field selector: only "metadata.name", "metadata.namespace"');
 });
 
 test('Table: NAME DATA AGE for configmaps (data and binaryData keys), NAME TYPE DATA AGE for secrets', async () => {

@@ -112,5 +112,7 @@ export const configMapKind: KindDeclaration = {
     { name: 'Age', type: 'string', format: '', description: CREATION_TIMESTAMP_DESCRIPTION, priority: 0, field: ['metadata', 'creationTimestamp'], render: 'age' },
   ],
   selectableFields: objectMetaFields,
+  // pkg/apis/core/v1 registers no field label conversion for ConfigMap.
+  defaultFieldLabelConversion: true,
   subresources: [],
 };
