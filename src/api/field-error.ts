@@ -21,6 +21,8 @@ export interface FieldError {
   field: string;
   badValue?: unknown;
   detail: string;
+  /** The field is the root path, field.NewPath(""): the message still has its `: ` (`: Too long: ...`). */
+  root?: true;
 }
 
 const typeText: Record<FieldErrorType, string> = {
@@ -104,7 +106,7 @@ export function errorBody(e: FieldError): string {
 }
 
 export function fieldErrorString(e: FieldError): string {
-  return e.field ? `${e.field}: ${errorBody(e)}` : errorBody(e);
+  return e.field || e.root ? `${e.field}: ${errorBody(e)}` : errorBody(e);
 }
 
 /** utilerrors aggregate of a field error list, duplicates dropped. */

@@ -94,7 +94,8 @@ export function invalid(group: string, kind: string, name: string, errs: readonl
     name,
     group: group || undefined,
     kind,
-    causes: errs.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field })),
+    // StatusCause.field is omitempty: a root path error has none.
+    causes: errs.map((e) => ({ reason: e.type, message: errorBody(e), field: e.root ? undefined : e.field })),
   });
 }
 

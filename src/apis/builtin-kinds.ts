@@ -20,13 +20,16 @@ function valueAt(obj: JSONObject, path: readonly string[]): unknown {
   return v;
 }
 
-/** A printer from declared columns: each cell the string at its field ('' when absent), or an age. */
+const keyCount = (v: unknown): number => (isObject(v) ? Object.keys(v).length : 0);
+
+/** A printer from declared columns: each cell the string at its field ('' when absent), an age, or a key count. */
 function tableConvertorOf(columns: readonly TableColumnDecl[]): TableConvertor {
   return {
     columns: columns.map(({ name, type, format, description, priority }) => ({ name, type, format, description, priority })),
     cells: (obj) =>
       columns.map((c) => {
         const v = valueAt(obj, c.field);
+        if (c.render === 'count') return (c.alsoCount ?? []).reduce((n, p) => n + keyCount(valueAt(obj, p)), keyCount(v));
         return c.render === 'age' ? ageOf(v) : typeof v === 'string' ? v : '';
       }),
   };
@@ -42,6 +45,7 @@ export function builtinResourceType(k: KindDeclaration): ResourceType {
     strategy: { ...k.strategy, canonicalize: typedOrder(k.object) },
     table: k.table ? tableConvertorOf(k.table) : defaultTableConvertor,
     selectableFields: k.selectableFields,
+    ...(k.defaultFieldLabelConversion ? { defaultFieldLabelConversion: true as const } : {}),
     // Objects stored at this version are returned as stored: their bytes begin with their TypeMeta.
     storedBytesPrefix: k.storage ? undefined : `{"kind":"${kind}","apiVersion":"${gvString(group, version)}",`,
     fromStorage: k.storage?.fromStorage ?? ((obj) => obj),

@@ -4,6 +4,8 @@ import type { GoStruct } from '../api/go-struct.js';
 import { gvString } from '../api/resource.js';
 import type { KindDeclaration } from './kind.js';
 import { namespaceKind } from './core/v1/namespace.js';
+import { configMapKind } from './core/v1/config-map.js';
+import { secretKind } from './core/v1/secret.js';
 import { crdKind } from './apiextensions/v1/custom-resource-definition.js';
 import { crdV1beta1Kind } from './apiextensions/v1beta1/custom-resource-definition.js';
 import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac/v1/rbac.js';
@@ -13,7 +15,7 @@ import { DeleteOptions } from './meta/v1/delete-options.js';
 import { ListMeta } from './meta/v1/list-meta.js';
 import { JSONSchemaProps } from './apiextensions/json-schema-props.js';
 
-export const BUILTIN_KINDS: readonly KindDeclaration[] = [namespaceKind, crdKind, crdV1beta1Kind];
+export const BUILTIN_KINDS: readonly KindDeclaration[] = [namespaceKind, crdKind, crdV1beta1Kind, configMapKind, secretKind];
 
 interface ProtobufType {
   apiVersion: string;

@@ -6,10 +6,14 @@ import type { ServedResource } from '../api/resource.js';
 import type { Strategy, Subresource, TableColumn } from '../registry/resource-type.js';
 import type { JSONObject } from '../util/json.js';
 
-/** A printer column: its header, and the cell as the value at a field path, as a string or as an age. */
+/**
+ * A printer column: its header, and the cell as the value at a field path, as a string, as an age, or as
+ * the number of keys of the map there (plus those of the maps at `alsoCount`: a ConfigMap's DATA).
+ */
 export interface TableColumnDecl extends TableColumn {
   field: readonly string[];
-  render: 'string' | 'age';
+  render: 'string' | 'age' | 'count';
+  alsoCount?: readonly (readonly string[])[];
 }
 
 export interface KindDeclaration {
@@ -33,6 +37,8 @@ export interface KindDeclaration {
   table?: readonly TableColumnDecl[];
   /** Field selector values of an object. */
   selectableFields(obj: JSONObject): Record<string, string>;
+  /** No field label conversion function is registered for the kind: kube's default one refuses other fields. */
+  defaultFieldLabelConversion?: true;
   /** Subresources served besides the main resource. */
   subresources: readonly Subresource[];
   /** Conversion to and from the stored form when that is another version. */

@@ -77,6 +77,11 @@ export interface ResourceType {
   /** Field selector values this resource supports, e.g. metadata.name, metadata.namespace. */
   selectableFields(obj: JSONObject): Record<string, string>;
   /**
+   * Kinds without a field label conversion function of their own (ConfigMap) are converted by
+   * runtime.DefaultMetaV1FieldSelectorConversion, which words the refusal of other fields its own way.
+   */
+  defaultFieldLabelConversion?: true;
+  /**
    * How stored objects this endpoint returns unchanged begin (their apiVersion and kind, in stored key order);
    * reads of such objects skip parsing. Absent when every object needs conversion.
    */

@@ -432,6 +432,8 @@ export class GenericStore {
       if (precondition && precondition !== String(kv.modRevision)) {
         throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
       }
+      // An unconditional update takes the stored object's resourceVersion, so validation passes (genericregistry.Store).
+      if (!precondition) meta.resourceVersion = String(kv.modRevision);
       const old = current;
       const dryRun = opts.dryRun === true;
       const attrs = (): AdmissionAttributes =>

@@ -15,13 +15,19 @@ const keysOf = (s: GoStruct): string[] => [...(s.typeMeta ? TYPE_META_KEYS : [])
 
 /**
  * The key order of a kind: its own fields, and one level down those of its struct members (metadata,
- * spec, status). Deeper levels keep the order they were written in.
+ * spec, status). Deeper levels keep the order they were written in. The kind's own omitempty maps are left
+ * out when empty, as encoding/json leaves them (a ConfigMap's `data: {}`).
  */
 export function typedOrder(kind: GoStruct): (obj: JSONObject) => JSONObject {
   const top = keysOf(kind);
   const members = kind.fields.flatMap((f) => (typeof f.type === 'object' && !f.slice && !f.map ? [[f.json, keysOf(f.type)] as const] : []));
+  const omittedWhenEmpty = kind.fields.filter((f) => f.map && f.omitempty).map((f) => f.json);
   return (obj) => {
     const out = orderKeys(obj, top);
+    for (const key of omittedWhenEmpty) {
+      const v = out[key];
+      if (isObject(v) && Object.keys(v).length === 0) delete out[key];
+    }
     for (const [key, order] of members) {
       const v = out[key];
       if (isObject(v)) out[key] = orderKeys(v, order);

@@ -106,6 +106,22 @@ export function isValidLabelValue(value: string): string[] {
   return errs;
 }
 
+const configMapKeyFmt = '[-._a-zA-Z0-9]+';
+const configMapKeyErrMsg = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
+const configMapKeyRe = new RegExp(`^${configMapKeyFmt}$`);
+
+/** validation.IsConfigMapKey: a key of a ConfigMap's or a Secret's data (a file name when mounted). */
+export function isConfigMapKey(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+  if (!configMapKeyRe.test(value)) errs.push(regexError(configMapKeyErrMsg, configMapKeyFmt, 'key.name', 'KEY_NAME', 'key-name'));
+  // hasChDirPrefix: a mounted key may not climb out of its directory.
+  if (value === '.') errs.push("must not be '.'");
+  else if (value === '..') errs.push("must not be '..'");
+  else if (value.startsWith('..')) errs.push("must not start with '..'");
+  return errs;
+}
+
 /** path.IsValidPathSegmentName: the name must be safe as one URL path segment. */
 export function isValidPathSegmentName(name: string): string[] {
   if (name === '.' || name === '..') return [`may not be '${name}'`];

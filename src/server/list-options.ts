@@ -28,7 +28,7 @@ function intParam(q: URLSearchParams, name: string): number | undefined {
   return Number(v);
 }
 
-export function parseListQuery(q: URLSearchParams, isWatch: boolean, fieldLabels: readonly string[]): ListQuery {
+export function parseListQuery(q: URLSearchParams, isWatch: boolean, fieldLabels: readonly string[], defaultFieldLabelConversion = false): ListQuery {
   const out: ListQuery = {
     resourceVersion: q.get('resourceVersion') ?? undefined,
     resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
@@ -42,7 +42,7 @@ export function parseListQuery(q: URLSearchParams, isWatch: boolean, fieldLabels
   const ls = q.get('labelSelector');
   if (ls) out.labelMatch = labelMatcher(ls);
   const fs = q.get('fieldSelector');
-  if (fs) out.fieldMatch = fieldMatcher(fs, fieldLabels);
+  if (fs) out.fieldMatch = fieldMatcher(fs, fieldLabels, defaultFieldLabelConversion);
   const errs = validateListQuery(out);
   if (errs.length) throw S.invalid('meta.k8s.io', 'ListOptions', '', errs);
   return out;

@@ -36,7 +36,8 @@ const SCALARS: Record<string, { schema: Schema; zero: unknown }> = {
   int32: { schema: { type: 'integer', format: 'int32' }, zero: 0 },
   float64: { schema: { type: 'number', format: 'double' }, zero: 0 },
   bool: { schema: { type: 'boolean' }, zero: false },
-  bytes: { schema: { type: 'string', format: 'byte' }, zero: '' },
+  // A []byte is a slice: nil is its zero, so kube-openapi gives it no default.
+  bytes: { schema: { type: 'string', format: 'byte' }, zero: undefined },
 };
 
 function scalar(t: GoFieldType): { schema: Schema; zero: unknown } {
@@ -50,7 +51,7 @@ function elemSchema(t: GoFieldType, owner: GoStruct): Schema {
   const ref = refName(t, owner);
   if (ref) return typeof t === 'object' ? { default: {}, allOf: [{ $ref: REFS + ref }] } : { $ref: REFS + ref };
   const s = scalar(t);
-  return { default: s.zero, ...s.schema };
+  return s.zero === undefined ? { ...s.schema } : { default: s.zero, ...s.schema };
 }
 
 const required = (f: GoField): boolean => !f.omitempty && !f.optional;
@@ -65,7 +66,7 @@ function propertySchema(f: GoField, owner: GoStruct): Schema {
     if (typeof f.type === 'object' && !f.pointer) out['default'] = {};
   } else {
     const s = scalar(f.type);
-    if (required(f) && !f.pointer) out['default'] = s.zero;
+    if (required(f) && !f.pointer && s.zero !== undefined) out['default'] = s.zero;
     Object.assign(out, s.schema);
   }
   if (f.listMapKeys) out['x-kubernetes-list-map-keys'] = [...f.listMapKeys];

@@ -6,8 +6,8 @@
 import { Cursor, WireError, WIRE_BYTES, WIRE_END_GROUP, WIRE_VARINT } from './protobuf-wire.js';
 
 type Scalar = 'string' | 'bytes' | 'int64' | 'int32' | 'bool';
-/** time: metav1.Time; fieldsV1: metav1.FieldsV1; stringMap: map<string,string>. */
-export type FieldKind = Scalar | 'time' | 'fieldsV1' | 'stringMap' | MessageSchema;
+/** time: metav1.Time; fieldsV1: metav1.FieldsV1; stringMap: map<string,string>; bytesMap: map<string,bytes> (values base64, as JSON has them). */
+export type FieldKind = Scalar | 'time' | 'fieldsV1' | 'stringMap' | 'bytesMap' | MessageSchema;
 
 interface FieldSpec {
   no: number;
@@ -113,7 +113,8 @@ function readValue(kind: FieldKind, cur: Cursor, prev: Value | undefined): Value
       return out;
     }
     case 'stringMap':
-      return readMapEntry(cur.sub(), (prev as Map<string, string> | undefined) ?? new Map());
+    case 'bytesMap':
+      return readMapEntry(cur.sub(), (prev as Map<string, string> | undefined) ?? new Map(), kind === 'bytesMap');
     default:
       return decodeMessage(kind, cur.sub(), (prev as State | undefined) ?? new Map());
   }
@@ -127,15 +128,15 @@ function readTime(cur: Cursor): TimeValue {
   return seconds === GO_ZERO_TIME_SECONDS ? { zero: true } : { zero: false, seconds };
 }
 
-/** One map<string,string> entry: key 1 and value 2, read whatever their wire type; others skipped. */
-function readMapEntry(cur: Cursor, into: Map<string, string>): Map<string, string> {
+/** One map entry: key 1 and value 2 (a string, or bytes kept as base64), read whatever their wire type; others skipped. */
+function readMapEntry(cur: Cursor, into: Map<string, string>, bytes: boolean): Map<string, string> {
   let key = '';
   let value = '';
   while (!cur.done) {
     const start = cur.pos;
     const { field: no } = cur.tag();
     if (no === 1) key = cur.string();
-    else if (no === 2) value = cur.string();
+    else if (no === 2) value = bytes ? Buffer.from(cur.bytes()).toString('base64') : cur.string();
     else cur.skipField(start);
   }
   into.set(key, value);
@@ -155,7 +156,7 @@ export function render(schema: MessageSchema, state: State): Record<string, unkn
       const list = v as Value[] | undefined;
       if (list?.length) out[f.json] = list.map((x) => renderValue(f.kind, x));
       else if (!f.omitempty) out[f.json] = null;
-    } else if (f.kind === 'stringMap') {
+    } else if (f.kind === 'stringMap' || f.kind === 'bytesMap') {
       const m = v as Map<string, string> | undefined;
       if (m?.size) out[f.json] = renderMap(m);
       else if (!f.omitempty) out[f.json] = null;
@@ -192,6 +193,7 @@ function renderValue(kind: FieldKind, v: Value): unknown {
     case 'fieldsV1':
       return renderFields(v as FieldsValue);
     case 'stringMap':
+    case 'bytesMap':
       return renderMap(v as Map<string, string>);
     default:
       return render(kind, v as State);

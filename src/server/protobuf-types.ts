@@ -15,7 +15,8 @@ function fieldKind(f: GoField, where: string): FieldKind {
     throw new Error(`${where}: no protobuf form declared`);
   }
   if (f.map) {
-    if (t !== 'string') throw new Error(`${where}: only map[string]string is decoded from protobuf`);
+    if (t === 'bytes') return 'bytesMap';
+    if (t !== 'string') throw new Error(`${where}: only map[string]string and map[string][]byte are decoded from protobuf`);
     return 'stringMap';
   }
   return t;

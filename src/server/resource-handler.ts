@@ -126,7 +126,7 @@ function listObject(store: GenericStore, result: ListResult): JSONObject {
 
 async function list(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
   const neg = negotiate(r, 'list');
-  const q = parseListQuery(r.query, false, fieldLabels(store));
+  const q = parseListQuery(r.query, false, fieldLabels(store), store.type.defaultFieldLabelConversion === true);
   const rev = parseRevision(q.resourceVersion);
   const exact = q.resourceVersionMatch === 'Exact' || (q.limit && rev !== undefined && q.resourceVersionMatch === undefined);
   const listed = await store.listKV({
@@ -169,7 +169,7 @@ function fieldLabels(store: GenericStore): string[] {
 
 async function watch(r: ResourceRequest, store: GenericStore, ns: string, opts: EndpointOptions): Promise<void> {
   const neg = negotiate(r, 'watch');
-  const q = parseListQuery(r.query, true, fieldLabels(store));
+  const q = parseListQuery(r.query, true, fieldLabels(store), store.type.defaultFieldLabelConversion === true);
   if (r.info.name) {
     // GET .../name?watch=true: a watch of one object.
     const nameMatch = (f: Record<string, string>): boolean => f['metadata.name'] === r.info.name;
@@ -428,7 +428,7 @@ async function del(r: ResourceRequest, store: GenericStore, ns: string): Promise
 async function deleteCollection(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
   const neg = negotiate(r, 'list');
   const opts = await readDeleteOptions(r);
-  const q = parseListQuery(r.query, false, fieldLabels(store));
+  const q = parseListQuery(r.query, false, fieldLabels(store), store.type.defaultFieldLabelConversion === true);
   const all = await store.deleteCollection(ns, { labelMatch: q.labelMatch, fieldMatch: q.fieldMatch }, opts, { user: r.user });
   writeObject(r.res, 200, listObject(store, all), neg);
 }

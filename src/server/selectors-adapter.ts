@@ -7,11 +7,15 @@ export function labelMatcher(selector: string): (labels: Record<string, string>)
   return (labels) => matchesLabels(parsed, labels);
 }
 
-/** A field selector over the resource's selectable fields; other fields are refused as kube refuses them. */
-export function fieldMatcher(selector: string, supported: readonly string[]): (fields: Record<string, string>) => boolean {
+/**
+ * A field selector over the resource's selectable fields; other fields are refused as kube refuses them: by
+ * the kind's field label conversion function, or by runtime.DefaultMetaV1FieldSelectorConversion when it has none.
+ */
+export function fieldMatcher(selector: string, supported: readonly string[], defaultConversion = false): (fields: Record<string, string>) => boolean {
   const parsed = parseFieldSelector(selector);
   for (const r of parsed.requirements) {
-    if (!supported.includes(r.field)) throw badRequest(`field label not supported: ${r.field}`);
+    if (supported.includes(r.field)) continue;
+    throw badRequest(defaultConversion ? `"${r.field}" is not a known field selector: only "metadata.name", "metadata.namespace"` : `field label not supported: ${r.field}`);
   }
   return (fields) => matchFields(parsed, fields);
 }

@@ -100,10 +100,11 @@ test('patch metadata and key order follow each kind\'s Go struct', () => {
         assert.equal(m.fields[f.json]?.patchMergeKey, f.patchMergeKey, `${s.name}.${f.json}`);
       }
     }
-    // Keys written in reverse come back in Go order, kind and apiVersion first, and so do metadata's.
-    const obj = Object.fromEntries(
-      [...k.object.fields.map((f) => [f.json, f.json === 'metadata' ? Object.fromEntries(ObjectMeta.fields.map((g) => [g.json, 'x']).reverse()) : {}]), ['apiVersion', 'a'], ['kind', 'k']].reverse(),
-    );
+    // Keys written in reverse come back in Go order, kind and apiVersion first, and so do metadata's (maps
+    // hold a key: empty omitempty maps are left out).
+    const value = (f: (typeof k.object.fields)[number]): unknown =>
+      f.json === 'metadata' ? Object.fromEntries(ObjectMeta.fields.map((g) => [g.json, 'x']).reverse()) : f.map ? { key: 'x' } : {};
+    const obj = Object.fromEntries([...k.object.fields.map((f) => [f.json, value(f)]), ['apiVersion', 'a'], ['kind', 'k']].reverse());
     const out = typedOrder(k.object)(obj);
     assert.deepEqual(Object.keys(out), ['kind', 'apiVersion', ...k.object.fields.map((f) => f.json)]);
     assert.deepEqual(Object.keys(out['metadata'] as object), ObjectMeta.fields.map((f) => f.json));

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -37,6 +37,7 @@ const resources: Record<string, { kind: string; namespaced: boolean }[]> = {
     { kind: 'Node', namespaced: false },
     { kind: 'Pod', namespaced: true },
     { kind: 'ConfigMap', namespaced: true },
+    { kind: 'Secret', namespaced: true },
   ],
   [RBAC]: [
     { kind: 'Role', namespaced: true },
@@ -138,6 +139,23 @@ for (const args of CREATES) {
     assert.equal(JSON.stringify(decoded.object), JSON.stringify(printed));
   });
 }
+
+// ConfigMaps and Secrets: map<string,string> and map<string,bytes> entries (a non-UTF-8 file goes to binaryData).
+test('kubectl create configmap and secrets: data, binaryData and type decode to what -o json prints', async () => {
+  const bin = join(dir, 'blob.bin');
+  writeFileSync(bin, Buffer.from([0xff, 0xfe, 0x00, 0x01]));
+  for (const args of [
+    ['create', 'configmap', 'cfg', '-n', 'team-a', '--from-literal=b=2', '--from-literal=a=1', `--from-file=blob=${bin}`],
+    ['create', 'secret', 'generic', 's1', '--from-literal=user=admin', `--from-file=key=${bin}`, '--type=example.com/x'],
+    ['create', 'secret', 'docker-registry', 'reg', '--docker-server=r.example.com', '--docker-username=u', '--docker-password=p'],
+  ]) {
+    const sent = await capture(args, 'POST');
+    const printed = JSON.parse(await kubectl([...args, '--dry-run=client', '-o', 'json'])) as Record<string, unknown>;
+    const decoded = decodeProtobufObject(sent.body, { apiVersion: 'v1', kind: String(printed['kind']) });
+    if (decoded instanceof StatusError) assert.fail(decoded.message);
+    assert.equal(JSON.stringify(decoded.object), JSON.stringify(printed), args.join(' '));
+  }
+});
 
 test('kubectl drain --disable-eviction: the pod DELETE carries protobuf DeleteOptions', async () => {
   const sent = await capture(['drain', 'n1', '--disable-eviction', '--force', '--grace-period=7', '--timeout=20s'], 'DELETE');

@@ -90,6 +90,19 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
       preserveUnknownFields: false,
     },
   },
+  'v1/ConfigMap': {
+    metadata: { name: 'fuzz', labels: { a: 'b' } },
+    immutable: false,
+    data: { a: 'b' },
+    binaryData: { c: 'AAE=' },
+  },
+  'v1/Secret': {
+    metadata: { name: 'fuzz', annotations: { c: 'd' } },
+    immutable: false,
+    data: { a: 'AAE=' },
+    stringData: { b: 'x' },
+    type: 'Opaque',
+  },
 };
 
 /** What a position of an object decodes into. */
@@ -206,7 +219,7 @@ test('type fuzz: every field of every built-in kind, replaced by null, 1, "x", t
     const apiVersion = gvString(group, version);
     const sample = SAMPLES[`${apiVersion}/${kind}`];
     assert.ok(sample, `a sample ${kind} at ${apiVersion} for the type fuzz`);
-    const url = `${group ? `/apis/${apiVersion}` : '/api/v1'}/${resource}?dryRun=All`;
+    const url = `${group ? `/apis/${apiVersion}` : '/api/v1'}${k.served.namespaced ? '/namespaces/default' : ''}/${resource}?dryRun=All`;
     const valid = { apiVersion, kind, ...sample };
     const base = await api.req('POST', url, valid);
     assert.equal(base.status, 201, `${kind} ${apiVersion} sample: ${base.text}`);
