@@ -454,7 +454,10 @@ test('PATCH /scale: merge and JSON patches of the Scale', async () => {
   assert.equal(r.status, 422);
   const cur = (await api.req('GET', `${base}/pt/scale`)).json;
   const m = cur.metadata;
-  const patched = `{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"creationTimestamp":"${m.creationTimestamp}","name":"pt","namespace":"default","resourceVersion":"${m.resourceVersion}","uid":"${m.uid}"},"spec":{"replicas":"x"},"status":{"replicas":0}}`;
+  // The Scale patched carries the parent's owners of its replicas as Scale managers (ScaleHandler.ToSubresource):
+  // here the earlier Scale writes, by fetch's User-Agent "node".
+  const scaleManagers = '[{"apiVersion":"autoscaling/v1","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:replicas":{}}},"manager":"node","operation":"Update","subresource":"scale"}]';
+  const patched = `{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"creationTimestamp":"${m.creationTimestamp}","managedFields":${scaleManagers},"name":"pt","namespace":"default","resourceVersion":"${m.resourceVersion}","uid":"${m.uid}"},"spec":{"replicas":"x"},"status":{"replicas":0}}`;
   assert.equal(r.json.message, ` "" is invalid: patch: Invalid value: ${JSON.stringify(patched)}: json: cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32`);
   // Unknown fields under Strict.
   r = await api.req('PATCH', `${base}/pt/scale?fieldValidation=Strict`, { spec: { replicas: 3, extra: 1 } }, MERGE);
