@@ -20,9 +20,9 @@ function valueAt(obj: JSONObject, path: readonly string[]): unknown {
   return v;
 }
 
-const keyCount = (v: unknown): number => (isObject(v) ? Object.keys(v).length : 0);
+const keyCount = (v: unknown): number => (Array.isArray(v) ? v.length : isObject(v) ? Object.keys(v).length : 0);
 
-/** A printer from declared columns: each cell the string at its field ('' when absent), an age, or a key count. */
+/** A printer from declared columns: each cell the string at its field ('' when absent), an age, or a key (or list item) count. */
 function tableConvertorOf(columns: readonly TableColumnDecl[]): TableConvertor {
   return {
     columns: columns.map(({ name, type, format, description, priority }) => ({ name, type, format, description, priority })),

@@ -6,6 +6,8 @@ import type { KindDeclaration } from './kind.js';
 import { namespaceKind } from './core/v1/namespace.js';
 import { configMapKind } from './core/v1/config-map.js';
 import { secretKind } from './core/v1/secret.js';
+import { serviceAccountKind } from './core/v1/service-account.js';
+import { leaseKind } from './coordination/v1/lease.js';
 import { crdKind } from './apiextensions/v1/custom-resource-definition.js';
 import { crdV1beta1Kind } from './apiextensions/v1beta1/custom-resource-definition.js';
 import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac/v1/rbac.js';
@@ -15,7 +17,7 @@ import { DeleteOptions } from './meta/v1/delete-options.js';
 import { ListMeta } from './meta/v1/list-meta.js';
 import { JSONSchemaProps } from './apiextensions/json-schema-props.js';
 
-export const BUILTIN_KINDS: readonly KindDeclaration[] = [namespaceKind, crdKind, crdV1beta1Kind, configMapKind, secretKind];
+export const BUILTIN_KINDS: readonly KindDeclaration[] = [namespaceKind, crdKind, crdV1beta1Kind, configMapKind, secretKind, serviceAccountKind, leaseKind];
 
 interface ProtobufType {
   apiVersion: string;

@@ -8,7 +8,7 @@ import type { JSONObject } from '../util/json.js';
 
 /**
  * A printer column: its header, and the cell as the value at a field path, as a string, as an age, or as
- * the number of keys of the map there (plus those of the maps at `alsoCount`: a ConfigMap's DATA).
+ * the number of keys of the map (or items of the list) there (plus those of the maps at `alsoCount`: a ConfigMap's DATA).
  */
 export interface TableColumnDecl extends TableColumn {
   field: readonly string[];
