@@ -17,6 +17,10 @@ import { crdKind } from '../apis/apiextensions/v1/custom-resource-definition.js'
 import { builtinEndpoint, builtinResourceType } from '../apis/builtin-kinds.js';
 import { CrdServing } from '../crd/serving.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
+import { ServiceAccountsController } from '../controllers/service-accounts.js';
+import { RootCAPublisher } from '../controllers/root-ca-publisher.js';
+import { serviceAccountKind } from '../apis/core/v1/service-account.js';
+import { configMapKind } from '../apis/core/v1/config-map.js';
 import { mergeSchemaFor, trackManagedFields } from './merge-schema.js';
 import { CrdController, type FinalizerTiming } from '../crd/controller.js';
 import { admissionChain } from '../admission/chain.js';
@@ -102,6 +106,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const gc = new GarbageCollector(() => [...storageBuiltins.map(([, s]) => s), ...serving!.storageStores()]);
   // Not awaited: its informers' first lists do not hold up serving (a cascade may start a moment later).
   void gc.start().catch((e: unknown) => console.error('garbage collector:', e));
+  // kube-controller-manager's per-namespace defaults: the `default` ServiceAccount and the kube-root-ca.crt
+  // ConfigMap. The CA published is the one its client would trust the apiserver by: the server's CA, or,
+  // on plain HTTP only, none (an insecure client config's CAData is empty, and kube publishes it as "").
+  const saController = new ServiceAccountsController(namespaces, stores.get(serviceAccountKind)!);
+  const rootCAPublisher = new RootCAPublisher(namespaces, stores.get(configMapKind)!, opts.tls?.ca ?? '');
+  await Promise.all([saController.start(), rootCAPublisher.start()]);
 
   let ready = true;
   const api = apiRouter({
@@ -119,6 +129,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       crdController.stop();
       nsController.stop();
       gc.stop();
+      saController.stop();
+      rootCAPublisher.stop();
       await Promise.all(
         servers.map(
           (s) =>
