@@ -96,6 +96,24 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
     data: { a: 'b' },
     binaryData: { c: 'AAE=' },
   },
+  'v1/ServiceAccount': {
+    metadata: { name: 'fuzz', labels: { a: 'b' } },
+    secrets: [{ kind: 'Secret', namespace: 'default', name: 's', uid: 'u', apiVersion: 'v1', resourceVersion: '1', fieldPath: 'f' }],
+    imagePullSecrets: [{ name: 'p' }],
+    automountServiceAccountToken: true,
+  },
+  'coordination.k8s.io/v1/Lease': {
+    metadata: { name: 'fuzz', annotations: { c: 'd' } },
+    spec: {
+      holderIdentity: 'h',
+      leaseDurationSeconds: 15,
+      acquireTime: '2020-01-01T00:00:00.000001Z',
+      renewTime: '2020-01-01T00:00:00.000002Z',
+      leaseTransitions: 1,
+      strategy: 'OldestEmulationVersion',
+      preferredHolder: 'p',
+    },
+  },
   'v1/Secret': {
     metadata: { name: 'fuzz', annotations: { c: 'd' } },
     immutable: false,
