@@ -112,6 +112,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const saController = new ServiceAccountsController(namespaces, stores.get(serviceAccountKind)!);
   const rootCAPublisher = new RootCAPublisher(namespaces, stores.get(configMapKind)!, opts.tls?.ca ?? '');
   await Promise.all([saController.start(), rootCAPublisher.start()]);
+  // Their first pass over the initial namespaces is done before serving: clients never see `default` without them.
+  await Promise.all([saController.controller.idle(), rootCAPublisher.controller.idle()]);
 
   let ready = true;
   const api = apiRouter({

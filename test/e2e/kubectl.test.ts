@@ -32,6 +32,8 @@ test('api-resources lists the built-ins and the CRD with short names and categor
   assert.ok(lines.includes('namespaces ns v1 false Namespace'), r.stdout);
   assert.ok(lines.includes('configmaps cm v1 true ConfigMap'), r.stdout);
   assert.ok(lines.includes('secrets v1 true Secret'), r.stdout);
+  assert.ok(lines.includes('serviceaccounts sa v1 true ServiceAccount'), r.stdout);
+  assert.ok(lines.includes('leases coordination.k8s.io/v1 true Lease'), r.stdout);
   assert.ok(lines.includes('customresourcedefinitions crd,crds apiextensions.k8s.io/v1 false CustomResourceDefinition'), r.stdout);
   assert.ok(lines.includes('crontabs ct stable.example.com/v1 true CronTab'), r.stdout);
   const cat = await s.kubectl(['api-resources', '--categories=api-extensions', '-o', 'name']);
