@@ -59,6 +59,8 @@ export interface GoField {
   listMapKeys?: readonly string[];
   /** The field's documentation, as kube publishes it in OpenAPI. */
   doc?: string;
+  /** A +default marker: the default kube-openapi publishes (else the zero value of a required scalar). */
+  default?: unknown;
 }
 
 export interface GoStruct {
@@ -98,7 +100,7 @@ export function field(
   json: string,
   type: GoFieldType,
   flags = '',
-  extra: Pick<GoField, 'go' | 'patchStrategy' | 'patchMergeKey' | 'listType' | 'listMapKeys' | 'doc' | 'named' | 'collection'> = {},
+  extra: Pick<GoField, 'go' | 'patchStrategy' | 'patchMergeKey' | 'listType' | 'listMapKeys' | 'doc' | 'named' | 'collection' | 'default'> = {},
 ): GoField {
   const fl = new Set(flags.split(' ').filter(Boolean));
   const out: GoField = { json, type, ...extra };

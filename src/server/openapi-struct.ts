@@ -67,7 +67,8 @@ function propertySchema(f: GoField, owner: GoStruct): Schema {
     if (typeof f.type === 'object' && !f.pointer) out['default'] = {};
   } else {
     const s = scalar(f.type);
-    if (required(f) && !f.pointer && s.zero !== undefined) out['default'] = s.zero;
+    if (f.default !== undefined) out['default'] = f.default;
+    else if (required(f) && !f.pointer && s.zero !== undefined) out['default'] = s.zero;
     Object.assign(out, s.schema);
   }
   if (f.listMapKeys) out['x-kubernetes-list-map-keys'] = [...f.listMapKeys];

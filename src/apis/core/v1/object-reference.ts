@@ -26,6 +26,7 @@ export const LocalObjectReference = struct(
   'LocalObjectReference',
   [
     f(1, 'name', 'string', 'omit', {
+      default: '',
       doc: 'Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names',
     }),
   ],
