@@ -230,3 +230,24 @@ test('every namespace gets a default ServiceAccount and kube-root-ca.crt, recrea
     });
   }
 });
+
+test('a deleted namespace goes with its defaults: they are not recreated while it terminates', async () => {
+  let r = await api.req('POST', '/api/v1/namespaces', { metadata: { name: 'brief' } });
+  assert.equal(r.status, 201, r.text);
+  await eventually('the defaults', async () => {
+    const a = await api.req('GET', '/api/v1/namespaces/brief/serviceaccounts/default');
+    const b = await api.req('GET', '/api/v1/namespaces/brief/configmaps/kube-root-ca.crt');
+    return a.status === 200 && b.status === 200 ? true : undefined;
+  });
+  r = await api.req('DELETE', '/api/v1/namespaces/brief');
+  assert.equal(r.status, 200);
+  await eventually('the namespace to go', async () => ((await api.req('GET', '/api/v1/namespaces/brief')).status === 404 ? true : undefined));
+  // Recreated under the same name, it gets fresh defaults.
+  r = await api.req('POST', '/api/v1/namespaces', { metadata: { name: 'brief' } });
+  assert.equal(r.status, 201, r.text);
+  await eventually('fresh defaults', async () => {
+    const a = await api.req('GET', '/api/v1/namespaces/brief/serviceaccounts/default');
+    const b = await api.req('GET', '/api/v1/namespaces/brief/configmaps/kube-root-ca.crt');
+    return a.status === 200 && b.status === 200 ? true : undefined;
+  });
+});
