@@ -10,9 +10,7 @@ import { metaOf, type GenericStore } from '../registry/store.js';
 import { realClock, type Clock } from './clock.js';
 import { Controller, RequeueAfter, type ControllerOptions } from './controller.js';
 import { Informer } from './informer.js';
-
-/** The manager kube-controller-manager's writes are recorded for (its User-Agent's prefix). */
-const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
+import { KUBE_CONTROLLER_MANAGER } from './namespace-defaults.js';
 
 /** How soon a namespace whose content remains is looked at again. */
 export const CONTENT_REMAINING_RETRY_MS = 500;
