@@ -5,6 +5,7 @@
 import { isYamlParseError, parseKubeYaml } from '../util/yaml.js';
 import { type Status, StatusError, badRequest, requestEntityTooLarge, unsupportedMediaType } from '../api/status.js';
 import { type GoType, GoJsonError, RawJson, goAny, goJsonCompact, goJsonMarshal, goMap, goString, goUnmarshal, parseJsonText, rawShape } from '../util/go-json.js';
+import { stringifyJSON } from '../util/json-int64.js';
 
 export const JSON_PATCH = 'application/json-patch+json';
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -53,7 +54,7 @@ export const unknownServerError = (message: string): StatusError => statusError(
  * fieldValidation=Strict: errors.NewInvalid(schema.GroupKind{}, "", [patch: Invalid value: ...]).
  */
 export function patchInvalid(patchedValue: string, detail: string): StatusError {
-  const body = `Invalid value: ${JSON.stringify(patchedValue)}: ${detail}`;
+  const body = `Invalid value: ${stringifyJSON(patchedValue)}: ${detail}`;
   return statusError(422, 'Invalid', ` "" is invalid: patch: ${body}`, {
     causes: [{ reason: 'FieldValueInvalid', message: body, field: 'patch' }],
   });
