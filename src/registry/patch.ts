@@ -208,7 +208,7 @@ function decodeApplyPatch(body: Uint8Array | string): DecodedPatch | StatusError
   }
   if (value === null || value === undefined) return { type: APPLY_PATCH, patch: {}, strictErrors: [] };
   if (typeof value !== 'object' || Array.isArray(value)) {
-    const kind = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value === 'number' ? 'number' : 'string';
+    const kind = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value === 'number' || typeof value === 'bigint' ? 'number' : 'string';
     return badRequest(
       `error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`,
     );

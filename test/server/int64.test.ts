@@ -155,3 +155,20 @@ test('tables and field selectors print int64s exactly', async () => {
   assert.ok(s.text.includes('"name":"c1"'), s.text);
   assert.ok(!s.text.includes('"name":"o'), s.text);
 });
+
+test('int64 metadata fields: exact within int64, Go’s overflow error beyond', async () => {
+  const ok = await api.req('POST', '/api/v1/namespaces', `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"gen-ok","generation":${MAX}}}`);
+  assert.equal(ok.status, 201, ok.text);
+  const over = await api.req('POST', '/api/v1/namespaces', '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"gen-over","generation":9223372036854775808}}');
+  assert.equal(over.status, 400, over.text);
+  assert.equal(
+    over.json.message,
+    'Namespace in version "v1" cannot be handled as a Namespace: json: cannot unmarshal number 9223372036854775808 into Go struct field ObjectMeta.metadata.generation of type int64',
+  );
+  const cr = await api.req('POST', base, body('gen-cr', '{}').replace('"name":"gen-cr"', `"name":"gen-cr","generation":${MAX}`));
+  assert.equal(cr.status, 201, cr.text);
+  const crOver = await api.req('POST', base, body('gen-cr2', '{}').replace('"name":"gen-cr2"', '"name":"gen-cr2","generation":9223372036854775808'));
+  assert.equal(crOver.status, 400, crOver.text);
+  // kube re-marshals the unstructured metadata (a float64 now) before decoding ObjectMeta: Go's 'f' formatting.
+  assert.match(crOver.json.message, /cannot unmarshal number 9223372036854776000 into Go struct field ObjectMeta\.generation of type int64/);
+});
