@@ -8,8 +8,28 @@
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+
+/**
+ * Whether the text has a run of at least n digits. Every run of n holds exactly one index that is n - 1
+ * modulo n, so only those are looked at (a run is measured around a digit found there): about 1/n of
+ * the characters, where a regular expression (/\d{16}/) visits every one, and costs as much as a
+ * sixth of JSON.parse on a 1 KB object.
+ */
+export function hasDigitRun(text: string, n: number): boolean {
+  for (let i = n - 1; i < text.length; i += n) {
+    if (!isDigit(text.charCodeAt(i))) continue;
+    let lo = i;
+    while (lo > 0 && isDigit(text.charCodeAt(lo - 1))) lo--;
+    let hi = i + 1;
+    while (hi < text.length && isDigit(text.charCodeAt(hi))) hi++;
+    if (hi - lo >= n) return true; // (a shorter run cannot also hold the next index looked at)
+  }
+  return false;
+}
+
 /** Any safe-range-exceeding integer literal has at least 16 digits (2^53 = 9007199254740992). */
-const LONG_DIGITS = /\d{16}/;
+const SAFE_DIGITS_MAX = 16;
 
 /** The int64 a JSON integer literal stands for, when JavaScript numbers cannot hold it exactly. */
 function bigIntOf(literal: string): bigint | undefined {
@@ -43,7 +63,7 @@ function hasBigIntLiteral(text: string): boolean {
 /** JSON.parse, with integer literals beyond ±(2^53 - 1) but within int64 as bigint. Throws JSON.parse's errors. */
 export function parseJSON(text: string): unknown {
   const value: unknown = JSON.parse(text);
-  if (!LONG_DIGITS.test(text) || !hasBigIntLiteral(text)) return value;
+  if (!hasDigitRun(text, SAFE_DIGITS_MAX) || !hasBigIntLiteral(text)) return value;
   return new Parser(text).value();
 }
 

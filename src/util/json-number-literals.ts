@@ -2,6 +2,8 @@
 // (`9223372036854775808`), by the path of the value that holds them. JSON.parse keeps only their values, while Go's decoder refuses them for integer fields
 // and names them in its error (`json: cannot unmarshal number 1.0 into Go struct field ... of type int64`).
 
+import { hasDigitRun } from './json-int64.js';
+
 /** A value's path as sigs.k8s.io/json's strict errors write it: `spec.versions[0].maxLength`. */
 type Frame = { kind: 'object'; path: string; key: string; expectKey: boolean } | { kind: 'array'; path: string; index: number };
 
@@ -27,7 +29,7 @@ const outsideInt64 = (literal: string): boolean => {
  * there is no run of 19 digits).
  */
 export function nonIntegerNumberLiterals(text: string): Map<string, string> | undefined {
-  if (!/[0-9][.eE]|\d{19}/.test(text)) return undefined;
+  if (!/[0-9][.eE]/.test(text) && !hasDigitRun(text, 19)) return undefined;
   const out = new Map<string, string>();
   const stack: Frame[] = [];
   let i = 0;

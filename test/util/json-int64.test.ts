@@ -53,3 +53,16 @@ test('stringifyJSON writes bigints as digits and matches JSON.stringify otherwis
     stringifyJSON(c);
   });
 });
+
+test('hasDigitRun finds runs of n digits wherever they start, and nothing shorter', async () => {
+  const { hasDigitRun } = await import('../../src/util/json-int64.js');
+  for (let n = 1; n <= 20; n++) {
+    for (let at = 0; at < 40; at++) {
+      const pad = 'x'.repeat(at);
+      assert.equal(hasDigitRun(`${pad}${'7'.repeat(n)}y${'x'.repeat(at % 7)}`, 16), n >= 16, `${n} at ${at}`);
+      assert.equal(hasDigitRun(`${pad}${'1'.repeat(15)}a${'2'.repeat(15)}`, 16), false);
+    }
+  }
+  assert.equal(hasDigitRun('', 16), false);
+  assert.equal(hasDigitRun('1234567890123456', 16), true);
+});
