@@ -172,3 +172,14 @@ test('int64 metadata fields: exact within int64, Go’s overflow error beyond', 
   // kube re-marshals the unstructured metadata (a float64 now) before decoding ObjectMeta: Go's 'f' formatting.
   assert.match(crOver.json.message, /cannot unmarshal number 9223372036854776000 into Go struct field ObjectMeta\.generation of type int64/);
 });
+
+test('OpenAPI v3 and v2 publish int64 defaults and enums exactly', async () => {
+  const v3 = await api.req('GET', '/openapi/v3/apis/stable.example.com/v1');
+  assert.equal(v3.status, 200, v3.text);
+  assert.ok(v3.text.includes(`"default":${MAX}`) && v3.text.includes(`"enum":[${MAX},1]`), v3.text);
+  const v2 = await api.req('GET', '/openapi/v2');
+  assert.equal(v2.status, 200, v2.text);
+  assert.ok(v2.text.includes(`"enum":[${MAX},1]`), 'v2 enum'); // (v2 leaves defaults out)
+  const pb = await api.req('GET', '/openapi/v2', undefined, { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' });
+  assert.equal(pb.status, 200, pb.text);
+});
