@@ -66,3 +66,11 @@ test('hasDigitRun finds runs of n digits wherever they start, and nothing shorte
   assert.equal(hasDigitRun('', 16), false);
   assert.equal(hasDigitRun('1234567890123456', 16), true);
 });
+
+test('YAML bodies read integers as JSON does: int64s exact, beyond as float64s', async () => {
+  const { parseKubeYaml } = await import('../../src/util/yaml.js');
+  const { goYaml } = await import('../../src/util/go-yaml-encode.js');
+  const v = parseKubeYaml('a: 9223372036854775807\nb: 0x7fffffffffffffff\nc: 1\nd: 9223372036854775808\ne: -9223372036854775808\nf: [9007199254740993, "9007199254740993"]\n');
+  assert.deepEqual(v, { a: 9223372036854775807n, b: 9223372036854775807n, c: 1, d: 9223372036854775808, e: -9223372036854775808n, f: [9007199254740993n, '9007199254740993'] });
+  assert.equal(goYaml({ a: 9223372036854775807n, f: [9007199254740993n, '9007199254740993'] }), 'a: 9223372036854775807\nf:\n- 9007199254740993\n- "9007199254740993"\n');
+});
