@@ -39,6 +39,7 @@ const COUNTER_CRD = {
                   odd: { type: 'integer' },
                   num: { type: 'number' },
                   list: { type: 'array', items: { type: 'integer' } },
+                  set: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'integer' } },
                   bounded: { type: 'integer', maximum: 'ODD' },
                   enumed: { type: 'integer', enum: ['MAX', 1] },
                   defaulted: { type: 'integer', default: 'MAX' },
@@ -56,7 +57,7 @@ const COUNTER_CRD = {
 // Bodies as text: JSON.stringify would round the numbers before the server sees them.
 const body = (name: string, spec: string): string =>
   `{"apiVersion":"stable.example.com/v1","kind":"Counter","metadata":{"name":"${name}"},"spec":${spec}}`;
-const SPEC = `{"big":${MAX},"big64":${MIN},"odd":${ODD},"num":${ODD},"list":[${MAX},1,${MIN}],"enumed":${MAX},"free":{"x":${MAX},"s":"${MAX}"}}`;
+const SPEC = `{"big":${MAX},"big64":${MIN},"odd":${ODD},"num":${ODD},"list":[${MAX},1,${MIN}],"set":[${MAX},1],"enumed":${MAX},"free":{"x":${MAX},"s":"${MAX}"}}`;
 
 /** The exact numbers of SPEC, as the server must write them back (keys sorted as Go writes maps). */
 function assertExact(text: string, what: string): void {
@@ -126,6 +127,12 @@ test('merge and JSON patches and updates keep int64s exact', async () => {
   assert.equal(put.status, 200, put.text);
   assert.ok(put.text.includes('"odd":9007199254740995'), put.text);
   assert.ok(put.text.includes(`"big":${MAX}`), put.text);
+  // A set list compares members exactly: 2^63-1 and 2^63-2 differ (as float64s they would not).
+  const put2 = await api.req('PUT', `${base}/c1`, put.text.replace(`"set":[${MAX},1]`, `"set":[${MAX},9223372036854775806]`));
+  assert.equal(put2.status, 200, put2.text);
+  const dup = await api.req('PUT', `${base}/c1`, put2.text.replace(`"set":[${MAX},9223372036854775806]`, `"set":[${MAX},${MAX}]`));
+  assert.equal(dup.status, 422, dup.text);
+  assert.match(dup.json.message, /spec\.set\[1\]: Duplicate value: 9223372036854775807/);
 });
 
 test('schema validation sees int64s: bounds, enum, and values beyond int64 as float64s', async () => {
