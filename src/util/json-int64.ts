@@ -9,6 +9,8 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+/** A character of a JSON number literal: digits, sign, point, exponent. */
+const isNumberChar = (c: number): boolean => isDigit(c) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
 
 /**
  * Whether the text has a run of at least n digits. Every run of n holds exactly one index that is n - 1
@@ -52,7 +54,7 @@ function hasBigIntLiteral(text: string): boolean {
       while (i < text.length && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c /* \ */ ? 2 : 1;
     } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
       let j = i + 1;
-      while (j < text.length && /[-+0-9.eE]/.test(text[j]!)) j++;
+      while (j < text.length && isNumberChar(text.charCodeAt(j))) j++;
       if (j - i >= SAFE_DIGITS_MAX && bigIntOf(text.slice(i, j)) !== undefined) return true;
       i = j - 1;
     }
@@ -86,7 +88,7 @@ class Parser {
     if (c === 'f') return this.word('false', false);
     if (c === 'n') return this.word('null', null);
     const start = this.i;
-    while (this.i < this.s.length && /[-+0-9.eE]/.test(this.s[this.i]!)) this.i++;
+    while (this.i < this.s.length && isNumberChar(this.s.charCodeAt(this.i))) this.i++;
     const literal = this.s.slice(start, this.i);
     return bigIntOf(literal) ?? Number(literal);
   }
@@ -139,8 +141,10 @@ class Parser {
       const k = this.string();
       this.ws();
       this.i++; // :
-      // defineProperty: a "__proto__" key is an own property, as JSON.parse makes it.
-      Object.defineProperty(out, k, { value: this.value(), enumerable: true, writable: true, configurable: true });
+      const v = this.value();
+      // A "__proto__" key is an own property, as JSON.parse makes it (assignment would set the prototype).
+      if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+      else out[k] = v;
       this.ws();
       if (this.s[this.i++] === '}') return out;
     }
