@@ -5,6 +5,7 @@
 import { isYamlParseError, parseKubeYaml } from '../util/yaml.js';
 import { type Status, StatusError, badRequest, requestEntityTooLarge, unsupportedMediaType } from '../api/status.js';
 import { type GoType, GoJsonError, RawJson, goAny, goJsonCompact, goJsonMarshal, goMap, goString, goUnmarshal, parseJsonText, rawShape } from '../util/go-json.js';
+import { stringifyJSON } from '../util/json-int64.js';
 
 export const JSON_PATCH = 'application/json-patch+json';
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -48,7 +49,7 @@ export const unknownServerError = (message: string): StatusError => statusError(
  * fieldValidation=Strict: errors.NewInvalid(schema.GroupKind{}, "", [patch: Invalid value: ...]).
  */
 export function patchInvalid(patchedValue: string, detail: string): StatusError {
-  const body = `Invalid value: ${JSON.stringify(patchedValue)}: ${detail}`;
+  const body = `Invalid value: ${stringifyJSON(patchedValue)}: ${detail}`;
   return statusError(422, 'Invalid', ` "" is invalid: patch: ${body}`, {
     causes: [{ reason: 'FieldValueInvalid', message: body, field: 'patch' }],
   });
@@ -236,7 +237,7 @@ export function decodeApplyPatch(body: Uint8Array | string): Extract<DecodedPatc
   }
   if (value === null || value === undefined) return { type: APPLY_PATCH, patch: {}, strictErrors: [] };
   if (typeof value !== 'object' || Array.isArray(value)) {
-    const kind = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value === 'number' ? 'number' : 'string';
+    const kind = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value === 'number' || typeof value === 'bigint' ? 'number' : 'string';
     return badRequest(
       `error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`,
     );
