@@ -151,11 +151,15 @@ function customResourceStrategy(
       const meta = metaOf(obj);
       const oldMeta = metaOf(old);
       if (sub === 'status') {
-        // Only status changes through /status: everything else is the stored object's.
+        // Only status changes through /status: everything else is the stored object's, but for managedFields,
+        // which the field manager has just brought up to date for this write (kube's statusStrategy keeps them).
         const status = obj['status'];
+        const managedFields = meta['managedFields'];
         for (const k of Object.keys(obj)) delete obj[k];
         Object.assign(obj, structuredClone(old));
         metaOf(obj).resourceVersion = meta.resourceVersion;
+        if (managedFields === undefined) delete metaOf(obj)['managedFields'];
+        else metaOf(obj)['managedFields'] = managedFields;
         if (status === undefined) delete obj['status'];
         else obj['status'] = status;
         return;
