@@ -204,6 +204,29 @@ describe('kubectl apply --server-side of a custom resource', () => {
     assert.equal(r.stderr, typedPatchError('stable.example.com/v1, Kind=CronTab', '.spec.bogus: field not declared in schema'));
   });
 
+  test('a stale resourceVersion in the manifest is a conflict, to which kubectl adds its advice all the same', async () => {
+    await ok(['apply', '--server-side', '-f', '-'], cronTab('stale', '  image: a\n'));
+    const r = await ssa(cronTab('stale', '  image: b\n', '  resourceVersion: "1"\n'));
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stderr,
+      conflictError('Operation cannot be fulfilled on crontabs.stable.example.com "stale": the object has been modified; please apply your changes to the latest version and try again'),
+    );
+  });
+
+  test('at most 10 update managers: the oldest are merged into ancient-changes', async () => {
+    await ok(['apply', '--server-side', '-f', '-'], cronTab('capped', '  image: a\n'));
+    for (let i = 0; i <= 10; i++) {
+      await ok(['label', 'crontab', 'capped', `l${i}=v`, `--field-manager=m${i}`]);
+    }
+    const m = (await managers('crontab', 'capped')) as any[];
+    assert.deepEqual(
+      m.map((e) => e.manager),
+      ['kubectl', 'ancient-changes', 'm10', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9'],
+    );
+    assert.deepEqual(m[1], { fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:l0': {}, 'f:l1': {} } } }, manager: 'ancient-changes', operation: 'Update' });
+  });
+
   test('-o yaml hides managedFields, --show-managed-fields shows them', async () => {
     await ok(['apply', '--server-side', '--field-manager=shower', '-f', '-'], cronTab('shown', '  image: img\n', '  labels:\n    app: a\n'));
     const hidden = await getObject('crontab', 'shown', false);
@@ -467,6 +490,31 @@ describe('built-in kinds', () => {
     r = await ssa('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n');
     assert.equal(r.stdout, 'namespace/team-a serverside-applied\n');
     assert.deepEqual((await getObject('namespace', 'team-a')).metadata.labels, { 'kubernetes.io/metadata.name': 'team-a' });
+  });
+
+  test('a Namespace applied client-side, then server-side: ownership migrated, the annotation kept in step; a label changed by kubectl label conflicts', async () => {
+    const ns = (labels: string): string => `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: csa-ns\n  labels:\n${labels}`;
+    await ok(['apply', '-f', '-'], ns('    a: "1"\n    b: "2"\n'));
+    let r = await ssa(ns('    a: "1"\n'));
+    assert.equal(r.stderr, '');
+    assert.equal(r.stdout, 'namespace/csa-ns serverside-applied\n');
+    const obj = await getObject('namespace', 'csa-ns');
+    assert.deepEqual(obj.metadata.labels, { a: '1', 'kubernetes.io/metadata.name': 'csa-ns' });
+    assert.equal(
+      obj.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'],
+      '{"apiVersion":"v1","kind":"Namespace","metadata":{"labels":{"a":"1"},"name":"csa-ns"}}\n',
+    );
+    assert.deepEqual(await managers('namespace', 'csa-ns'), [
+      { fieldsV1: { 'f:metadata': { 'f:labels': { 'f:a': {} } } }, manager: 'kubectl', operation: 'Apply' },
+      {
+        fieldsV1: { 'f:metadata': { 'f:annotations': { 'f:kubectl.kubernetes.io/last-applied-configuration': {} } } },
+        manager: 'kubectl-last-applied',
+        operation: 'Apply',
+      },
+    ]);
+    await ok(['label', 'namespace', 'csa-ns', 'a=9', '--overwrite']);
+    r = await ssa(ns('    a: "1"\n'));
+    assert.equal(r.stderr, conflictError('Apply failed with 1 conflict: conflict with "kubectl-label" using v1: .metadata.labels.a'));
   });
 
   test('a CustomResourceDefinition', async () => {
