@@ -413,15 +413,22 @@ describe('the status subresource', () => {
     ]);
   });
 
-  test('a Namespace status apply records its manager', async () => {
+  test('a Namespace status apply records its manager, and keeps the metadata it sets', async () => {
+    // Namespaces' status strategy resets spec only: metadata written through /status is kept (and owned).
     await ok(['create', 'namespace', 'ns-status']);
     const r = await s.kubectl(['apply', '--server-side', '--subresource=status', '--field-manager=ctl', '-f', '-'], {
-      stdin: 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns-status\nstatus:\n  conditions:\n  - type: Custom\n    status: "True"\n',
+      stdin: 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns-status\n  labels:\n    checked: "yes"\nstatus:\n  conditions:\n  - type: Custom\n    status: "True"\n',
     });
     assert.equal(r.stderr, '');
+    const obj = await getObject('namespace', 'ns-status');
+    assert.deepEqual(obj.metadata.labels, { checked: 'yes', 'kubernetes.io/metadata.name': 'ns-status' });
+    assert.deepEqual(obj.status.conditions, [{ type: 'Custom', status: 'True' }]);
     const m = (await managers('namespace', 'ns-status')) as any[];
     assert.deepEqual(m.find((e) => e.manager === 'ctl'), {
-      fieldsV1: { 'f:status': { 'f:conditions': { 'k:{"type":"Custom"}': { '.': {}, 'f:status': {}, 'f:type': {} } } } },
+      fieldsV1: {
+        'f:metadata': { 'f:labels': { 'f:checked': {} } },
+        'f:status': { 'f:conditions': { 'k:{"type":"Custom"}': { '.': {}, 'f:status': {}, 'f:type': {} } } },
+      },
       manager: 'ctl',
       operation: 'Apply',
       subresource: 'status',

@@ -64,18 +64,6 @@ export const Namespace = kindStruct(
   { openapi: CORE_V1, doc: 'Namespace provides a scope for Names. Use of multiple namespaces is optional.' },
 );
 
-/**
- * The stored metadata for a /status or /finalize write, with the request's resourceVersion and managedFields:
- * the field manager has just brought them up to date for this write through the subresource.
- */
-function subresourceMetadata(obj: JSONObject, old: JSONObject): JSONObject {
-  const meta: JSONObject = { ...metaOf(old), resourceVersion: metaOf(obj).resourceVersion };
-  const managedFields = metaOf(obj)['managedFields'];
-  if (managedFields === undefined) delete meta['managedFields'];
-  else meta['managedFields'] = managedFields;
-  return meta;
-}
-
 function setDefaults(obj: JSONObject): void {
   const meta = metaOf(obj);
   // SetDefaults_Namespace: the immutable name label.
@@ -119,13 +107,13 @@ const strategy: KindDeclaration['strategy'] = {
   validate: validateNamespace,
   prepareForUpdate(obj, old, sub: Subresource | 'finalize') {
     setDefaults(obj);
+    // namespaceStatusStrategy resets spec only, namespaceFinalizeStrategy status only: metadata written through
+    // either is kept, managedFields included (which the field manager has just computed for this write).
     if (sub === 'status') {
       obj['spec'] = old['spec'];
-      obj['metadata'] = subresourceMetadata(obj, old);
     } else if (sub === ('finalize')) {
       const spec = specOf(obj);
       obj['status'] = old['status'];
-      obj['metadata'] = subresourceMetadata(obj, old);
       obj['spec'] = { ...(old['spec'] as JSONObject), finalizers: spec['finalizers'] };
     } else {
       obj['status'] = old['status'];
