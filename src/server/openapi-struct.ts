@@ -25,6 +25,7 @@ function refName(t: GoFieldType, owner: GoStruct): string | undefined {
     return name;
   }
   if (t === 'time') return `${META}.Time`;
+  if (t === 'microTime') return `${META}.MicroTime`;
   if (t === 'fieldsV1') return `${META}.FieldsV1`;
   const named = UNION_NAMES[t];
   return named && owner.openapi ? `${owner.openapi}.${named}` : undefined;

@@ -106,6 +106,8 @@ function elemSlot(t: GoFieldType): Slot {
     case 'time':
     case 'bytes':
       return { k: t };
+    case 'microTime':
+      return { k: 'time' };
     case 'int64':
     case 'int32':
       return { k: 'int' };
