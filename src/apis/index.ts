@@ -6,6 +6,8 @@ import type { KindDeclaration } from './kind.js';
 import { namespaceKind } from './core/v1/namespace.js';
 import { crdKind } from './apiextensions/v1/custom-resource-definition.js';
 import { crdV1beta1Kind } from './apiextensions/v1beta1/custom-resource-definition.js';
+import { eventKind } from './core/v1/event.js';
+import { eventsV1Kind } from './events/v1/event.js';
 import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac/v1/rbac.js';
 import { Scale } from './autoscaling/v1/scale.js';
 import { ObjectMeta } from './meta/v1/object-meta.js';
@@ -13,7 +15,7 @@ import { DeleteOptions } from './meta/v1/delete-options.js';
 import { ListMeta } from './meta/v1/list-meta.js';
 import { JSONSchemaProps } from './apiextensions/json-schema-props.js';
 
-export const BUILTIN_KINDS: readonly KindDeclaration[] = [namespaceKind, crdKind, crdV1beta1Kind];
+export const BUILTIN_KINDS: readonly KindDeclaration[] = [namespaceKind, crdKind, crdV1beta1Kind, eventKind, eventsV1Kind];
 
 interface ProtobufType {
   apiVersion: string;

@@ -6,11 +6,11 @@ import type { ServedResource } from '../api/resource.js';
 import type { Strategy, Subresource, TableColumn } from '../registry/resource-type.js';
 import type { JSONObject } from '../util/json.js';
 
-/** A printer column: its header, and the cell as the value at a field path, as a string or as an age. */
-export interface TableColumnDecl extends TableColumn {
-  field: readonly string[];
-  render: 'string' | 'age';
-}
+/**
+ * A printer column: its header, and the cell as the value at a field path, as a string or as an age, or as
+ * a printer function computes it (kube's printers that derive cells from several fields).
+ */
+export type TableColumnDecl = TableColumn & ({ field: readonly string[]; render: 'string' | 'age' } | { cell(obj: JSONObject): unknown });
 
 export interface KindDeclaration {
   /** Discovery's view of the resource, but for the storage version hash (from storageVersion). */
@@ -35,8 +35,15 @@ export interface KindDeclaration {
   selectableFields(obj: JSONObject): Record<string, string>;
   /** Subresources served besides the main resource. */
   subresources: readonly Subresource[];
+  /** The group of the version discovery's storageVersionHash names, when not the served group (events.k8s.io: core). */
+  storageGroup?: string;
   /** Conversion to and from the stored form when that is another version. */
-  storage?: { fromStorage(obj: JSONObject): JSONObject; toStorage(obj: JSONObject): JSONObject };
+  storage?: {
+    fromStorage(obj: JSONObject): JSONObject;
+    toStorage(obj: JSONObject): JSONObject;
+    /** The stored version's Go type, whose key order stored objects then keep (else this version's). */
+    object?: GoStruct;
+  };
   /** Warnings sent with every response of the endpoint. */
   warnings?: readonly string[];
 }

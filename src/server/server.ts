@@ -10,10 +10,12 @@ import type { KVStore } from '../storage/types.js';
 import { GenericStore } from '../registry/store.js';
 import { ensureInitialNamespaces } from '../registry/namespaces.js';
 import { NamespaceController } from '../controllers/namespace.js';
+import { EventTtlController } from '../controllers/event-ttl.js';
 import type { Admission } from '../registry/admission.js';
 import { BUILTIN_KINDS } from '../apis/index.js';
 import { namespaceKind } from '../apis/core/v1/namespace.js';
 import { crdKind } from '../apis/apiextensions/v1/custom-resource-definition.js';
+import { eventKind } from '../apis/core/v1/event.js';
 import { builtinEndpoint, builtinResourceType } from '../apis/builtin-kinds.js';
 import { CrdServing } from '../crd/serving.js';
 import { mergeSchemaFor, trackManagedFields } from './merge-schema.js';
@@ -54,6 +56,8 @@ export interface ServerOptions {
   tokens?: TokenTable;
   /** Whether requests without credentials on the secure port are system:anonymous (true) or refused with 401 (kube's --anonymous-auth). */
   anonymousAuth?: boolean;
+  /** How long events are kept after their last write (kube's --event-ttl, one hour). */
+  eventTtlMs?: number;
 }
 
 export interface RunningServer {
@@ -94,9 +98,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   await crdController.start();
   // What a namespace holds: every namespaced built-in kind (one store per kind, at the storage version) and
   // every namespaced custom resource.
-  const namespacedBuiltins = [...stores.entries()].filter(([k]) => k.served.namespaced && k.storageVersion === k.served.version).map(([, s]) => s);
+  // One store per stored kind: events.k8s.io events are core/v1 events.
+  const storedAsServed = (k: (typeof BUILTIN_KINDS)[number]): boolean => k.storageVersion === k.served.version && (k.storageGroup ?? k.served.group) === k.served.group;
+  const namespacedBuiltins = [...stores.entries()].filter(([k]) => k.served.namespaced && storedAsServed(k)).map(([, s]) => s);
   const nsController = new NamespaceController(namespaces, () => [...namespacedBuiltins, ...serving!.storageStores((c) => c.spec.scope === 'Namespaced')]);
   await nsController.start();
+  const eventTtl = new EventTtlController(stores.get(eventKind)!, opts.eventTtlMs === undefined ? {} : { ttlMs: opts.eventTtlMs });
+  await eventTtl.start();
 
   let ready = true;
   const api = apiRouter({
@@ -113,6 +121,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       ready = false;
       crdController.stop();
       nsController.stop();
+      eventTtl.stop();
       await Promise.all(
         servers.map(
           (s) =>
