@@ -28,6 +28,23 @@ export function fillGoZeros(obj: JSONObject, s: GoStruct): void {
   }
 }
 
+const isEmpty = (v: unknown): boolean =>
+  v === null || v === '' || v === 0 || v === false || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
+
+/**
+ * Leaves out top-level fields encoding/json would omit: omitempty scalars, slices, maps and pointers at their
+ * zero value (a converted object carries the other version's zero values, such as core's reportingComponent "").
+ */
+export function dropGoOmitted(obj: JSONObject, s: GoStruct): void {
+  for (const f of s.fields) {
+    if (!f.omitempty || !(f.json in obj)) continue;
+    const struct = !f.pointer && !f.slice && !f.map && (typeof f.type === 'object' || f.type === 'time' || f.type === 'microTime');
+    if (struct) continue; // omitempty never leaves a struct out
+    const v = obj[f.json];
+    if (f.pointer ? v === null : isEmpty(v)) delete obj[f.json];
+  }
+}
+
 /** Printer cells of a core event, as printEvent with Wide set (the server prints every column). */
 function eventCells(ev: JSONObject): unknown[] {
   const first = ev['firstTimestamp'] ? ageOf(ev['firstTimestamp']) : ageOf(ev['eventTime']);

@@ -12,7 +12,7 @@ import type { KindDeclaration } from '../../kind.js';
 import { typedOrder } from '../../../registry/typed-order.js';
 import { Event as CoreEvent, EventSource, ObjectReference } from '../../core/v1/event-types.js';
 import { EVENTS_KEY_PREFIX } from '../../core/v1/event.js';
-import { eventSelectableFields, eventTable, fillGoZeros } from '../../core/v1/event-shared.js';
+import { dropGoOmitted, eventSelectableFields, eventTable, fillGoZeros } from '../../core/v1/event-shared.js';
 import { validateEventCreate, validateEventUpdate } from '../../core/v1/event-validation.js';
 
 const EVENTS_V1 = 'io.k8s.api.events.v1';
@@ -105,7 +105,9 @@ function convert(obj: JSONObject, from: 'core' | 'events', target: { kind: strin
     out[names.get(k) ?? k] = k === 'series' ? convertSeries(v, from === 'events' ? 'core' : 'events') : v;
   }
   if (out['series'] === undefined) delete out['series'];
-  fillGoZeros(out, from === 'events' ? CoreEvent : Event);
+  const struct_ = from === 'events' ? CoreEvent : Event;
+  dropGoOmitted(out, struct_);
+  fillGoZeros(out, struct_);
   // Go struct order, as the converted object would encode (stored, or served).
   return from === 'events' ? coreOrder(out) : eventsOrder(out);
 }
