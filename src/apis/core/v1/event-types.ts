@@ -2,7 +2,7 @@
 // with their json tags, generated.proto numbers and OpenAPI docs as k8s.io/api v0.33.
 import { field as f, kindStruct, struct } from '../../../api/go-struct.js';
 import { ListMeta } from '../../meta/v1/list-meta.js';
-import { metadataField } from '../../meta/v1/object-meta.js';
+import { ObjectMeta } from '../../meta/v1/object-meta.js';
 
 export const CORE_V1 = 'io.k8s.api.core.v1';
 const METADATA_DOC = "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
@@ -46,7 +46,8 @@ const EventSeries = struct(
 export const Event = kindStruct(
   'Event',
   [
-    metadataField(METADATA_DOC),
+    // Neither omitempty nor +optional: OpenAPI requires it, unlike most kinds' metadata.
+    f(1, 'metadata', ObjectMeta, '', { go: 'ObjectMeta', doc: METADATA_DOC }),
     f(2, 'involvedObject', ObjectReference, '', { doc: 'The object that this event is about.' }),
     f(3, 'reason', 'string', 'omit', { doc: "This should be a short, machine understandable string that gives the reason for the transition into the object's current status." }),
     f(4, 'message', 'string', 'omit', { doc: 'A human-readable description of the status of this operation.' }),
