@@ -210,6 +210,30 @@ test('events.k8s.io/v1 validation: the strict checks, on the core field paths', 
     r.json.message,
     'Event.events.k8s.io "fixed" is invalid: [message: Invalid value: "changed": field is immutable, action: Invalid value: "Other": field is immutable]',
   );
+  // Values print as field.Error prints them: structs as %#v, times by String(), integers bare, nil as "null".
+  r = await api.req('POST', EVENTS, newEvent('fixed2', { related: { kind: 'Pod', name: 'p' } }));
+  assert.equal(r.status, 201, r.text);
+  const { related: _related, ...unrelated } = r.json;
+  r = await api.req('PUT', `${EVENTS}/fixed2`, {
+    ...unrelated,
+    regarding: { ...regarding, name: 'other' },
+    reason: 'Changed',
+    deprecatedCount: 2,
+    deprecatedFirstTimestamp: '2024-05-01T09:00:00Z',
+    eventTime: '2024-05-01T10:00:01.500000Z',
+    deprecatedSource: { host: 'h' },
+  });
+  assert.equal(r.status, 422, r.text);
+  assert.deepEqual(r.json.details.causes.map((c: any) => `${c.field}: ${c.message}`), [
+    'involvedObject: Invalid value: core.ObjectReference{Kind:"CronTab", Namespace:"default", Name:"other", UID:"u-1", APIVersion:"stable.example.com/v1", ResourceVersion:"", FieldPath:""}: field is immutable',
+    'reason: Invalid value: "Changed": field is immutable',
+    'source: Invalid value: core.EventSource{Component:"", Host:"h"}: field is immutable',
+    'firstTimestamp: Invalid value: 2024-05-01 09:00:00 +0000 UTC: field is immutable',
+    'count: Invalid value: 2: field is immutable',
+    'reason: Invalid value: "Changed": field is immutable',
+    'eventTime: Invalid value: 2024-05-01 10:00:01.5 +0000 UTC: field is immutable',
+    'related: Invalid value: "null": field is immutable',
+  ]);
   // Through core/v1 they may.
   r = await api.req('GET', `${CORE}/fixed`);
   r = await api.req('PUT', `${CORE}/fixed`, { ...r.json, message: 'changed' });

@@ -4,7 +4,7 @@
 // every object's metadata.
 import type { FieldError } from '../../../api/field-error.js';
 import { invalid, required } from '../../../api/field-error.js';
-import { goRendered, validateObjectMeta, validateObjectMetaUpdate } from '../../../schema/objectmeta.js';
+import { goRendered, goTimeString, validateObjectMeta, validateObjectMetaUpdate } from '../../../schema/objectmeta.js';
 import { isDNS1123Subdomain, isQualifiedName } from '../../../schema/names.js';
 import type { JSONObject } from '../../../util/json.js';
 import { isObject } from '../../../util/json.js';
@@ -86,19 +86,41 @@ export function validateEventCreate(ev: JSONObject, version: EventRequestVersion
 }
 
 /** %#v of a core.ObjectReference (the internal type), as field errors print a struct. */
-function goObjectReference(ref: unknown, pointer: boolean): string {
-  if (!isObject(ref)) return pointer ? '(*core.ObjectReference)(nil)' : 'core.ObjectReference{Kind:"", Namespace:"", Name:"", UID:"", APIVersion:"", ResourceVersion:"", FieldPath:""}';
-  const q = (k: string): string => JSON.stringify(str(ref, k));
-  const body = `core.ObjectReference{Kind:${q('kind')}, Namespace:${q('namespace')}, Name:${q('name')}, UID:${q('uid')}, APIVersion:${q('apiVersion')}, ResourceVersion:${q('resourceVersion')}, FieldPath:${q('fieldPath')}}`;
-  return pointer ? `&${body}` : body;
+function goObjectReference(ref: unknown): string {
+  const q = (k: string): string => JSON.stringify(str(isObject(ref) ? ref : {}, k));
+  return `core.ObjectReference{Kind:${q('kind')}, Namespace:${q('namespace')}, Name:${q('name')}, UID:${q('uid')}, APIVersion:${q('apiVersion')}, ResourceVersion:${q('resourceVersion')}, FieldPath:${q('fieldPath')}}`;
 }
 
-/** ValidateImmutableField: the new value when it differs from the old. */
-function immutable(ev: JSONObject, old: JSONObject, key: string, path: string, render?: (v: unknown) => string): FieldError[] {
+const goEventSource = (v: unknown): string => {
+  const q = (k: string): string => JSON.stringify(str(isObject(v) ? v : {}, k));
+  return `core.EventSource{Component:${q('component')}, Host:${q('host')}}`;
+};
+
+/** A stored time (UTC, whole or fractional seconds) as Go's Time.String() prints it; the zero time when unset. */
+function goTime(v: unknown): string {
+  const m = typeof v === 'string' ? /^(.*T\d\d:\d\d:\d\d)(?:\.(\d+))?Z$/.exec(v) : null;
+  if (!m) return goTimeString(undefined);
+  const nanos = BigInt(Date.parse(`${m[1]!}Z`)) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0').slice(0, 9) || '0');
+  return goTimeString(nanos);
+}
+
+type Kind = 'string' | 'int' | 'time' | 'reference' | 'source' | 'pointer';
+
+/**
+ * ValidateImmutableField: the new value when it differs from the old, printed as field.Error prints it
+ * (strings quoted, integers bare, times by their String(), structs as %#v, a nil pointer as "null").
+ */
+function immutable(ev: JSONObject, old: JSONObject, key: string, path: string, kind: Kind): FieldError[] {
   const a = ev[key] ?? null;
-  const b = old[key] ?? null;
-  if (isDeepStrictEqual(a, b)) return [];
-  const value = render ? goRendered({ value: a }, render(a)) : a ?? '';
+  if (isDeepStrictEqual(a, old[key] ?? null)) return [];
+  const rendered = (text: string): JSONObject => goRendered({ value: a } as JSONObject, text);
+  const value =
+    kind === 'string' ? (a ?? '') :
+    kind === 'int' ? (a ?? 0) :
+    kind === 'time' ? rendered(goTime(a)) :
+    kind === 'source' ? rendered(goEventSource(a)) :
+    a === null && kind === 'pointer' ? null :
+    rendered(goObjectReference(a));
   return [invalid(path, value, 'field is immutable')];
 }
 
@@ -112,23 +134,22 @@ export function validateEventUpdate(ev: JSONObject, old: JSONObject, version: Ev
   if (version !== 'events.k8s.io/v1') return errs;
   errs.push(...validateObjectMetaUpdate(metaOf(ev), metaOf(old), 'metadata'));
   if (!isDeepStrictEqual(ev['series'] ?? null, old['series'] ?? null)) errs.push(...validateV1EventSeries(ev));
-  const ref = (v: unknown): string => goObjectReference(v, false);
-  const source = (v: unknown): string => `core.EventSource{Component:${JSON.stringify(str(isObject(v) ? v : {}, 'component'))}, Host:${JSON.stringify(str(isObject(v) ? v : {}, 'host'))}}`;
+  // In kube's order, reason twice included.
   errs.push(
-    ...immutable(ev, old, 'involvedObject', 'involvedObject', ref),
-    ...immutable(ev, old, 'reason', 'reason'),
-    ...immutable(ev, old, 'message', 'message'),
-    ...immutable(ev, old, 'source', 'source', source),
-    ...immutable(ev, old, 'firstTimestamp', 'firstTimestamp'),
-    ...immutable(ev, old, 'lastTimestamp', 'lastTimestamp'),
-    ...immutable(ev, old, 'count', 'count'),
-    ...immutable(ev, old, 'reason', 'reason'),
-    ...immutable(ev, old, 'type', 'type'),
-    ...immutable(ev, old, 'eventTime', 'eventTime'),
-    ...immutable(ev, old, 'action', 'action'),
-    ...immutable(ev, old, 'related', 'related', (v) => goObjectReference(v, true)),
-    ...immutable(ev, old, 'reportingComponent', 'reportingController'),
-    ...immutable(ev, old, 'reportingInstance', 'reportingInstance'),
+    ...immutable(ev, old, 'involvedObject', 'involvedObject', 'reference'),
+    ...immutable(ev, old, 'reason', 'reason', 'string'),
+    ...immutable(ev, old, 'message', 'message', 'string'),
+    ...immutable(ev, old, 'source', 'source', 'source'),
+    ...immutable(ev, old, 'firstTimestamp', 'firstTimestamp', 'time'),
+    ...immutable(ev, old, 'lastTimestamp', 'lastTimestamp', 'time'),
+    ...immutable(ev, old, 'count', 'count', 'int'),
+    ...immutable(ev, old, 'reason', 'reason', 'string'),
+    ...immutable(ev, old, 'type', 'type', 'string'),
+    ...immutable(ev, old, 'eventTime', 'eventTime', 'time'),
+    ...immutable(ev, old, 'action', 'action', 'string'),
+    ...immutable(ev, old, 'related', 'related', 'pointer'),
+    ...immutable(ev, old, 'reportingComponent', 'reportingController', 'string'),
+    ...immutable(ev, old, 'reportingInstance', 'reportingInstance', 'string'),
   );
   return errs;
 }
