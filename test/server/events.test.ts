@@ -364,3 +364,13 @@ test('discovery: both resources, short name ev, the storage version hash of core
     });
   }
 });
+
+test('deleting a namespace deletes its events', async () => {
+  assert.equal((await api.req('POST', '/api/v1/namespaces', { metadata: { name: 'ev-ns' } })).status, 201);
+  const r = await api.req('POST', '/apis/events.k8s.io/v1/namespaces/ev-ns/events', newEvent('doomed', { regarding: { ...regarding, namespace: 'ev-ns' } }));
+  assert.equal(r.status, 201, r.text);
+  assert.equal((await api.req('DELETE', '/api/v1/namespaces/ev-ns')).status, 200);
+  for (let i = 0; i < 100 && (await api.req('GET', '/api/v1/namespaces/ev-ns')).status !== 404; i++) await new Promise((res) => setTimeout(res, 100));
+  assert.equal((await api.req('GET', '/api/v1/namespaces/ev-ns')).status, 404);
+  assert.equal((await api.req('GET', '/api/v1/namespaces/ev-ns/events/doomed')).status, 404);
+});
