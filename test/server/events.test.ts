@@ -251,16 +251,23 @@ test('field selectors: the involved object (as kubectl describe asks), reason, s
   };
   const describe = 'involvedObject.name=sel-target,involvedObject.namespace=default,involvedObject.kind=CronTab,involvedObject.uid=sel-uid';
   assert.deepEqual(await names(CORE, describe), ['sel-a', 'sel-b']);
-  assert.deepEqual(await names(EVENTS, describe), ['sel-a', 'sel-b']);
+  // events.k8s.io/v1 names them by its own fields (client-go's events.GetFieldSelector).
+  assert.deepEqual(await names(EVENTS, 'regarding.name=sel-target,regarding.namespace=default,regarding.kind=CronTab,regarding.uid=sel-uid'), ['sel-a', 'sel-b']);
   assert.deepEqual(await names(CORE, 'involvedObject.name=sel-target,type=Warning'), ['sel-a']);
   assert.deepEqual(await names(CORE, 'involvedObject.name=sel-target,reason=Started'), ['sel-a']);
   // source is the component, or else the reporting controller.
   assert.deepEqual(await names(CORE, 'involvedObject.name=sel-target,source=example.com/crontab-controller'), ['sel-b']);
-  assert.deepEqual(await names(EVENTS, 'involvedObject.name=sel-target,reportingComponent=example.com/crontab-controller'), ['sel-b']);
+  assert.deepEqual(await names(CORE, 'involvedObject.name=sel-target,reportingComponent=example.com/crontab-controller'), ['sel-b']);
+  assert.deepEqual(await names(EVENTS, 'regarding.name=sel-target,reportingController=example.com/crontab-controller'), ['sel-b']);
+  assert.deepEqual(await names(EVENTS, 'regarding.name=sel-target,source=crontab-controller,type=Warning,reason=Started'), ['sel-a']);
   assert.deepEqual(await names(CORE, 'involvedObject.name=sel-target,metadata.name!=sel-a'), ['sel-b']);
-  const r = await api.req('GET', `${EVENTS}?fieldSelector=regarding.name%3Dx`);
+  // Each version refuses the other's names.
+  let r = await api.req('GET', `${CORE}?fieldSelector=regarding.name%3Dx`);
   assert.equal(r.status, 400);
   assert.equal(r.json.message, 'field label not supported: regarding.name');
+  r = await api.req('GET', `${EVENTS}?fieldSelector=involvedObject.name%3Dx`);
+  assert.equal(r.status, 400);
+  assert.equal(r.json.message, 'field label not supported: involvedObject.name');
 });
 
 test('the event printer: kubectl get events, wide columns, the same through events.k8s.io', async () => {
@@ -269,8 +276,8 @@ test('the event printer: kubectl get events, wide columns, the same through even
   await api.req('POST', CORE, coreEvent('print-a', { involvedObject: { kind: 'CronTab', name: 'printed', namespace: 'default' }, firstTimestamp: old, lastTimestamp: recent, message: ' padded \n' }));
   const micro = new Date(Date.now() - 5 * 60_000).toISOString().replace(/Z$/, '000Z');
   await api.req('POST', EVENTS, newEvent('print-b', { regarding: { kind: 'CronTab', name: 'printed', namespace: 'default' }, eventTime: micro }));
-  for (const base of [CORE, EVENTS]) {
-    const r = await api.req('GET', `${base}?fieldSelector=involvedObject.name%3Dprinted`, undefined, TABLE);
+  for (const [base, field] of [[CORE, 'involvedObject.name'], [EVENTS, 'regarding.name']] as const) {
+    const r = await api.req('GET', `${base}?fieldSelector=${field}%3Dprinted`, undefined, TABLE);
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(
       r.json.columnDefinitions.map((c: any) => [c.name, c.priority, c.format]),

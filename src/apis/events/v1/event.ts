@@ -117,6 +117,31 @@ export const eventsToCore = (obj: JSONObject): JSONObject => convert(obj, 'event
 /** A stored (core/v1) event at events.k8s.io/v1. */
 export const coreToEvents = (obj: JSONObject): JSONObject => convert(obj, 'core', { kind: 'Event', apiVersion: 'events.k8s.io/v1' });
 
+/**
+ * The field labels of events.k8s.io/v1 (AddFieldLabelConversionsForEvent of pkg/apis/events/v1), each the
+ * core selectable field it stands for; involvedObject.* and reportingComponent are not among them.
+ */
+const FIELD_LABELS: ReadonlyArray<readonly [string, string]> = [
+  ['reason', 'reason'],
+  ['regarding.kind', 'involvedObject.kind'],
+  ['regarding.namespace', 'involvedObject.namespace'],
+  ['regarding.name', 'involvedObject.name'],
+  ['regarding.uid', 'involvedObject.uid'],
+  ['regarding.apiVersion', 'involvedObject.apiVersion'],
+  ['regarding.resourceVersion', 'involvedObject.resourceVersion'],
+  ['regarding.fieldPath', 'involvedObject.fieldPath'],
+  ['reportingController', 'reportingComponent'],
+  ['source', 'source'],
+  ['type', 'type'],
+  ['metadata.namespace', 'metadata.namespace'],
+  ['metadata.name', 'metadata.name'],
+];
+
+function eventsSelectableFields(obj: JSONObject): Record<string, string> {
+  const core = eventSelectableFields(eventsToCore(obj));
+  return Object.fromEntries(FIELD_LABELS.map(([label, field]) => [label, core[field] ?? '']));
+}
+
 export const eventsV1Kind: KindDeclaration = {
   served: {
     group: 'events.k8s.io',
@@ -152,7 +177,7 @@ export const eventsV1Kind: KindDeclaration = {
     validateUpdate: (obj, old) => validateEventUpdate(eventsToCore(obj), eventsToCore(old), 'events.k8s.io/v1'),
   },
   table: eventTable(eventsToCore),
-  selectableFields: (obj) => eventSelectableFields(eventsToCore(obj)),
+  selectableFields: eventsSelectableFields,
   subresources: [],
   storage: { fromStorage: coreToEvents, toStorage: eventsToCore, object: CoreEvent },
 };
