@@ -99,7 +99,7 @@ test('EventsV1Api: a new-style event with a MicroTime, its series, and the stric
   ]);
   // Listed by the object it regards, in events.k8s.io's field names (client-go's events.GetFieldSelector).
   const listed = await events.listNamespacedEvent({ namespace: NS, fieldSelector: `regarding.name=recorded,regarding.namespace=${NS},regarding.kind=CronTab,regarding.uid=${target.uid}` });
-  assert.deepEqual(listed.items.map((e) => e.metadata?.name).sort(), [name, 'recorded.17c1']);
+  assert.deepEqual(listed.items.map((e) => e.metadata?.name).sort(), ['recorded.17c1', name]);
   const status = await expectStatus(
     events.createNamespacedEvent({ namespace: NS, body: { metadata: { name: 'incomplete' }, eventTime, regarding: target, type: 'Normal' } }),
     422,
