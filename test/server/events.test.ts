@@ -381,3 +381,29 @@ test('deleting a namespace deletes its events', async () => {
   assert.equal((await api.req('GET', '/api/v1/namespaces/ev-ns')).status, 404);
   assert.equal((await api.req('GET', '/api/v1/namespaces/ev-ns/events/doomed')).status, 404);
 });
+
+test('server-side apply across the two versions: managers of either are read through the other', async () => {
+  let r = await api.req('POST', `${CORE}?fieldManager=creator`, coreEvent('applied', { metadata: { name: 'applied', labels: { a: 'b' } } }));
+  assert.equal(r.status, 201, r.text);
+  const apply = (force: boolean): Promise<any> =>
+    api.req(
+      'PATCH',
+      `${EVENTS}/applied?fieldManager=applier${force ? '&force=true' : ''}`,
+      JSON.stringify({ apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'applied', labels: { a: 'c' } } }),
+      { 'Content-Type': 'application/apply-patch+yaml' },
+    );
+  r = await apply(false);
+  assert.equal(r.status, 409, r.text);
+  assert.equal(r.json.message, 'Apply failed with 1 conflict: conflict with "creator" using v1: .metadata.labels.a');
+  r = await apply(true);
+  assert.equal(r.status, 200, r.text);
+  // The label moved to the applier; the creator keeps the rest (and the labels map itself).
+  assert.deepEqual(r.json.metadata.managedFields[1].fieldsV1['f:metadata'], { 'f:labels': {} });
+  assert.deepEqual(
+    r.json.metadata.managedFields.map((m: any) => [m.manager, m.operation, m.apiVersion, Object.keys(m.fieldsV1)]),
+    [
+      ['applier', 'Apply', 'events.k8s.io/v1', ['f:metadata']],
+      ['creator', 'Update', 'v1', ['f:count', 'f:firstTimestamp', 'f:involvedObject', 'f:lastTimestamp', 'f:message', 'f:metadata', 'f:reason', 'f:source', 'f:type']],
+    ],
+  );
+});
