@@ -339,6 +339,40 @@ test('a protobuf Event body, as client-go recorders send one', async () => {
   }));
 });
 
+test('a protobuf events.k8s.io/v1 Event body', async () => {
+  const body = envelope('events.k8s.io/v1', 'Event', [
+    ...msg(1, str(1, 'proto-v1'), str(3, 'default')),
+    ...msg(2, int(1, 1714557600), int(2, 1000)),
+    ...msg(3, int(1, 2), msg(2, int(1, 1714557660))),
+    ...str(4, 'example.com/ctl'),
+    ...str(5, 'ctl-1'),
+    ...str(6, 'Sync'),
+    ...str(7, 'Synced'),
+    ...msg(8, str(1, 'CronTab'), str(3, 'my-cron')),
+    ...str(10, 'from protobuf'),
+    ...str(11, 'Warning'),
+  ]);
+  const res = await fetch(`${api.url}${EVENTS}`, { method: 'POST', body: new Uint8Array(body), headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf' } });
+  assert.equal(res.status, 201, await res.clone().text());
+  assert.equal(JSON.stringify(stable(await res.json())), JSON.stringify({
+    kind: 'Event',
+    apiVersion: 'events.k8s.io/v1',
+    metadata: { name: 'proto-v1', namespace: 'default' },
+    eventTime: '2024-05-01T10:00:00.000001Z',
+    series: { count: 2, lastObservedTime: '2024-05-01T10:01:00.000000Z' },
+    reportingController: 'example.com/ctl',
+    reportingInstance: 'ctl-1',
+    action: 'Sync',
+    reason: 'Synced',
+    regarding: { kind: 'CronTab', name: 'my-cron' },
+    note: 'from protobuf',
+    type: 'Warning',
+    deprecatedSource: {},
+    deprecatedFirstTimestamp: null,
+    deprecatedLastTimestamp: null,
+  }));
+});
+
 test('strategic merge patches: the core recorder bumps the count, the events.k8s.io recorder the series', async () => {
   let r = await api.req('POST', CORE, coreEvent('patched'));
   assert.equal(r.status, 201, r.text);
