@@ -66,7 +66,8 @@ function propertySchema(f: GoField, owner: GoStruct): Schema {
     if (typeof f.type === 'object' && !f.pointer) out['default'] = {};
   } else {
     const s = scalar(f.type);
-    if (required(f) && !f.pointer) out['default'] = s.zero;
+    // openapi-gen's mustEnforceDefault: the zero value for every scalar without omitempty, +optional or not.
+    if (!f.omitempty && !f.pointer) out['default'] = s.zero;
     Object.assign(out, s.schema);
   }
   if (f.listMapKeys) out['x-kubernetes-list-map-keys'] = [...f.listMapKeys];
