@@ -163,12 +163,14 @@ function decodeElem(s: State, v: unknown, t: GoFieldType, f: GoField, owner: GoS
       }
       return mismatch(s, v, '[]uint8');
     }
-    case 'time': {
-      // metav1.Time.UnmarshalJSON: json.Unmarshal into a string, then time.Parse(time.RFC3339, ...).
+    case 'time':
+    case 'microTime': {
+      // metav1.Time.UnmarshalJSON: json.Unmarshal into a string, then time.Parse(time.RFC3339, ...);
+      // metav1.MicroTime's the same with RFC3339Micro.
       if (typeof v !== 'string') throw new Abort(withContext(s, typeError(jsonKindOf(v), 'string')));
-      const t = parseGoRfc3339(v);
-      if ('error' in t) throw new Abort({ type: 'other', message: t.error });
-      return t.utc;
+      const parsed = parseGoRfc3339(v, t === 'microTime');
+      if ('error' in parsed) throw new Abort({ type: 'other', message: parsed.error });
+      return parsed.utc;
     }
     case 'fieldsV1':
     case 'json':

@@ -81,6 +81,7 @@ function elemFrom(v: unknown, t: GoFieldType, f: GoField, owner: GoStruct, ctx: 
       return props ? structFrom(v, props, ctx) : undefined;
     }
     case 'time':
+    case 'microTime':
     case 'jsonSchemaPropsOrArray':
     case 'jsonSchemaPropsOrBool':
     case 'jsonSchemaPropsOrStringArray':

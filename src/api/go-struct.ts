@@ -5,7 +5,8 @@
 type GoScalar = 'string' | 'int64' | 'int32' | 'float64' | 'bool' | 'bytes';
 
 /**
- * A field's element type. time: metav1.Time (a struct in Go, an RFC 3339 string in JSON); fieldsV1:
+ * A field's element type. time: metav1.Time (a struct in Go, an RFC 3339 string in JSON);
+ * microTime: metav1.MicroTime (likewise, with six fractional digits); fieldsV1:
  * metav1.FieldsV1 (raw JSON); jsonSchemaProps: apiextensions' JSONSchemaProps, whose custom unmarshalers
  * decode some members without strict checks; json: apiextensions' JSON, any value (merged without
  * strategies, never decoded from protobuf); the jsonSchemaPropsOr* types: apiextensions' unions of a
@@ -15,6 +16,7 @@ type GoScalar = 'string' | 'int64' | 'int32' | 'float64' | 'bool' | 'bytes';
 export type GoFieldType =
   | GoScalar
   | 'time'
+  | 'microTime'
   | 'fieldsV1'
   | 'jsonSchemaProps'
   | 'jsonSchemaPropsOrArray'

@@ -54,6 +54,8 @@ export function elemTypeName(f: GoField, owner: GoStruct, ctx: GoTypeContext): s
       return '[]uint8';
     case 'time':
       return 'v1.Time';
+    case 'microTime':
+      return 'v1.MicroTime';
     case 'fieldsV1':
       return 'v1.FieldsV1';
     case 'string':

@@ -15,7 +15,7 @@ function fieldZero(f: GoField): unknown {
 export function goZero(s: GoStruct): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of s.fields) {
-    const struct = !f.pointer && !f.slice && !f.map && (typeof f.type === 'object' || f.type === 'time');
+    const struct = !f.pointer && !f.slice && !f.map && (typeof f.type === 'object' || f.type === 'time' || f.type === 'microTime');
     if (struct || !f.omitempty) out[f.json] = fieldZero(f);
   }
   return out;

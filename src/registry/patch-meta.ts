@@ -15,6 +15,8 @@ function elemMeta(t: GoFieldType): PatchMetaType {
     // metav1.Time and FieldsV1 are structs in Go but strings or raw JSON in JSON: they never recurse.
     case 'time':
       return { kind: 'struct', name: 'Time', fields: {} };
+    case 'microTime':
+      return { kind: 'struct', name: 'MicroTime', fields: {} };
     case 'fieldsV1':
       return { kind: 'struct', name: 'FieldsV1', fields: {} };
     case 'bytes':

@@ -257,11 +257,20 @@ export class GenericStore {
     const stored = this.type.asyncCodec ? await this.type.asyncCodec.encode(obj) : this.type.toStorage(obj);
     // An empty resourceVersion holds its place in the canonical key order; reads fill it in.
     const meta = { ...metaOf(stored), resourceVersion: '' };
-    return stringifyJSON(this.type.strategy.canonicalize({ ...stored, metadata: meta }));
+    const order = this.type.storedOrder ?? this.type.strategy.canonicalize;
+    return stringifyJSON(order({ ...stored, metadata: meta }));
   }
 
   async get(namespace: string, name: string): Promise<JSONObject> {
     return this.read(await this.getKV(namespace, name));
+  }
+
+  /**
+   * Removes an object as the expiry of its etcd lease would (events' --event-ttl): no admission, no
+   * finalizers, only if it was not written since `revision`. Watches see it DELETED. Whether it was removed.
+   */
+  async expire(namespace: string, name: string, revision: number): Promise<boolean> {
+    return (await this.kv.delete(this.key(namespace, name), revision)).ok;
   }
 
   async getKV(namespace: string, name: string): Promise<KeyValue> {

@@ -25,6 +25,7 @@ function refName(t: GoFieldType, owner: GoStruct): string | undefined {
     return name;
   }
   if (t === 'time') return `${META}.Time`;
+  if (t === 'microTime') return `${META}.MicroTime`;
   if (t === 'fieldsV1') return `${META}.FieldsV1`;
   const named = UNION_NAMES[t];
   return named && owner.openapi ? `${owner.openapi}.${named}` : undefined;
@@ -66,7 +67,9 @@ function propertySchema(f: GoField, owner: GoStruct): Schema {
     if (typeof f.type === 'object' && !f.pointer) out['default'] = {};
   } else {
     const s = scalar(f.type);
-    if (required(f) && !f.pointer && s.zero !== undefined) out['default'] = s.zero;
+    // openapi-gen's mustEnforceDefault: the zero value for every scalar without omitempty, +optional or not
+    // (byte slices have none).
+    if (!f.omitempty && !f.pointer && s.zero !== undefined) out['default'] = s.zero;
     Object.assign(out, s.schema);
   }
   if (f.listMapKeys) out['x-kubernetes-list-map-keys'] = [...f.listMapKeys];

@@ -1,14 +1,18 @@
 // Table-driven decoding of Kubernetes protobuf messages into the JSON that Go's encoding/json
 // writes for the same Go struct: fields in struct order, omitempty scalars left out when zero,
 // pointers written whenever they were on the wire, nil slices and maps as null unless
-// omitempty, structs always written, metav1.Time as RFC 3339 seconds (null when zero),
+// omitempty, structs always written, metav1.Time as RFC 3339 seconds and metav1.MicroTime with six
+// fractional digits (null when zero),
 // FieldsV1 as its raw JSON.
 import { Cursor, WireError, WIRE_BYTES, WIRE_END_GROUP, WIRE_VARINT } from './protobuf-wire.js';
 import { parseJSON } from '../util/json-int64.js';
 
 type Scalar = 'string' | 'bytes' | 'int64' | 'int32' | 'bool';
-/** time: metav1.Time; fieldsV1: metav1.FieldsV1; stringMap: map<string,string>; bytesMap: map<string,bytes> (values base64, as JSON has them). */
-export type FieldKind = Scalar | 'time' | 'fieldsV1' | 'stringMap' | 'bytesMap' | MessageSchema;
+/**
+ * time: metav1.Time; microTime: metav1.MicroTime; fieldsV1: metav1.FieldsV1; stringMap: map<string,string>;
+ * bytesMap: map<string,bytes> (values base64, as JSON has them).
+ */
+export type FieldKind = Scalar | 'time' | 'microTime' | 'fieldsV1' | 'stringMap' | 'bytesMap' | MessageSchema;
 
 interface FieldSpec {
   no: number;
@@ -52,7 +56,7 @@ export function field(no: number, json: string, kind: FieldKind, flags = '', go?
 // ------------------------------------------------------------------ decoding
 
 /** A decoded time: the Unix seconds, or zero (Go's time.Time{}). */
-type TimeValue = { zero: true } | { zero: false; seconds: bigint };
+type TimeValue = { zero: true } | { zero: false; seconds: bigint; nanos: number };
 /** A decoded FieldsV1: its Raw bytes, or nil. */
 type FieldsValue = { raw?: Uint8Array };
 type Value = string | Uint8Array | bigint | boolean | TimeValue | FieldsValue | Map<string, string> | State | Value[];
@@ -104,6 +108,7 @@ function readValue(kind: FieldKind, cur: Cursor, prev: Value | undefined): Value
     case 'bool':
       return cur.varint() !== 0n;
     case 'time':
+    case 'microTime':
       return readTime(cur.sub());
     case 'fieldsV1': {
       // A repeated FieldsV1 merges; its only field, Raw, is replaced.
@@ -126,7 +131,8 @@ function readTime(cur: Cursor): TimeValue {
   if (cur.done) return { zero: true };
   const st = decodeMessage(TIMESTAMP, cur);
   const seconds = (st.get(TIMESTAMP.fields[0]!) as bigint | undefined) ?? 0n;
-  return seconds === GO_ZERO_TIME_SECONDS ? { zero: true } : { zero: false, seconds };
+  const nanos = Number((st.get(TIMESTAMP.fields[1]!) as bigint | undefined) ?? 0n);
+  return seconds === GO_ZERO_TIME_SECONDS && nanos === 0 ? { zero: true } : { zero: false, seconds, nanos };
 }
 
 /** One map entry: key 1 and value 2 (a string, or bytes kept as base64), read whatever their wire type; others skipped. */
@@ -164,9 +170,9 @@ export function render(schema: MessageSchema, state: State): Record<string, unkn
     } else if (f.ptr || f.kind === 'bytes') {
       if (v !== undefined) out[f.json] = renderValue(f.kind, v);
       else if (!f.omitempty) out[f.json] = null;
-    } else if (f.kind === 'time' || typeof f.kind === 'object') {
+    } else if (f.kind === 'time' || f.kind === 'microTime' || typeof f.kind === 'object') {
       // A struct value: omitempty never leaves it out.
-      out[f.json] = renderValue(f.kind, v ?? (f.kind === 'time' ? { zero: true } : new Map()));
+      out[f.json] = renderValue(f.kind, v ?? (typeof f.kind === 'object' ? new Map() : { zero: true }));
     } else {
       const val = v ?? zeroOf(f.kind as Scalar);
       if (f.omitempty && isZero(val)) continue;
@@ -191,6 +197,8 @@ function renderValue(kind: FieldKind, v: Value): unknown {
       return Number.isSafeInteger(Number(v)) ? Number(v) : v; // as parseJSON reads Go's digits: bigint beyond 2^53
     case 'time':
       return formatTime(v as TimeValue);
+    case 'microTime':
+      return formatTime(v as TimeValue, true);
     case 'fieldsV1':
       return renderFields(v as FieldsValue);
     case 'stringMap':
@@ -220,11 +228,15 @@ function renderFields(v: FieldsValue): unknown {
 }
 
 /** metav1.Time's JSON: RFC 3339 in UTC to the second, or null for the zero time. */
-function formatTime(t: TimeValue): string | null {
+function formatTime(t: TimeValue, micro = false): string | null {
   if (t.zero) return null;
   const floorDiv = (a: bigint, b: bigint): bigint => (a >= 0n ? a / b : -((-a + b - 1n) / b));
-  const days = floorDiv(t.seconds, 86400n);
-  const sod = Number(t.seconds - days * 86400n);
+  // time.Unix normalises nanoseconds outside [0, 1e9) into the seconds.
+  const carry = floorDiv(BigInt(t.nanos), 1_000_000_000n);
+  const seconds = t.seconds + carry;
+  const nanos = t.nanos - Number(carry) * 1_000_000_000;
+  const days = floorDiv(seconds, 86400n);
+  const sod = Number(seconds - days * 86400n);
   // Civil date from days since 1970-01-01 (proleptic Gregorian), exact for any range.
   const z = days + 719468n;
   const era = floorDiv(z, 146097n);
@@ -238,5 +250,7 @@ function formatTime(t: TimeValue): string | null {
   // Go's appendInt(year, 4): a sign, then at least four digits.
   const y = (year < 0n ? '-' : '') + String(year < 0n ? -year : year).padStart(4, '0');
   const p = (n: number | bigint): string => String(n).padStart(2, '0');
-  return `${y}-${p(month)}-${p(day)}T${p(Math.floor(sod / 3600))}:${p(Math.floor(sod / 60) % 60)}:${p(sod % 60)}Z`;
+  // RFC3339Micro truncates to microseconds.
+  const frac = micro ? `.${String(Math.floor(nanos / 1000)).padStart(6, '0')}` : '';
+  return `${y}-${p(month)}-${p(day)}T${p(Math.floor(sod / 3600))}:${p(Math.floor(sod / 60) % 60)}:${p(sod % 60)}${frac}Z`;
 }

@@ -1,9 +1,11 @@
-// Go's time.Parse(time.RFC3339, value), as metav1.Time's UnmarshalJSON calls it: whether the text parses,
-// and when it does not, the *time.ParseError text Go gives (the first layout element that fails to match).
+// Go's time.Parse(time.RFC3339, value), as metav1.Time's UnmarshalJSON calls it, and time.Parse(RFC3339Micro,
+// value), as metav1.MicroTime's does: whether the text parses, and when it does not, the *time.ParseError text
+// Go gives (the first layout element that fails to match).
 
 const LAYOUT = '2006-01-02T15:04:05Z07:00';
+const MICRO_LAYOUT = '2006-01-02T15:04:05.000000Z07:00';
 
-type Std = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'zone';
+type Std = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'frac' | 'zone';
 
 /** The layout as nextStdChunk splits it: a literal prefix, then a standard element. */
 const CHUNKS: ReadonlyArray<readonly [prefix: string, std: Std, stdText: string]> = [
@@ -15,6 +17,8 @@ const CHUNKS: ReadonlyArray<readonly [prefix: string, std: Std, stdText: string]
   [':', 'second', '05'],
   ['', 'zone', 'Z07:00'],
 ];
+/** RFC3339Micro: six fractional digits, exactly, between the seconds and the zone. */
+const MICRO_CHUNKS: typeof CHUNKS = [...CHUNKS.slice(0, 6), ['', 'frac', '.000000'], CHUNKS[6]!];
 
 /** time's quote: double quotes, with `"` and `\` escaped and other bytes below space or above ~ as \x escapes. */
 function quote(s: string): string {
@@ -42,15 +46,16 @@ function daysIn(month: number, year: number): number {
 }
 
 /** undefined when `value` parses as RFC 3339 for Go, else the ParseError's message. */
-export function goRfc3339Error(value: string): string | undefined {
+export function goRfc3339Error(value: string, micro = false): string | undefined {
+  const layout = micro ? MICRO_LAYOUT : LAYOUT;
   const cannotParse = (valueElem: string, layoutElem: string): string =>
-    `parsing time ${quote(value)} as ${quote(LAYOUT)}: cannot parse ${quote(valueElem)} as ${quote(layoutElem)}`;
+    `parsing time ${quote(value)} as ${quote(layout)}: cannot parse ${quote(valueElem)} as ${quote(layoutElem)}`;
   const withMessage = (message: string): string => `parsing time ${quote(value)}${message}`;
   let rest = value;
   let year = 0;
   let month = 0;
   let day = 0;
-  for (const [prefix, std, stdText] of CHUNKS) {
+  for (const [prefix, std, stdText] of micro ? MICRO_CHUNKS : CHUNKS) {
     if (!rest.startsWith(prefix)) {
       // skip() stops at the first byte that differs.
       let i = 0;
@@ -103,13 +108,18 @@ export function goRfc3339Error(value: string): string | undefined {
           break;
         }
         // A fractional second the layout does not mention is accepted.
-        if (rest.length >= 2 && (rest[0] === '.' || rest[0] === ',') && isDigit(rest, 1)) {
+        if (!micro && rest.length >= 2 && (rest[0] === '.' || rest[0] === ',') && isDigit(rest, 1)) {
           let n = 2;
           while (isDigit(rest, n)) n++;
           rest = rest.slice(n);
         }
         break;
       }
+      case 'frac':
+        // parseNanoseconds over exactly the layout's seven bytes.
+        if (rest.length < 7 || (rest[0] !== '.' && rest[0] !== ',') || !/^\d{6}$/.test(rest.slice(1, 7))) ok = false;
+        else rest = rest.slice(7);
+        break;
       case 'zone': {
         if (rest[0] === 'Z') {
           rest = rest.slice(1);
@@ -145,16 +155,18 @@ export function goRfc3339Error(value: string): string | undefined {
  * time.Parse(time.RFC3339, value) formatted back in UTC at whole seconds, as metav1.Time stores and serves a
  * time; or the ParseError's message.
  */
-export function parseGoRfc3339(value: string): { utc: string } | { error: string } {
-  const error = goRfc3339Error(value);
+export function parseGoRfc3339(value: string, micro = false): { utc: string } | { error: string } {
+  const error = goRfc3339Error(value, micro);
   if (error !== undefined) return { error };
-  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d?):(\d\d):(\d\d)(?:[.,]\d+)?(?:Z|([+-])(\d\d):(\d\d))$/.exec(value)!;
+  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d?):(\d\d):(\d\d)(?:[.,](\d+))?(?:Z|([+-])(\d\d):(\d\d))$/.exec(value)!;
   const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
-  const offsetMin = m[7] ? (m[7] === '-' ? -1 : 1) * (Number(m[8]) * 60 + Number(m[9])) : 0;
+  const offsetMin = m[8] ? (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10])) : 0;
   const d = new Date(0);
   // setUTCFullYear: Date.UTC would read years below 100 as 19xx.
   d.setUTCFullYear(year!, month! - 1, day!);
   d.setUTCHours(hour!, minute! - offsetMin, second!, 0);
   const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
-  return { utc: `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}Z` };
+  // metav1.MicroTime keeps the microseconds; metav1.Time truncates to the second.
+  const frac = micro ? `.${m[7]!}` : '';
+  return { utc: `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${frac}Z` };
 }
