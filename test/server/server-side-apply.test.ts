@@ -327,3 +327,21 @@ test('int64 values beyond 2^53 apply exactly, in JSON and YAML bodies, set membe
   assert.equal(yaml.status, 200, yaml.text);
   assert.ok(yaml.text.includes('"spec":{"num":9223372036854775806,"set":[9007199254740993,9007199254740995]}'), yaml.text);
 });
+
+test('fieldValidation of an apply body: duplicate keys are a 400 under Strict, a warning under Warn, nothing under Ignore', async () => {
+  const body = 'apiVersion: ssa.example.com/v1\nkind: Widget\nmetadata:\n  name: dup\nspec:\n  image: a\n  image: b\n';
+  const strict = await api.req('PATCH', `${base}/dup?fieldManager=a&fieldValidation=Strict`, body, APPLY);
+  assert.equal(strict.status, 400, strict.text);
+  assert.equal(strict.json.message, 'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key "image" already set in map');
+  assert.equal((await api.req('GET', `${base}/dup`)).status, 404);
+  const warn = await api.req('PATCH', `${base}/dup?fieldManager=a`, body, APPLY);
+  assert.equal(warn.status, 201, warn.text);
+  assert.equal(warn.json.spec.image, 'b');
+  assert.match(warn.headers.get('warning') ?? '', /^299 - "error converting YAML to JSON: yaml: unmarshal errors:/);
+  const json = await api.req('PATCH', `${base}/dup?fieldManager=a&fieldValidation=Strict`, '{"apiVersion":"ssa.example.com/v1","kind":"Widget","metadata":{"name":"dup"},"spec":{"image":"c","image":"d"}}', APPLY);
+  assert.equal(json.status, 400, json.text);
+  assert.equal(json.json.message, 'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 1: key "image" already set in map');
+  const ignore = await api.req('PATCH', `${base}/dup?fieldManager=a&fieldValidation=Ignore`, body, APPLY);
+  assert.equal(ignore.status, 200, ignore.text);
+  assert.equal(ignore.headers.get('warning'), null);
+});
