@@ -140,6 +140,7 @@ function decodeElem(s: State, v: unknown, t: GoFieldType, f: GoField, owner: GoS
     case 'int32':
       return decodeInt(s, v, goType(), t);
     case 'float64':
+      if (typeof v === 'bigint') return Number(v); // an int64 literal read into a float64 rounds
       if (typeof v !== 'number') return mismatch(s, v, goType());
       // A literal beyond float64's range (JSON.parse made it an infinity).
       if (!Number.isFinite(v)) {

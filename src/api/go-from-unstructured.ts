@@ -19,7 +19,7 @@ function unstructuredType(v: unknown): { kind: string; type: string } {
     case 'boolean':
       return { kind: 'bool', type: 'bool' };
     case 'number':
-      return Number.isInteger(v) ? { kind: 'int64', type: 'int64' } : { kind: 'float64', type: 'float64' };
+      return Number.isSafeInteger(v) ? { kind: 'int64', type: 'int64' } : { kind: 'float64', type: 'float64' }; // beyond, int64s are bigints
     case 'bigint':
       return { kind: 'int64', type: 'int64' };
     default:

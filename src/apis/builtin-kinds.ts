@@ -28,6 +28,7 @@ function tableConvertorOf(columns: readonly TableColumnDecl[]): TableConvertor {
     columns: columns.map(({ name, type, format, description, priority }) => ({ name, type, format, description, priority })),
     cells: (obj) =>
       columns.map((c) => {
+        if ('cell' in c) return c.cell(obj);
         const v = valueAt(obj, c.field);
         if (c.render === 'count') return (c.alsoCount ?? []).reduce((n, p) => n + keyCount(valueAt(obj, p)), keyCount(v));
         return c.render === 'age' ? ageOf(v) : typeof v === 'string' ? v : '';
@@ -38,7 +39,7 @@ function tableConvertorOf(columns: readonly TableColumnDecl[]): TableConvertor {
 export function builtinResourceType(k: KindDeclaration): ResourceType {
   const { group, version, kind, resource } = k.served;
   return {
-    served: { ...k.served, storageVersionHash: storageVersionHash(group, k.storageVersion, kind) },
+    served: { ...k.served, storageVersionHash: storageVersionHash(k.storageGroup ?? group, k.storageVersion, kind) },
     gr: { group, resource },
     keyPrefix: k.keyPrefix,
     goType: k.object,
@@ -50,6 +51,7 @@ export function builtinResourceType(k: KindDeclaration): ResourceType {
     storedBytesPrefix: k.storage ? undefined : `{"kind":"${kind}","apiVersion":"${gvString(group, version)}",`,
     fromStorage: k.storage?.fromStorage ?? ((obj) => obj),
     toStorage: k.storage?.toStorage ?? ((obj) => obj),
+    ...(k.storage?.object ? { storedOrder: typedOrder(k.storage.object) } : {}),
   };
 }
 

@@ -10,6 +10,8 @@ import { serviceAccountKind } from './core/v1/service-account.js';
 import { leaseKind } from './coordination/v1/lease.js';
 import { crdKind } from './apiextensions/v1/custom-resource-definition.js';
 import { crdV1beta1Kind } from './apiextensions/v1beta1/custom-resource-definition.js';
+import { eventKind } from './core/v1/event.js';
+import { eventsV1Kind } from './events/v1/event.js';
 import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac/v1/rbac.js';
 import { Scale } from './autoscaling/v1/scale.js';
 import { ObjectMeta } from './meta/v1/object-meta.js';
@@ -17,7 +19,17 @@ import { DeleteOptions } from './meta/v1/delete-options.js';
 import { ListMeta } from './meta/v1/list-meta.js';
 import { JSONSchemaProps } from './apiextensions/json-schema-props.js';
 
-export const BUILTIN_KINDS: readonly KindDeclaration[] = [namespaceKind, crdKind, crdV1beta1Kind, configMapKind, secretKind, serviceAccountKind, leaseKind];
+export const BUILTIN_KINDS: readonly KindDeclaration[] = [
+  namespaceKind,
+  crdKind,
+  crdV1beta1Kind,
+  configMapKind,
+  secretKind,
+  eventKind,
+  eventsV1Kind,
+  serviceAccountKind,
+  leaseKind,
+];
 
 interface ProtobufType {
   apiVersion: string;

@@ -7,14 +7,12 @@ import type { Strategy, Subresource, TableColumn } from '../registry/resource-ty
 import type { JSONObject } from '../util/json.js';
 
 /**
- * A printer column: its header, and the cell as the value at a field path, as a string, as an age, or as
- * the number of keys of the map (or items of the list) there (plus those of the maps at `alsoCount`: a ConfigMap's DATA).
+ * A printer column: its header, and the cell as the value at a field path (as a string, as an age, or as the
+ * number of keys of the map, or items of the list, there plus those of the maps at `alsoCount`: a ConfigMap's
+ * DATA), or as a printer function computes it (kube's printers that derive cells from several fields).
  */
-export interface TableColumnDecl extends TableColumn {
-  field: readonly string[];
-  render: 'string' | 'age' | 'count';
-  alsoCount?: readonly (readonly string[])[];
-}
+export type TableColumnDecl = TableColumn &
+  ({ field: readonly string[]; render: 'string' | 'age' | 'count'; alsoCount?: readonly (readonly string[])[] } | { cell(obj: JSONObject): unknown });
 
 export interface KindDeclaration {
   /** Discovery's view of the resource, but for the storage version hash (from storageVersion). */
@@ -41,8 +39,15 @@ export interface KindDeclaration {
   defaultFieldLabelConversion?: true;
   /** Subresources served besides the main resource. */
   subresources: readonly Subresource[];
+  /** The group of the version discovery's storageVersionHash names, when not the served group (events.k8s.io: core). */
+  storageGroup?: string;
   /** Conversion to and from the stored form when that is another version. */
-  storage?: { fromStorage(obj: JSONObject): JSONObject; toStorage(obj: JSONObject): JSONObject };
+  storage?: {
+    fromStorage(obj: JSONObject): JSONObject;
+    toStorage(obj: JSONObject): JSONObject;
+    /** The stored version's Go type, whose key order stored objects then keep (else this version's). */
+    object?: GoStruct;
+  };
   /** Warnings sent with every response of the endpoint. */
   warnings?: readonly string[];
 }

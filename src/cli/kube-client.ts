@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { parse as parseYaml } from 'yaml';
+import { parseJSON, stringifyJSON } from '../util/json-int64.js';
 
 export interface Connection {
   server: string;
@@ -46,7 +47,7 @@ export function connectionFromKubeconfig(path: string): Connection {
 
 export function request(conn: Connection, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse> {
   const url = new URL(path, conn.server);
-  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const payload = body === undefined ? undefined : stringifyJSON(body);
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (payload !== undefined) headers['Content-Type'] = contentType;
   if (conn.token) headers['Authorization'] = `Bearer ${conn.token}`;
@@ -62,7 +63,7 @@ export function request(conn: Connection, method: string, path: string, body?: u
           const text = Buffer.concat(chunks).toString('utf8');
           let parsed: unknown = text;
           try {
-            parsed = JSON.parse(text);
+            parsed = parseJSON(text);
           } catch {
             // Not JSON (a plain 404 page): keep the text.
           }

@@ -4,6 +4,7 @@ import { parseArgs } from './args.js';
 import { serve } from './serve.js';
 import { connectionFromKubeconfig } from './kube-client.js';
 import { migrateStorage } from './migrate-storage.js';
+import { parseGoDuration } from '../cel/time.js';
 import { loadTokenFile } from '../auth/authenticate.js';
 import { mappedServiceResolver, parseServiceMappings } from '../conversion/service-map.js';
 
@@ -24,6 +25,7 @@ Flags for serve:
                          where webhook service references are reached (default <name>.<namespace>.svc)
   --token-auth-file PATH a CSV of bearer tokens (token,user,uid,"group1,group2"), as kube-apiserver reads it
   --anonymous-auth BOOL  requests without credentials are system:anonymous (true, default) or get 401 (false)
+  --event-ttl DURATION   how long events are kept after their last write, as a Go duration (default 1h)
 
 Flags for migrate-storage:
   --kubeconfig PATH      the API server to talk to (default $KUBECONFIG, then ~/.kube/config)
@@ -58,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
     serviceResolver: mappedServiceResolver(parseServiceMappings(args.flags.get('service-resolver') ?? '')),
     tokens: args.flags.has('token-auth-file') ? loadTokenFile(args.flags.get('token-auth-file')!) : undefined,
     anonymousAuth: boolFlag(args.flags, 'anonymous-auth', true),
+    eventTtlMs: durationFlag(args.flags, 'event-ttl'),
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   process.stdout.write(`crd-apiserver serving on ${s.server.secureUrl}${s.server.insecureUrl ? ` and ${s.server.insecureUrl}` : ''} (ready in ${ms.toFixed(0)} ms)\n`);
@@ -82,6 +85,15 @@ main(process.argv.slice(2)).then(
     process.exit(1);
   },
 );
+
+/** A time.Duration flag (--event-ttl=30m) in milliseconds; undefined when not given. */
+function durationFlag(flags: ReadonlyMap<string, string>, name: string): number | undefined {
+  const v = flags.get(name);
+  if (v === undefined) return undefined;
+  const ns = parseGoDuration(v);
+  if (ns === undefined || ns <= 0n) throw new Error(`invalid --${name}: ${v}`);
+  return Number(ns / 1_000_000n);
+}
 
 /** A boolean flag as Go's flag package parses one: bare means true; 1, t, true, 0, f, false in any case. */
 function boolFlag(flags: ReadonlyMap<string, string>, name: string, def: boolean): boolean {

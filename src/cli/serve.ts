@@ -28,6 +28,8 @@ export interface ServeOptions {
   minRequestTimeoutSeconds?: number;
   /** How often watches that asked for bookmarks get one (tests shorten it). */
   bookmarkIntervalMs?: number;
+  /** How long events are kept after their last write (--event-ttl). */
+  eventTtlMs?: number;
 }
 
 export interface Served {
@@ -55,6 +57,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     anonymousAuth: opts.anonymousAuth,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
     bookmarkIntervalMs: opts.bookmarkIntervalMs,
+    eventTtlMs: opts.eventTtlMs,
   });
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   const serverUrl = server.secureUrl!.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//127.0.0.1:');

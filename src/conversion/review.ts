@@ -68,7 +68,7 @@ export function checkConvertedIdentity(original: JSONObject, converted: JSONObje
 }
 
 const goType = (v: unknown): string =>
-  typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? 'float64' : Array.isArray(v) ? '[]interface {}' : '<nil>';
+  typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' || typeof v === 'bigint' ? 'float64' : Array.isArray(v) ? '[]interface {}' : '<nil>';
 
 /**
  * restoreObjectMeta: the original metadata comes back, with the webhook's labels and annotations (validated

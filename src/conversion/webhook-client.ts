@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import { checkServerIdentity } from 'node:tls';
 import type { WebhookClientConfig } from '../api/webhook.js';
 import type { ServiceResolver } from './types.js';
+import { parseJSON, stringifyJSON } from '../util/json-int64.js';
 
 /** webhook.ClientManager's request timeout; client-go adds it to the URL as `?timeout=30s`. */
 const TIMEOUT_MS = 30_000;
@@ -74,7 +75,7 @@ function statusCodeError(code: number, body: string): string {
 
 /** POSTs the review; resolves to the parsed answer, rejects with the error text kube would wrap. */
 export function postReview(t: WebhookTarget, review: unknown): Promise<unknown> {
-  const body = JSON.stringify(review);
+  const body = stringifyJSON(review);
   return new Promise((resolve, reject) => {
     const req = https.request(
       {
@@ -103,7 +104,7 @@ export function postReview(t: WebhookTarget, review: unknown): Promise<unknown> 
           const code = res.statusCode ?? 0;
           let parsed: unknown;
           try {
-            parsed = JSON.parse(text);
+            parsed = parseJSON(text);
           } catch (e) {
             if (code < 200 || code > 299) return reject(new Error(statusCodeError(code, text.trim())));
             return reject(new Error(`couldn't get version/kind; json parse error: ${(e as Error).message}`));

@@ -11,19 +11,19 @@ interface MapList {
 
 const EMPTY: MapList = { get: () => undefined };
 
-type ScalarKey = string | number | boolean;
+type ScalarKey = string | number | bigint | boolean;
 
 function compositeKey(obj: JSONObject, keys: readonly string[]): string | ScalarKey | undefined {
   if (keys.length === 1) {
     const v = obj[keys[0]!];
-    return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : undefined;
+    return typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ? v : undefined;
   }
   let out = '';
   for (const k of keys) {
     if (!Object.hasOwn(obj, k)) return undefined;
     const v = obj[k];
     if (typeof v === 'string') out += '\0' + JSON.stringify(v);
-    else if (typeof v === 'number' || typeof v === 'boolean') out += '\0' + String(v);
+    else if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') out += '\0' + String(v);
     else return undefined;
   }
   return out;

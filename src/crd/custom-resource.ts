@@ -24,6 +24,7 @@ import { validateScaleSpec, validateScaleStatus, type ScalePaths } from './scale
 import { versionCodec } from './cr-codec.js';
 import { coerceObjectMeta } from '../schema/prune-objectmeta.js';
 import type { ConvertObjects } from '../conversion/types.js';
+import { stringifyJSON } from '../util/json-int64.js';
 
 /** The body without metadata (and status, when it has its own endpoint): what generation tracks. */
 function content(obj: JSONObject, withStatus: boolean): JSONObject {
@@ -73,7 +74,7 @@ function compileSchemas(schema: Record<string, unknown> | undefined, hasStatus: 
     object,
     status: statusSchema ? compileSchema(statusSchema, { fieldPathPrefix: 'status' }) : undefined,
     // Any default keyword (a property named "default" only costs the read fast path).
-    hasDefaults: JSON.stringify(schema).includes('"default":'),
+    hasDefaults: stringifyJSON(schema).includes('"default":'),
     structural,
     embedded: compileEmbeddedValidation(object.structural),
     lists: compileListTypeValidation(object.structural),

@@ -278,7 +278,8 @@ function renderJSONValue(v: unknown, ifaceName: string): string {
   if (v === null || v === undefined) return `${ifaceName}(nil)`;
   if (typeof v === 'string') return goQuoted(v);
   if (typeof v === 'boolean') return String(v);
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : goFloat(v);
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? String(v) : goFloat(v);
+  if (typeof v === 'bigint') return String(v);
   if (Array.isArray(v)) return `[]interface {}{${v.map((x) => renderJSONValue(x, 'interface {}')).join(', ')}}`;
   const keys = Object.keys(v as object).sort();
   return `map[string]interface {}{${keys.map((k) => `${goQuoted(k)}:${renderJSONValue((v as Record<string, unknown>)[k], 'interface {}')}`).join(', ')}}`;
@@ -296,7 +297,7 @@ export function goRepr(v: unknown, t: GoType): string {
     case 'bool':
       return String(v === true);
     case 'int':
-      return typeof v === 'number' ? (Number.isInteger(v) ? String(v) : goFloat(v)) : '0';
+      return typeof v === 'number' ? (Number.isInteger(v) ? String(v) : goFloat(v)) : typeof v === 'bigint' ? String(v) : '0';
     case 'ptr':
       return v === null || v === undefined ? `(${t.name})(nil)` : `(${t.name})(${FAKE_ADDRESS})`;
     case 'bytes': {
@@ -366,7 +367,7 @@ export function semanticEqual(a: unknown, b: unknown, t: GoType): boolean {
     case 'bool':
       return (a === true) === (b === true);
     case 'int':
-      return (typeof a === 'number' ? a : 0) === (typeof b === 'number' ? b : 0);
+      return (typeof a === 'number' || typeof a === 'bigint' ? a : 0) == (typeof b === 'number' || typeof b === 'bigint' ? b : 0); // == compares a bigint with a number by value
     case 'ptr':
       if (isNil(a) || isNil(b)) return isNil(a) && isNil(b);
       return semanticEqual(a, b, t.elem);

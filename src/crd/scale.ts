@@ -46,6 +46,7 @@ export function nestedInt64(obj: JSONObject, path: string): { value: number; fou
   const fields = pathFields(path);
   const r = nestedField(obj, fields);
   if (!r.found) return { value: 0, found: false };
+  if (typeof r.value === 'bigint') return { value: Number(r.value), found: true }; // an int64 beyond 2^53
   if (typeof r.value !== 'number' || !isInt64(r.value)) {
     throw new GoError(`${jsonPath(fields)} accessor error: ${goSprintV(r.value)} is of the type ${goType(r.value)}, expected int64`);
   }
@@ -191,12 +192,12 @@ function jsonKind(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'boolean') return 'bool';
   if (typeof v === 'object' && v !== null) return 'object';
-  return typeof v; // string, number
+  return typeof v === 'bigint' ? 'number' : typeof v; // string, number
 }
 
 /** UnmarshalTypeError's text; a number that does not fit an integer field is quoted with its literal. */
 const typeError = (v: unknown, field: string, goType: string): string =>
-  `json: cannot unmarshal ${typeof v === 'number' && goType === 'int32' ? `number ${String(v)}` : jsonKind(v)} into Go struct field ${field} of type ${goType}`;
+  `json: cannot unmarshal ${(typeof v === 'number' || typeof v === 'bigint') && goType === 'int32' ? `number ${String(v)}` : jsonKind(v)} into Go struct field ${field} of type ${goType}`;
 
 /** A JSON value decoded into an int32 struct field: undefined when it fits, else Go's error. */
 function int32Error(v: unknown, field: string): string | undefined {

@@ -17,6 +17,7 @@ import type { Endpoint } from '../registry/endpoint.js';
 import { CUSTOM_RESOURCE_PATCH_TYPES } from '../registry/patch.js';
 import { managedFieldsTypes, type TypedSchema } from '../registry/field-manager/merge-types.js';
 import { replicasPath } from '../registry/field-manager/scale-mapping.js';
+import { stringifyJSON } from '../util/json-int64.js';
 
 interface CrdEndpoint {
   crd: CustomResourceDefinition;
@@ -111,7 +112,7 @@ export class CrdServing {
   /** The CRD was created or changed. */
   update(crd: CustomResourceDefinition): void {
     const name = crd.metadata.name ?? '';
-    const fingerprint = JSON.stringify([crd.spec, crd.status?.acceptedNames, crd.metadata.uid]);
+    const fingerprint = stringifyJSON([crd.spec, crd.status?.acceptedNames, crd.metadata.uid]);
     const existing = this.byName.get(name);
     if (existing && existing.fingerprint === fingerprint) {
       existing.crd = crd; // conditions may have changed: routing reads them

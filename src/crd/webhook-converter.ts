@@ -10,6 +10,7 @@ import type { CustomResourceDefinition } from './types.js';
 import type { ConvertObjects, ServiceResolver } from '../conversion/types.js';
 import { checkConvertedIdentity, conversionReview, convertedObjects, gvkString, pickReviewVersion, restoredMetadata } from '../conversion/review.js';
 import { postReview, webhookTarget, type WebhookTarget } from '../conversion/webhook-client.js';
+import { stringifyJSON } from '../util/json-int64.js';
 
 export function webhookConverter(crd: CustomResourceDefinition, resolver: ServiceResolver): ConvertObjects {
   const webhook = crd.spec.conversion?.webhook;
@@ -54,7 +55,7 @@ export function webhookConverter(crd: CustomResourceDefinition, resolver: Servic
       const raw = converted[i];
       const invalid = (detail: string): Error =>
         plainError(single ? `conversion webhook for ${gvk} returned invalid object at index 0: ${detail}` : `conversion webhook for ${gvk} returned invalid converted object at index ${i}: ${detail}`);
-      if (!isObject(raw)) throw single ? plainError(`Object 'Kind' is missing in '${JSON.stringify(raw)}'`) : invalid(`Object 'Kind' is missing in '${JSON.stringify(raw)}'`);
+      if (!isObject(raw)) throw single ? plainError(`Object 'Kind' is missing in '${stringifyJSON(raw)}'`) : invalid(`Object 'Kind' is missing in '${stringifyJSON(raw)}'`);
       const obj = structuredClone(raw) as JSONObject;
       const got = typeof obj['apiVersion'] === 'string' ? obj['apiVersion'] : '';
       if (got !== desiredAPIVersion) throw invalid(`invalid groupVersion (expected ${desiredAPIVersion}, received ${got})`);

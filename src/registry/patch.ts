@@ -5,6 +5,7 @@
 import { isYamlParseError, parseKubeYaml } from '../util/yaml.js';
 import { type Status, StatusError, badRequest, requestEntityTooLarge, unsupportedMediaType } from '../api/status.js';
 import { type GoType, GoJsonError, RawJson, goAny, goJsonCompact, goJsonMarshal, goMap, goString, goUnmarshal, parseJsonText, rawShape } from '../util/go-json.js';
+import { parseJSON, stringifyJSON } from '../util/json-int64.js';
 
 export const JSON_PATCH = 'application/json-patch+json';
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -48,7 +49,7 @@ export const unknownServerError = (message: string): StatusError => statusError(
  * fieldValidation=Strict: errors.NewInvalid(schema.GroupKind{}, "", [patch: Invalid value: ...]).
  */
 export function patchInvalid(patchedValue: string, detail: string): StatusError {
-  const body = `Invalid value: ${JSON.stringify(patchedValue)}: ${detail}`;
+  const body = `Invalid value: ${stringifyJSON(patchedValue)}: ${detail}`;
   return statusError(422, 'Invalid', ` "" is invalid: patch: ${body}`, {
     causes: [{ reason: 'FieldValueInvalid', message: body, field: 'patch' }],
   });
@@ -195,8 +196,9 @@ function decodeStrategicPatch(body: Uint8Array | string, fv: FieldValidation): D
 /** Characters YAML does not allow in a document (non-printable) that JSON takes raw inside strings, and BOMs. */
 const NOT_YAML_PRINTABLE = /[\u007f-\u0084\u0086-\u009f\ufeff\ufffe\uffff]/;
 
+/** Numbers YAML reads as JSON does: finite, and not -0 (goyaml reads `-0` as the integer 0). */
 function allFinite(v: unknown): boolean {
-  if (typeof v === 'number') return Number.isFinite(v);
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
   if (Array.isArray(v)) return v.every(allFinite);
   if (typeof v === 'object' && v !== null) {
     for (const k in v) if (!allFinite((v as Record<string, unknown>)[k])) return false;
@@ -217,7 +219,7 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
   if (text.charCodeAt(i) !== 0x7b /* { */ || NOT_YAML_PRINTABLE.test(text)) return undefined;
   let v: unknown;
   try {
-    v = JSON.parse(text);
+    v = parseJSON(text);
   } catch {
     return undefined;
   }
@@ -236,7 +238,7 @@ export function decodeApplyPatch(body: Uint8Array | string): Extract<DecodedPatc
   }
   if (value === null || value === undefined) return { type: APPLY_PATCH, patch: {}, strictErrors: [] };
   if (typeof value !== 'object' || Array.isArray(value)) {
-    const kind = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value === 'number' ? 'number' : 'string';
+    const kind = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value === 'number' || typeof value === 'bigint' ? 'number' : 'string';
     return badRequest(
       `error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`,
     );

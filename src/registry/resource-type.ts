@@ -90,6 +90,8 @@ export interface ResourceType {
   fromStorage(obj: JSONObject): JSONObject;
   /** This endpoint's version to the stored form. */
   toStorage(obj: JSONObject): JSONObject;
+  /** The key order of the stored form, when it is another Go type's (else the strategy's canonicalize). */
+  storedOrder?(obj: JSONObject): JSONObject;
   /**
    * Conversion that needs a round trip (a conversion webhook). When present, the store decodes and encodes
    * through it instead of fromStorage/toStorage, converting what it reads together in one call.

@@ -17,6 +17,7 @@ import { FieldManager } from './field-manager/field-manager.js';
 
 export type { ObjectMeta } from '../api/meta.js';
 import type { ObjectMeta } from '../api/meta.js';
+import { parseJSON, stringifyJSON } from '../util/json-int64.js';
 
 export const metaOf = (obj: JSONObject): ObjectMeta => {
   if (!isObject(obj['metadata'])) obj['metadata'] = {};
@@ -141,7 +142,7 @@ export class GenericStore {
    * conversion is local (no asyncCodec); `read` serves every type.
    */
   decode(kv: KeyValue, revision = kv.modRevision): JSONObject {
-    const parsed = JSON.parse(kv.value) as JSONObject;
+    const parsed = parseJSON(kv.value) as JSONObject;
     const obj = this.servedAsStored(kv) ? parsed : this.type.fromStorage(parsed);
     setResourceVersion(obj, String(revision));
     return obj;
@@ -159,7 +160,7 @@ export class GenericStore {
   /** Stored bytes to an object at this endpoint's version, through the type's conversion. */
   async read(kv: KeyValue, revision = kv.modRevision): Promise<JSONObject> {
     if (!this.type.asyncCodec || this.servedAsStored(kv)) return this.decode(kv, revision);
-    const [obj] = await this.type.asyncCodec.decode([JSON.parse(kv.value) as JSONObject]);
+    const [obj] = await this.type.asyncCodec.decode([parseJSON(kv.value) as JSONObject]);
     setResourceVersion(obj!, String(revision));
     return obj!;
   }
@@ -171,7 +172,7 @@ export class GenericStore {
     const out: (JSONObject | undefined)[] = kvs.map((kv) => (this.servedAsStored(kv) ? this.decode(kv) : undefined));
     const todo = kvs.filter((_, i) => out[i] === undefined);
     if (todo.length === 0) return out as JSONObject[];
-    const objs = await codec.decode(todo.map((kv) => JSON.parse(kv.value) as JSONObject));
+    const objs = await codec.decode(todo.map((kv) => parseJSON(kv.value) as JSONObject));
     let j = 0;
     return out.map((o, i) => {
       if (o) return o;
@@ -193,7 +194,7 @@ export class GenericStore {
     if (todo.length === 0) return out as string[];
     const decoded = await this.readAll(todo);
     let j = 0;
-    return out.map((s) => s ?? JSON.stringify(decoded[j++]));
+    return out.map((s) => s ?? stringifyJSON(decoded[j++]));
   }
 
   /**
@@ -256,11 +257,20 @@ export class GenericStore {
     const stored = this.type.asyncCodec ? await this.type.asyncCodec.encode(obj) : this.type.toStorage(obj);
     // An empty resourceVersion holds its place in the canonical key order; reads fill it in.
     const meta = { ...metaOf(stored), resourceVersion: '' };
-    return JSON.stringify(this.type.strategy.canonicalize({ ...stored, metadata: meta }));
+    const order = this.type.storedOrder ?? this.type.strategy.canonicalize;
+    return stringifyJSON(order({ ...stored, metadata: meta }));
   }
 
   async get(namespace: string, name: string): Promise<JSONObject> {
     return this.read(await this.getKV(namespace, name));
+  }
+
+  /**
+   * Removes an object as the expiry of its etcd lease would (events' --event-ttl): no admission, no
+   * finalizers, only if it was not written since `revision`. Watches see it DELETED. Whether it was removed.
+   */
+  async expire(namespace: string, name: string, revision: number): Promise<boolean> {
+    return (await this.kv.delete(this.key(namespace, name), revision)).ok;
   }
 
   async getKV(namespace: string, name: string): Promise<KeyValue> {

@@ -56,7 +56,9 @@ function goType(v: Json): string {
     case 'boolean':
       return 'bool';
     case 'number':
-      return Number.isInteger(v) ? 'int64' : 'float64';
+      return Number.isSafeInteger(v) ? 'int64' : 'float64'; // beyond, integer literals are bigints
+    case 'bigint':
+      return 'int64';
     default:
       return 'map[string]interface {}';
   }
@@ -87,7 +89,9 @@ export function goV(v: Json): string {
     case 'boolean':
       return String(v);
     case 'number':
-      return Number.isInteger(v) ? String(v) : goFloat(v);
+      return Number.isSafeInteger(v) ? String(v) : goFloat(v);
+    case 'bigint':
+      return String(v);
     default:
       return `map[${Object.keys(v as JsonMap)
         .sort()

@@ -67,7 +67,12 @@ export function createdAt(ts: unknown): string {
 }
 
 // int64(f) of a float64 outside int64's range is the most negative int64 on amd64.
-const toInt64 = (f: number): number => (f >= -(2 ** 63) && f < 2 ** 63 ? Math.trunc(f) : -(2 ** 63));
+// Beyond the safe integers the int64 is exact as a bigint (a float64 there is an integer).
+const toInt64 = (f: number): number | bigint => {
+  if (!(f >= -(2 ** 63) && f < 2 ** 63)) return -(2n ** 63n);
+  const t = Math.trunc(f);
+  return Number.isSafeInteger(t) ? t : BigInt(t);
+};
 
 /**
  * cellForJSONValue: the cell of an integer, number, boolean or date column, or null (an empty cell)
@@ -79,10 +84,11 @@ export function cellForJsonValue(columnType: string, value: unknown, now: number
   switch (columnType) {
     case 'integer':
       if (typeof value === 'number') return isInt64(value) ? value : toInt64(value);
+      if (typeof value === 'bigint') return value; // an int64 beyond the safe integers
       if (value instanceof GoNumber && value.kind === 'float64') return toInt64(value.value);
       return null;
     case 'number':
-      if (typeof value === 'number') return value;
+      if (typeof value === 'number' || typeof value === 'bigint') return value;
       if (value instanceof GoNumber && value.kind === 'float64') return value.value;
       return null;
     case 'boolean':

@@ -150,7 +150,7 @@ const GO_TYPE: Record<FieldKind, string> = {
 
 function jsonKind(v: unknown): string {
   if (typeof v === 'string') return 'string';
-  if (typeof v === 'number') return 'number';
+  if (typeof v === 'number' || typeof v === 'bigint') return 'number';
   if (typeof v === 'boolean') return 'bool';
   return Array.isArray(v) ? 'array' : 'object';
 }
@@ -165,6 +165,7 @@ function fieldError(name: string, kind: FieldKind, v: unknown): string | undefin
     case 'string':
       return typeof v === 'string' ? undefined : typeErr(jsonKind(v), 'string');
     case 'int64':
+      if (typeof v === 'bigint') return undefined; // within int64 by construction
       if (typeof v !== 'number') return typeErr(jsonKind(v), 'int64');
       return Number.isInteger(v) ? undefined : typeErr(`number ${v}`, 'int64');
     case 'time':
@@ -212,7 +213,7 @@ function decodeObjectMeta(v: unknown, dropMalformed: boolean): { meta: Raw } | {
 
 function goTypeName(v: unknown): string {
   if (typeof v === 'string') return 'string';
-  if (typeof v === 'number') return 'float64';
+  if (typeof v === 'number' || typeof v === 'bigint') return 'float64';
   if (typeof v === 'boolean') return 'bool';
   return '[]interface {}';
 }

@@ -43,7 +43,7 @@ class DefaultGenerator extends CodeGenerator {
   make(s: StructuralNode): string {
     const v = prunedDefault(s);
     if (v !== null && typeof v === 'object') return `H.copy(${this.constant(v)})`;
-    return typeof v === 'string' ? lit(v) : String(v);
+    return typeof v === 'string' ? lit(v) : typeof v === 'bigint' ? `${v}n` : String(v);
   }
 }
 

@@ -18,6 +18,7 @@ function jsonKind(v: unknown): string {
     case 'string':
       return 'string';
     case 'number':
+    case 'bigint':
       return 'number';
     case 'boolean':
       return 'bool';
@@ -69,6 +70,7 @@ const int64 =
   (struct: string, field: string, keepZero: boolean): Decoder =>
   (v) => {
     if (v === null) return undefined;
+    if (typeof v === 'bigint') return v; // an int64 beyond the safe integers
     if (typeof v !== 'number') throw typeError(v, struct, field, 'int64');
     if (!Number.isInteger(v) || Math.abs(v) >= 2 ** 63) {
       throw new DecodeError(`json: cannot unmarshal number ${goJSON(v)} into Go struct field ${struct}.${field} of type int64`);
@@ -274,7 +276,9 @@ function goTypeName(v: unknown): string {
     case 'string':
       return 'string';
     case 'number':
-      return Number.isInteger(v) ? 'int64' : 'float64';
+      return Number.isSafeInteger(v) ? 'int64' : 'float64'; // beyond, integer literals are bigints
+    case 'bigint':
+      return 'int64';
     case 'boolean':
       return 'bool';
     default:
@@ -286,7 +290,7 @@ function goTypeName(v: unknown): string {
 
 const CANONICAL_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 const nonEmptyString = (v: unknown): boolean => typeof v === 'string' && v !== '';
-const isInt64 = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < 2 ** 63;
+const isInt64 = (v: unknown): boolean => typeof v === 'bigint' || Number.isSafeInteger(v);
 
 function canonicalTime(v: unknown): boolean {
   if (typeof v !== 'string' || !CANONICAL_TIME.test(v)) return false;

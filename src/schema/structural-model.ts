@@ -18,7 +18,8 @@ export const rawString = (r: Raw, k: string): string => (typeof r[k] === 'string
 /** A bool field (zero value false). */
 export const rawBool = (r: Raw, k: string): boolean => r[k] === true;
 /** A *float64 / *int64 field. */
-const rawNumber = (r: Raw, k: string): number | undefined => (typeof r[k] === 'number' ? (r[k] as number) : undefined);
+const rawNumber = (r: Raw, k: string): number | undefined =>
+  typeof r[k] === 'number' ? (r[k] as number) : typeof r[k] === 'bigint' ? Number(r[k]) : undefined; // float64s in Go
 /** A *string field: present even when "". */
 export const rawStringPtr = (r: Raw, k: string): string | undefined => (typeof r[k] === 'string' ? (r[k] as string) : undefined);
 /** A []string field converted by pointer cast: non-nil when present, even if empty. */

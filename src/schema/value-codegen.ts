@@ -16,7 +16,8 @@ import { type Check, type JSONSchemaProps, SEG_INDEX, SEG_KEY, SEG_RAW, type Val
 import { CodeGenerator } from './codegen.js';
 
 const isSchema = (v: unknown): v is JSONSchemaProps => typeof v === 'object' && v !== null && !Array.isArray(v);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+// A schema's numbers are float64s in Go (JSONSchemaProps): an int64 literal there (a bigint) rounds.
+const num = (v: unknown): number | undefined => (typeof v === 'bigint' ? Number(v) : typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const lit = (s: string): string => JSON.stringify(s);
 const numLit = (n: number): string => (Object.is(n, -0) ? '0' : String(n));
 const join = (parts: string[]): string => parts.filter((p) => p !== '').join('\n');
@@ -27,8 +28,16 @@ const PROTO_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype).concat(
 /** Above this many properties, an object's keys drive the walk (a Map lookup each). */
 const INLINE_PROPERTIES_MAX = 16;
 
-/** `Number.isInteger(v)` within int64 range: what kube would have decoded as an int64 (see value-go.ts). */
-const IS_INT = 'Number.isInteger(v) && v < 9223372036854775808 && v >= -9223372036854775808';
+/**
+ * What kube would have decoded as an int64 (see value-go.ts): a safe integer number; beyond, integer
+ * literals within int64 are bigints (always int64s, validated by bigintBody), integral numbers float64s.
+ */
+const IS_INT = 'Number.isSafeInteger(v)';
+
+const INT64_MIN = -(2n ** 63n);
+
+/** Go's int64(f) on amd64: truncation toward zero; out of range, the "integer indefinite" value MinInt64. */
+const goInt64 = (f: number): bigint => (Math.abs(f) < 2 ** 63 ? BigInt(Math.trunc(f)) : INT64_MIN);
 
 /** One node being generated: the schema and what the generated code needs to know about it. */
 class Node {
@@ -126,6 +135,7 @@ function pureTypeAnyOf(branches: unknown, counted: boolean): { test: string; mc:
   if (types.has('string')) tests.push(['typeof v === "string"', 7]);
   if (types.has('number')) tests.push(['typeof v === "number"', 8]);
   else if (types.has('integer')) tests.push([`typeof v === "number" && ${IS_INT}`, 8]);
+  if (types.has('number') || types.has('integer')) tests.push(['typeof v === "bigint"', 8]);
   if (types.has('boolean')) tests.push(['typeof v === "boolean"', 6]);
   if (tests.length === 0) return null;
   const test = tests.map(([t]) => `(${t})`).join(' || ');
@@ -208,6 +218,30 @@ function numberBody(n: Node): string[] {
         ? `if (v ${op} ${numLit(b)}) H.boundFail(st, v, i, ${numLit(b)}, ${max}, ${exclusive});`
         : `if (i ? v ${op} ${numLit(t)} : v ${op} ${numLit(b)}) H.boundFail(st, v, i, i ? ${numLit(t)} : ${numLit(b)}, ${max}, ${exclusive});`,
     );
+  };
+  bound(num(s.minimum), false, s.exclusiveMinimum === true);
+  bound(num(s.maximum), true, s.exclusiveMaximum === true);
+  body.push(n.enumGeneric);
+  return body;
+}
+
+/** numberBody for an int64 beyond the safe integers (a bigint): integer checks only, in bigint arithmetic. */
+function bigintBody(n: Node): string[] {
+  const { s } = n;
+  const body = [n.mc(n.base + 2)];
+  const tInt = n.plain('integer', 'int64', n.has('number'));
+  body.push(tInt ? n.typeCheck(tInt) : n.mc(n.typePass(tInt)));
+  body.push(n.junctors);
+  const multipleOf = num(s.multipleOf);
+  if (multipleOf !== undefined) {
+    const f = goInt64(multipleOf);
+    body.push(f <= 0n ? `H.multipleOfNotPositive(st, ${numLit(Number(f))}, true);` : `if (v % ${f}n !== 0n) H.notMultipleOf(st, v, ${lit(String(f))});`);
+  }
+  const bound = (b: number | undefined, max: boolean, exclusive: boolean): void => {
+    if (b === undefined) return;
+    const t = goInt64(b);
+    const op = max ? (exclusive ? '>=' : '>') : exclusive ? '<=' : '<';
+    body.push(`if (v ${op} ${t}n) H.boundFail(st, v, true, ${t}n, ${max}, ${exclusive});`);
   };
   bound(num(s.minimum), false, s.exclusiveMinimum === true);
   bound(num(s.maximum), true, s.exclusiveMaximum === true);
@@ -305,6 +339,7 @@ if (v === null) { ${join(nullBody(n))} return; }
 switch (typeof v) {
 case "string": { ${join(stringBody(n))} return; }
 case "number": { ${join(numberBody(n))} return; }
+case "bigint": { ${join(bigintBody(n))} return; }
 case "boolean": { ${join(boolBody(n))} return; }
 default:
 if (Array.isArray(v)) { ${join(arrayBody(n))} } else { ${join(objectBody(n))} }
@@ -315,6 +350,7 @@ if (Array.isArray(v)) { ${join(arrayBody(n))} } else { ${join(objectBody(n))} }
   const fast: string[] = [];
   if (expected.has('string')) fast.push(`if (typeof v === "string") { ${join(stringBody(n))} return; }`);
   if (expected.has('number')) fast.push(`if (typeof v === "number") { ${join(numberBody(n))} return; }`);
+  if (expected.has('number')) fast.push(`if (typeof v === "bigint") { ${join(bigintBody(n))} return; }`);
   if (expected.has('boolean')) fast.push(`if (typeof v === "boolean") { ${join(boolBody(n))} return; }`);
   if (expected.has('object')) fast.push(`if (typeof v === "object" && v !== null && !Array.isArray(v)) { ${join(objectBody(n))} return; }`);
   if (expected.has('array')) fast.push(`if (Array.isArray(v)) { ${join(arrayBody(n))} return; }`);

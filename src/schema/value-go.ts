@@ -1,13 +1,13 @@
 // How Go sees and prints JSON values that the schema engine reports: kube decodes integral JSON
 // literals as int64 and everything else as float64, and the two print differently (%v).
-// After JSON.parse that distinction is gone; we read every integral number within int64 range
-// as an int64 (what an integral literal would have been), and the rest as float64.
+// Parsed JSON keeps integer literals beyond ±(2^53 - 1) within int64 as bigints (util/json-int64.ts),
+// so an integral number beyond that came from a float literal (or one beyond int64): a float64.
+// Within the safe range the distinction is gone; we read every integral number there as an int64
+// (what an integral literal would have been), and the rest as float64.
 import { GO_VALUE } from '../api/field-error.js';
 
-const INT64_LIMIT = 9223372036854775808; // 2^63
-
-/** Whether kube would hold this JSON number as an int64 (see the file comment for the limitation). */
-export const isGoInt = (v: number): boolean => Number.isInteger(v) && v < INT64_LIMIT && v >= -INT64_LIMIT;
+/** Whether kube would hold this JSON number as an int64 (see the file comment for the limitation); bigints always are. */
+export const isGoInt = (v: number): boolean => Number.isSafeInteger(v);
 
 /** Go's %v for a float64: strconv 'g' with the shortest digits, exponent form below 1e-4 and from 1e6 on. */
 export function goFloat(v: number): string {
@@ -60,6 +60,7 @@ export function isFloat64AJSONInteger(f: number): boolean {
 export function goJSON(v: unknown): string {
   if (v === null || typeof v !== 'object') {
     if (typeof v === 'number') return goJSONNumber(v);
+    if (typeof v === 'bigint') return String(v);
     return JSON.stringify(v) ?? 'null';
   }
   if (Array.isArray(v)) return `[${v.map(goJSON).join(',')}]`;

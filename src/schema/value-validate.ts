@@ -166,11 +166,17 @@ function enumMatches(data: unknown, ev: unknown): boolean {
   switch (typeof ev) {
     case 'string':
       if (typeof data === 'string') return data === ev;
+      if (typeof data === 'bigint') return ev === '\ufffd'; // beyond any rune
       return typeof data === 'number' && isGoInt(data) && runeString(data) === ev; // int64 → string converts
     case 'number':
+      if (typeof data === 'bigint') return !isGoInt(ev) && Number(data) === ev; // int64 → float64
       if (typeof data !== 'number') return false;
       if (isGoInt(ev) && !isGoInt(data)) return Math.trunc(data) === ev; // float64 → int64 truncates
       return data === ev;
+    case 'bigint':
+      if (typeof data === 'bigint') return data === ev;
+      // float64 → int64 truncates (a float beyond int64 converts to no int64 we hold as a bigint)
+      return typeof data === 'number' && Number.isFinite(data) && !isGoInt(data) && BigInt(Math.trunc(data)) === ev;
     case 'boolean':
       return data === ev;
     default:
@@ -315,16 +321,16 @@ export const helpers = {
     const name = pathName(st);
     reportInvalid(st, name, goBadValue(factor), `factor MultipleOf declared for ${name} must be positive: ${isInt ? String(factor) : goFloat(factor)}`);
   },
-  notMultipleOf(st: ValidationState, v: number, factor: string): void {
+  notMultipleOf(st: ValidationState, v: number | bigint, factor: string): void {
     if (probing(st)) return;
     const name = pathName(st);
     reportInvalid(st, name, goBadValue(v), `${name} in body should be a multiple of ${factor}`);
   },
   /** A minimum/maximum failure; `bound` is printed as kube does for the value's Go type. */
-  boundFail(st: ValidationState, v: number, isInt: boolean, bound: number, max: boolean, exclusive: boolean): void {
+  boundFail(st: ValidationState, v: number | bigint, isInt: boolean, bound: number | bigint, max: boolean, exclusive: boolean): void {
     if (probing(st)) return;
     const name = pathName(st);
-    const b = isInt ? String(bound) : goFloat(bound);
+    const b = isInt ? String(bound) : goFloat(Number(bound));
     const rel = max ? (exclusive ? 'less than' : 'less than or equal to') : exclusive ? 'greater than' : 'greater than or equal to';
     reportInvalid(st, name, goBadValue(v), `${name} in body should be ${rel} ${b}`);
   },

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { goYaml } from '../util/go-yaml-encode.js';
 import { type Status, StatusError, internal, requestEntityTooLarge } from '../api/status.js';
 import { negotiateErrorFormat, type Negotiated } from './negotiation.js';
+import { stringifyJSON } from '../util/json-int64.js';
 
 /** kube-apiserver's default maximum request body (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -20,7 +21,7 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
 
 /** JSON, or YAML as kube writes it (sigs.k8s.io/yaml over goyaml.v2). */
 export function serialize(obj: unknown, format: 'json' | 'yaml'): string {
-  return format === 'yaml' ? goYaml(obj) : JSON.stringify(obj) + '\n';
+  return format === 'yaml' ? goYaml(obj) : stringifyJSON(obj) + '\n';
 }
 
 export function writeObject(res: ServerResponse, code: number, obj: unknown, neg: Pick<Negotiated, 'format' | 'contentType'>): void {

@@ -52,11 +52,14 @@ export function mergeSchemaFor(served: ServedResource, goType?: GoStruct): Typed
   }
 }
 
-/** Gives built-in resource types their managed-fields types: one per kind, over the kind's versions. */
+/**
+ * Gives built-in resource types their managed-fields types: one per stored kind, over every version it is
+ * served at (events.k8s.io/v1 Event is core/v1 Event stored: managers of either read through the other).
+ */
 export function trackManagedFields(types: readonly ResourceType[]): void {
   const byKind = new Map<string, ResourceType[]>();
   for (const t of types) {
-    const key = `${t.served.group}/${t.served.kind}`;
+    const key = t.keyPrefix;
     byKind.set(key, [...(byKind.get(key) ?? []), t]);
   }
   for (const kindTypes of byKind.values()) {

@@ -5,6 +5,7 @@ import { badRequest, notAcceptable, unsupportedMediaType, StatusError } from '..
 import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE, type DecodeTarget } from './protobuf.js';
 import { jsonDuplicateFields, yamlDuplicateKeysError, type OpaquePath } from './duplicate-fields.js';
 import { parseAcceptClauses } from './discovery.js';
+import { parseJSON } from '../util/json-int64.js';
 
 interface MediaRange {
   type: string; // e.g. application/json, */*
@@ -121,7 +122,7 @@ export function decodeBody(contentType: string | undefined, body: Buffer, into?:
   if (type === 'application/json' || type === '') {
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseJSON(text);
     } catch (e) {
       return badRequest(jsonErrorMessage(text, e));
     }

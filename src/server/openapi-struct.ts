@@ -67,8 +67,10 @@ function propertySchema(f: GoField, owner: GoStruct): Schema {
     if (typeof f.type === 'object' && !f.pointer) out['default'] = {};
   } else {
     const s = scalar(f.type);
+    // A +default marker's value; else openapi-gen's mustEnforceDefault: the zero value for every scalar without
+    // omitempty, +optional or not (byte slices have none).
     if (f.default !== undefined) out['default'] = f.default;
-    else if (required(f) && !f.pointer && s.zero !== undefined) out['default'] = s.zero;
+    else if (!f.omitempty && !f.pointer && s.zero !== undefined) out['default'] = s.zero;
     Object.assign(out, s.schema);
   }
   if (f.listMapKeys) out['x-kubernetes-list-map-keys'] = [...f.listMapKeys];

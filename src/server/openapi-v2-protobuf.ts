@@ -52,14 +52,15 @@ class Message {
   }
 
   int64(field: number, value: unknown): this {
-    if (typeof value === 'number' && value !== 0) {
+    if ((typeof value === 'number' || typeof value === 'bigint') && value != 0) {
       this.key(field, 0);
-      this.push(varint(BigInt.asUintN(64, BigInt(Math.trunc(value)))));
+      this.push(varint(BigInt.asUintN(64, typeof value === 'bigint' ? value : BigInt(Math.trunc(value)))));
     }
     return this;
   }
 
   double(field: number, value: unknown): this {
+    if (typeof value === 'bigint') value = Number(value); // a float64 in Go's schema types
     if (typeof value === 'number' && value !== 0) {
       this.key(field, 1);
       const b = Buffer.alloc(8);

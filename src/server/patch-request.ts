@@ -27,6 +27,7 @@ import { patchMetaOf } from '../registry/patch-meta.js';
 import { goDecodeInto } from '../api/go-decode.js';
 import { goFromUnstructuredError } from '../api/go-from-unstructured.js';
 import { goTypeOf } from './typed-decoding.js';
+import { jsonDuplicateFields, yamlDuplicateKeysError } from './duplicate-fields.js';
 import { goEncodeOrder, goJsonMarshalOrdered } from '../api/go-encode-order.js';
 import { mergePatchedText } from '../registry/merge-patched-text.js';
 
@@ -107,6 +108,21 @@ export function applyPatchRequest(
 }
 
 /**
+ * go-yaml's strict error for duplicate keys in an apply body: JSON bodies (the usual case) are counted first,
+ * so only one with duplicates pays for the YAML walk.
+ */
+function applyDuplicateKeys(text: string, parsed: unknown): string | undefined {
+  if (/^\s*\{/.test(text)) {
+    try {
+      if (jsonDuplicateFields(text, parsed).length === 0) return undefined;
+    } catch {
+      // Flow-style YAML rather than JSON: the YAML walk decides.
+    }
+  }
+  return yamlDuplicateKeysError(text);
+}
+
+/**
  * An apply patch (applyPatcher): the configuration merged into the current object (undefined: created) by the
  * field manager, as `fieldManager`, forced or not; then the strict decoding of the YAML, and the type's own
  * admission of the body (custom resources' defaults).
@@ -124,8 +140,15 @@ export async function applyRequest(
   const decoded = decodeApplyPatch(body);
   if (decoded instanceof StatusError) throw decoded;
   const out = await fm.apply(current, decoded.patch as JSONObject, q.fieldManager, q.force ?? false);
-  if (decoded.strictErrors.length && q.fieldValidation === 'Strict') throw badRequest(`error strict decoding YAML: ${decoded.strictErrors.join(', ')}`);
-  if (q.fieldValidation === 'Warn') warnings.push(...decoded.strictErrors);
+  // Then yaml.UnmarshalStrict of the body under Strict and Warn: duplicate keys, in go-yaml's words.
+  if (q.fieldValidation !== 'Ignore') {
+    const dup = applyDuplicateKeys(body.toString('utf8'), decoded.patch);
+    if (dup !== undefined) {
+      const err = `error converting YAML to JSON: ${dup}`;
+      if (q.fieldValidation === 'Strict') throw badRequest(`error strict decoding YAML: ${err}`);
+      warnings.push(err);
+    }
+  }
   store.type.strategy.admitBody?.(out, q.fieldValidation, warnings);
   return out;
 }

@@ -5,9 +5,13 @@
 // fractional digits (null when zero),
 // FieldsV1 as its raw JSON.
 import { Cursor, WireError, WIRE_BYTES, WIRE_END_GROUP, WIRE_VARINT } from './protobuf-wire.js';
+import { parseJSON } from '../util/json-int64.js';
 
 type Scalar = 'string' | 'bytes' | 'int64' | 'int32' | 'bool';
-/** time: metav1.Time; microTime: metav1.MicroTime; fieldsV1: metav1.FieldsV1; stringMap: map<string,string>; bytesMap: map<string,bytes> (values base64, as JSON has them). */
+/**
+ * time: metav1.Time; microTime: metav1.MicroTime; fieldsV1: metav1.FieldsV1; stringMap: map<string,string>;
+ * bytesMap: map<string,bytes> (values base64, as JSON has them).
+ */
 export type FieldKind = Scalar | 'time' | 'microTime' | 'fieldsV1' | 'stringMap' | 'bytesMap' | MessageSchema;
 
 interface FieldSpec {
@@ -190,7 +194,7 @@ function renderValue(kind: FieldKind, v: Value): unknown {
       return Buffer.from(v as Uint8Array).toString('base64');
     case 'int64':
     case 'int32':
-      return Number(v as bigint); // as JSON.parse would read Go's digits
+      return Number.isSafeInteger(Number(v)) ? Number(v) : v; // as parseJSON reads Go's digits: bigint beyond 2^53
     case 'time':
       return formatTime(v as TimeValue);
     case 'microTime':
@@ -217,7 +221,7 @@ function renderFields(v: FieldsValue): unknown {
   if (v.raw === undefined) return null;
   const text = Buffer.from(v.raw).toString('utf8');
   try {
-    return JSON.parse(text) as unknown;
+    return parseJSON(text);
   } catch (e) {
     throw new RenderError(`metav1.FieldsV1 is not valid JSON: ${(e as Error).message}`);
   }

@@ -10,10 +10,12 @@ import type { KVStore } from '../storage/types.js';
 import { GenericStore } from '../registry/store.js';
 import { ensureInitialNamespaces } from '../registry/namespaces.js';
 import { NamespaceController } from '../controllers/namespace.js';
+import { EventTtlController } from '../controllers/event-ttl.js';
 import type { Admission } from '../registry/admission.js';
 import { BUILTIN_KINDS } from '../apis/index.js';
 import { namespaceKind } from '../apis/core/v1/namespace.js';
 import { crdKind } from '../apis/apiextensions/v1/custom-resource-definition.js';
+import { eventKind } from '../apis/core/v1/event.js';
 import { builtinEndpoint, builtinResourceType } from '../apis/builtin-kinds.js';
 import { CrdServing } from '../crd/serving.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
@@ -59,6 +61,8 @@ export interface ServerOptions {
   tokens?: TokenTable;
   /** Whether requests without credentials on the secure port are system:anonymous (true) or refused with 401 (kube's --anonymous-auth). */
   anonymousAuth?: boolean;
+  /** How long events are kept after their last write (kube's --event-ttl, one hour). */
+  eventTtlMs?: number;
 }
 
 export interface RunningServer {
@@ -99,10 +103,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   await crdController.start();
   // What a namespace holds: every namespaced built-in kind (one store per kind, at the storage version) and
   // every namespaced custom resource.
-  const storageBuiltins = [...stores.entries()].filter(([k]) => k.storageVersion === k.served.version);
+  // One store per stored kind: events.k8s.io events are core/v1 events.
+  const storedAsServed = (k: (typeof BUILTIN_KINDS)[number]): boolean => k.storageVersion === k.served.version && (k.storageGroup ?? k.served.group) === k.served.group;
+  const storageBuiltins = [...stores.entries()].filter(([k]) => storedAsServed(k));
   const namespacedBuiltins = storageBuiltins.filter(([k]) => k.served.namespaced).map(([, s]) => s);
   const nsController = new NamespaceController(namespaces, () => [...namespacedBuiltins, ...serving!.storageStores((c) => c.spec.scope === 'Namespaced')]);
   await nsController.start();
+  const eventTtl = new EventTtlController(stores.get(eventKind)!, opts.eventTtlMs === undefined ? {} : { ttlMs: opts.eventTtlMs });
+  await eventTtl.start();
   const gc = new GarbageCollector(() => [...storageBuiltins.map(([, s]) => s), ...serving!.storageStores()]);
   // Not awaited: its informers' first lists do not hold up serving (a cascade may start a moment later).
   void gc.start().catch((e: unknown) => console.error('garbage collector:', e));
@@ -133,6 +141,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       gc.stop();
       saController.stop();
       rootCAPublisher.stop();
+      eventTtl.stop();
       await Promise.all(
         servers.map(
           (s) =>

@@ -7,6 +7,7 @@ import type { StatusError } from '../api/status.js';
 import type { Negotiated } from './negotiation.js';
 import { partialObjectMetadata, toTable, type TableOptions } from './table.js';
 import type { ListFilter } from './list-options.js';
+import { stringifyJSON } from '../util/json-int64.js';
 
 interface WatchRequest {
   namespace: string;
@@ -30,7 +31,7 @@ const jsonOf = new WeakMap<JSONObject, string>();
 function objectJSON(obj: JSONObject): string {
   let json = jsonOf.get(obj);
   if (json === undefined) {
-    json = JSON.stringify(obj);
+    json = stringifyJSON(obj);
     jsonOf.set(obj, json);
   }
   return json;

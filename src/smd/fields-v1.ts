@@ -3,6 +3,7 @@
 // marking an element that is itself a member while having children. A leaf member is an empty object.
 import { isObject, type JSONObject } from '../util/json.js';
 import { goJsonMarshal } from '../util/go-json.js';
+import { stringifyJSON } from '../util/json-int64.js';
 import { compareElements, deserializeElement, serializeElement, UNKNOWN_ELEMENT } from './path-element.js';
 import { FieldSet } from './set.js';
 
@@ -61,7 +62,7 @@ function readNode(obj: JSONObject): { children?: FieldSet; isMember: boolean } |
     const pe = deserializeElement(key);
     if (pe === UNKNOWN_ELEMENT) continue;
     if (pe instanceof Error) return new Error(`parsing key as path element: ${pe.message}`);
-    if (!isObject(val)) return new Error(`ReadMapCB: expect { or n, but found ${JSON.stringify(val)}`);
+    if (!isObject(val)) return new Error(`ReadMapCB: expect { or n, but found ${stringifyJSON(val)}`);
     const child = readNode(val);
     if (child instanceof Error) return child;
     children ??= new FieldSet();

@@ -3,6 +3,7 @@
 // field < key < value < index, each kind by its own content, and written in FieldsV1 as
 // `f:<name>`, `k:<json object>`, `v:<json value>`, `i:<index>`.
 import { goJsonMarshal } from '../util/go-json.js';
+import { parseJSON as parseJSONInt64 } from '../util/json-int64.js';
 import { isObject } from '../util/json.js';
 import { compareStrings, compareValues } from './value-order.js';
 
@@ -93,7 +94,7 @@ export function deserializeElement(s: string): PathElement | typeof UNKNOWN_ELEM
 
 function parseJSON(text: string): { value: unknown } | Error {
   try {
-    return { value: JSON.parse(text) };
+    return { value: parseJSONInt64(text) };
   } catch (e) {
     return new Error(`managedFields parsing: ${(e as Error).message}`);
   }

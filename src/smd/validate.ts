@@ -4,6 +4,7 @@
 // same key; map fields the schema declares unless the map takes any field. An applied configuration is
 // checked with duplicates refused; an update's object (what the server already stores) with them allowed.
 import { isObject } from '../util/json.js';
+import { compareGoStrings, goSprint, goSprintV, goTypeName } from '../util/jsonpath-values.js';
 import { elementString, fieldElement, serializeElement } from './path-element.js';
 import { deduceAtom, type ListType, type MapType, type MergeSchema, type Scalar, type TypeRef } from './schema.js';
 import { listItemElement } from './to-field-set.js';
@@ -29,15 +30,39 @@ function walk(schema: MergeSchema, ref: TypeRef, value: unknown, at: string, opt
   errors.push(`${at}: schema error: invalid atom`);
 }
 
+/**
+ * How smd prints the offending value: a decoded object's values are *value.valueUnstructured, so %v shows
+ * `&{<value>}` and %#v `&value.valueUnstructured{Value:<value>}`; numeric's message has the Go type (%T).
+ */
+const printV = (v: unknown): string => `&{${goSprintV(v)}}`;
+const printSharpV = (v: unknown): string => `&value.valueUnstructured{Value:${goSharpV(v)}}`;
+
+/** fmt's %#v of a decoded JSON value (int64, float64, string, bool, map[string]interface {}, []interface {}). */
+function goSharpV(v: unknown): string {
+  if (v === null || v === undefined) return 'interface {}(nil)';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(', ')}}`;
+  if (isObject(v)) {
+    const keys = Object.keys(v).sort(compareGoStrings);
+    return `map[string]interface {}{${keys.map((k) => `${JSON.stringify(k)}:${goSharpV(v[k])}`).join(', ')}}`;
+  }
+  return goSprint(v);
+}
+
 function checkScalar(t: Scalar, v: unknown, at: string, errors: string[]): void {
   if (v === null || v === undefined) return;
   const ok = t === 'numeric' ? typeof v === 'number' || typeof v === 'bigint' : t === 'string' ? typeof v === 'string' : t === 'boolean' ? typeof v === 'boolean' : ['number', 'bigint', 'string', 'boolean'].includes(typeof v);
-  if (!ok) errors.push(`${at}: expected ${t === 'untyped' ? 'any scalar' : t}, got ${JSON.stringify(v)}`);
+  if (ok) return;
+  // validateScalar's messages, each with its own verb.
+  if (t === 'numeric') errors.push(`${at}: expected numeric (int or float), got ${goTypeName(v)}`);
+  else if (t === 'string') errors.push(`${at}: expected string, got ${printSharpV(v)}`);
+  else if (t === 'boolean') errors.push(`${at}: expected boolean, got ${printV(v)}`);
+  else errors.push(`${at}: expected any scalar, got ${printV(v)}`);
 }
 
 function walkList(schema: MergeSchema, t: ListType, value: unknown, at: string, opts: ValidateOptions, errors: string[]): void {
   if (value === null || value === undefined) return;
-  if (!Array.isArray(value)) return void errors.push(`${at}: expected list, got ${JSON.stringify(value)}`);
+  if (!Array.isArray(value)) return void errors.push(`${at}: expected list, got ${printV(value)}`);
   const seen = new Set<string>();
   for (let i = 0; i < value.length; i++) {
     const item = value[i];
@@ -77,7 +102,7 @@ function associativeItemError(schema: MergeSchema, t: ListType, item: unknown): 
 
 function walkMap(schema: MergeSchema, t: MapType, value: unknown, at: string, opts: ValidateOptions, errors: string[]): void {
   if (value === null) return;
-  if (!isObject(value)) return void errors.push(`${at}: expected map, got ${JSON.stringify(value)}`);
+  if (!isObject(value)) return void errors.push(`${at}: expected map, got ${printV(value)}`);
   for (const [key, v] of Object.entries(value)) {
     const here = `${at}${elementString(fieldElement(key))}`;
     const field = schema.field(t, key);

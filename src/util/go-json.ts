@@ -2,6 +2,7 @@
 // error messages, sigs.k8s.io/json's strict mode (duplicate and unknown fields with their
 // paths), type errors for the few Go targets patch decoding uses, and json.Marshal's output
 // (sorted keys, HTML-safe escapes) where byte-exact comparisons depend on it.
+import { jsonNumber } from './json-int64.js';
 
 /** An error whose message is Go's err.Error() text. */
 export class GoJsonError extends Error {
@@ -446,7 +447,7 @@ function decodeAny(s: DecodeState): unknown {
   if (kind === 'object') return decodeObject(s, undefined);
   if (kind === 'array') return decodeArray(s, goAny);
   const raw = skipValue(s);
-  return JSON.parse(raw) as unknown;
+  return kind === 'number' ? jsonNumber(raw) : (JSON.parse(raw) as unknown);
 }
 
 function decodeArray(s: DecodeState, elem: GoType): unknown[] {

@@ -1,6 +1,8 @@
-// The text of the JSON number literals that are not plain integers (`1.0`, `1e3`), by the path of the value
-// that holds them. JSON.parse keeps only their values, while Go's decoder refuses them for integer fields
+// The text of the JSON number literals that are not plain integers (`1.0`, `1e3`) or not int64s
+// (`9223372036854775808`), by the path of the value that holds them. JSON.parse keeps only their values, while Go's decoder refuses them for integer fields
 // and names them in its error (`json: cannot unmarshal number 1.0 into Go struct field ... of type int64`).
+
+import { hasDigitRun } from './json-int64.js';
 
 /** A value's path as sigs.k8s.io/json's strict errors write it: `spec.versions[0].maxLength`. */
 type Frame = { kind: 'object'; path: string; key: string; expectKey: boolean } | { kind: 'array'; path: string; index: number };
@@ -13,12 +15,21 @@ function childPath(top: Frame | undefined): string {
 
 const NUMBER_CHARS = /[-+0-9.eE]/;
 
+/** Integer literals beyond int64 (Go's ParseInt fails on them) have at least 19 digits. */
+const outsideInt64 = (literal: string): boolean => {
+  const digits = literal.length - (literal.startsWith('-') ? 1 : 0);
+  if (digits < 19) return false;
+  const b = BigInt(literal);
+  return b < -(2n ** 63n) || b >= 2n ** 63n;
+};
+
 /**
- * The non-integer number literals of valid JSON text, by path; undefined when there are none (the common
- * case, found without a scan when no digit is followed by a point or an exponent).
+ * The non-integer and beyond-int64 number literals of valid JSON text, by path; undefined when there are
+ * none (the common case, found without a scan when no digit is followed by a point or an exponent and
+ * there is no run of 19 digits).
  */
 export function nonIntegerNumberLiterals(text: string): Map<string, string> | undefined {
-  if (!/[0-9][.eE]/.test(text)) return undefined;
+  if (!/[0-9][.eE]/.test(text) && !hasDigitRun(text, 19)) return undefined;
   const out = new Map<string, string>();
   const stack: Frame[] = [];
   let i = 0;
@@ -50,7 +61,7 @@ export function nonIntegerNumberLiterals(text: string): Map<string, string> | un
       let j = i + 1;
       while (j < text.length && NUMBER_CHARS.test(text[j]!)) j++;
       const literal = text.slice(i, j);
-      if (/[.eE]/.test(literal)) out.set(childPath(top), literal);
+      if (/[.eE]/.test(literal) || outsideInt64(literal)) out.set(childPath(top), literal);
       i = j;
     } else i++;
   }

@@ -11,10 +11,11 @@ export class GoNumber {
   ) {}
 }
 
-const TWO_63 = 2 ** 63;
-
-/** How the apiserver's unstructured JSON decoding types a number: int64 when integral and in range. */
-export const isInt64 = (n: number): boolean => Number.isInteger(n) && n >= -TWO_63 && n < TWO_63;
+/**
+ * How the apiserver's unstructured JSON decoding types a number: int64 for an integer literal in range.
+ * Those beyond the safe integers are bigints (util/json-int64.ts), so an integral number beyond is a float64.
+ */
+export const isInt64 = (n: number): boolean => Number.isSafeInteger(n);
 
 type GoKind = 'bool' | 'int' | 'uint' | 'float' | 'string' | 'map' | 'slice' | 'nil';
 
@@ -28,6 +29,8 @@ function goKind(v: unknown): GoKind {
       return 'string';
     case 'number':
       return isInt64(v) ? 'int' : 'float';
+    case 'bigint':
+      return 'int';
     default:
       return Array.isArray(v) ? 'slice' : 'map';
   }
@@ -84,6 +87,8 @@ export function goSprint(v: unknown): string {
   switch (typeof v) {
     case 'number':
       return isInt64(v) ? BigInt(v).toString() : goFormatFloat(v);
+    case 'bigint':
+      return v.toString();
     case 'string':
       return v;
     case 'boolean':

@@ -56,7 +56,29 @@ function goyamlV2Tags(tags: Tags): Tags {
  * resolved to the last one (the strict pass reports them separately).
  */
 export function parseKubeYaml(text: string): unknown {
-  return load().parse(text, KUBE_YAML_OPTIONS);
+  return int64s(load().parse(text, { ...KUBE_YAML_OPTIONS, intAsBigInt: true }));
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * Integers as JSON decoding holds them (see json-int64.ts): goyaml's int64s reach kube's JSON decoder as
+ * exact digits, larger ones become float64s. Safe integers are numbers, the rest of int64 bigints.
+ */
+function int64s(v: unknown): unknown {
+  if (typeof v === 'bigint') {
+    const n = Number(v);
+    return Number.isSafeInteger(n) || v < INT64_MIN || v > INT64_MAX ? n : v;
+  }
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = int64s(v[i]);
+  } else {
+    const o = v as Record<string, unknown>;
+    for (const k of Object.keys(o)) o[k] = int64s(o[k]);
+  }
+  return v;
 }
 
 /** The options of parseKubeYaml, for callers that need the document itself (duplicate keys, positions). */

@@ -27,6 +27,8 @@ spec:
         properties:
           hostPort:
             type: string
+          count:
+            type: integer
   - name: v1
     served: true
     storage: false
@@ -38,6 +40,8 @@ spec:
             type: string
           port:
             type: string
+          count:
+            type: integer
   conversion:
     strategy: Webhook
     webhook:
@@ -291,4 +295,17 @@ test('switching the storage version to v1: new writes are stored at v1 through t
   const after = parseYaml(await ok(['get', 'crd', 'crontabs.example.com', '-o', 'yaml'])) as any;
   assert.deepEqual(after.status.storedVersions, ['v1beta1', 'v1']);
   assert.equal((await ok(['get', 'crontabs.v1beta1.example.com', 'local-crontab', '-o', 'jsonpath={.hostPort}'])).trim(), 'localhost:1234');
+});
+
+test('int64s beyond 2^53 pass through the webhook exactly, both ways', async () => {
+  hook.mode = 'ok';
+  const MAX = '9223372036854775807';
+  // Written at v1beta1, the storage version is v1 now: converted on the way in, and again when read at v1beta1.
+  await ok(['create', '-f', '-'], `{"apiVersion":"example.com/v1beta1","kind":"CronTab","metadata":{"name":"big-crontab","namespace":"default"},"hostPort":"h:1","count":${MAX}}`);
+  const kv = await s.kv.get(KEY + 'big-crontab');
+  assert.ok(kv && kv.value.includes(`"count":${MAX}`) && kv.value.includes('"apiVersion":"example.com/v1"'), kv?.value);
+  hook.reviews.length = 0;
+  assert.ok((await ok(['get', 'crontabs.v1beta1.example.com', 'big-crontab', '-o', 'json'])).includes(`"count": ${MAX}`));
+  assert.equal(hook.reviews.at(-1).request.objects[0].count, BigInt(MAX), 'the review the webhook got');
+  assert.equal((await ok(['get', 'crontabs.v1.example.com', 'big-crontab', '-o', 'jsonpath={.count}'])).trim(), MAX);
 });

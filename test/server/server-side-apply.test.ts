@@ -308,3 +308,40 @@ test('versions: managed fields stay at the version they were written at and conf
   const c = await apply(`${at('v1')}/d`, dial('v1', {}), 'fieldManager=alice');
   assert.deepEqual(c.json.spec, { image: 'b' });
 });
+
+test('int64 values beyond 2^53 apply exactly, in JSON and YAML bodies, set members included', async () => {
+  const crd = structuredClone(WIDGET_CRD) as any;
+  crd.metadata.name = 'counters.ssa.example.com';
+  crd.spec.names = { plural: 'counters', singular: 'counter', kind: 'Counter' };
+  crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties = {
+    num: { type: 'integer' },
+    set: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'integer' } },
+  };
+  await installCronTab(api, crd);
+  const path = '/apis/ssa.example.com/v1/namespaces/default/counters/c';
+  const json = await api.req('PATCH', `${path}?fieldManager=a`, '{"apiVersion":"ssa.example.com/v1","kind":"Counter","metadata":{"name":"c"},"spec":{"num":9223372036854775807,"set":[9007199254740993]}}', APPLY);
+  assert.equal(json.status, 201, json.text);
+  assert.ok(json.text.includes('"spec":{"num":9223372036854775807,"set":[9007199254740993]}'), json.text);
+  assert.ok(json.text.includes('"f:set":{"v:9007199254740993":{}}'), json.text);
+  const yaml = await api.req('PATCH', `${path}?fieldManager=a`, 'apiVersion: ssa.example.com/v1\nkind: Counter\nmetadata:\n  name: c\nspec:\n  num: 9223372036854775806\n  set: [9007199254740993, 9007199254740995]\n', APPLY);
+  assert.equal(yaml.status, 200, yaml.text);
+  assert.ok(yaml.text.includes('"spec":{"num":9223372036854775806,"set":[9007199254740993,9007199254740995]}'), yaml.text);
+});
+
+test('fieldValidation of an apply body: duplicate keys are a 400 under Strict, a warning under Warn, nothing under Ignore', async () => {
+  const body = 'apiVersion: ssa.example.com/v1\nkind: Widget\nmetadata:\n  name: dup\nspec:\n  image: a\n  image: b\n';
+  const strict = await api.req('PATCH', `${base}/dup?fieldManager=a&fieldValidation=Strict`, body, APPLY);
+  assert.equal(strict.status, 400, strict.text);
+  assert.equal(strict.json.message, 'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key "image" already set in map');
+  assert.equal((await api.req('GET', `${base}/dup`)).status, 404);
+  const warn = await api.req('PATCH', `${base}/dup?fieldManager=a`, body, APPLY);
+  assert.equal(warn.status, 201, warn.text);
+  assert.equal(warn.json.spec.image, 'b');
+  assert.match(warn.headers.get('warning') ?? '', /^299 - "error converting YAML to JSON: yaml: unmarshal errors:/);
+  const json = await api.req('PATCH', `${base}/dup?fieldManager=a&fieldValidation=Strict`, '{"apiVersion":"ssa.example.com/v1","kind":"Widget","metadata":{"name":"dup"},"spec":{"image":"c","image":"d"}}', APPLY);
+  assert.equal(json.status, 400, json.text);
+  assert.equal(json.json.message, 'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 1: key "image" already set in map');
+  const ignore = await api.req('PATCH', `${base}/dup?fieldManager=a&fieldValidation=Ignore`, body, APPLY);
+  assert.equal(ignore.status, 200, ignore.text);
+  assert.equal(ignore.headers.get('warning'), null);
+});

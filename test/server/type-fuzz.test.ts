@@ -17,9 +17,41 @@ before(async () => {
 after(() => api.close());
 
 const TIME = '2020-01-01T00:00:00Z';
+const MICRO = '2020-01-01T00:00:00.000001Z';
+const REFERENCE = { kind: 'CronTab', namespace: 'default', name: 'c', uid: 'u', apiVersion: 'stable.example.com/v1', resourceVersion: '1', fieldPath: 'spec' };
 
 /** One valid object per built-in kind, touching as many of its fields as it validly can. */
 const SAMPLES: Record<string, Record<string, unknown>> = {
+  'v1/Event': {
+    metadata: { name: 'fuzz', labels: { a: 'b' } },
+    involvedObject: REFERENCE,
+    reason: 'R',
+    message: 'm',
+    source: { component: 'c', host: 'h' },
+    firstTimestamp: TIME,
+    lastTimestamp: TIME,
+    count: 1,
+    type: 'Normal',
+    eventTime: MICRO,
+    series: { count: 2, lastObservedTime: MICRO },
+    action: 'A',
+    related: REFERENCE,
+    reportingComponent: 'example.com/c',
+    reportingInstance: 'i',
+  },
+  'events.k8s.io/v1/Event': {
+    metadata: { name: 'fuzz' },
+    eventTime: MICRO,
+    series: { count: 2, lastObservedTime: MICRO },
+    reportingController: 'example.com/c',
+    reportingInstance: 'i',
+    action: 'A',
+    reason: 'R',
+    regarding: REFERENCE,
+    related: REFERENCE,
+    note: 'n',
+    type: 'Normal',
+  },
   'v1/Namespace': {
     metadata: {
       name: 'fuzz',

@@ -43,6 +43,12 @@ test('Validate: the messages name the path and the problem', () => {
   const root = { namedType: 't' };
   assert.deepEqual(validate(schema, root, { list: [{ name: 'a' }, { name: 'a' }] }), ['.list: duplicate entries for key [name="a"]']);
   assert.deepEqual(validate(schema, root, { list: [{}] }), ['.list: element 0: associative list with keys has an element that omits key field "name" (and doesn\'t have default value)']);
-  assert.deepEqual(validate(schema, root, { list: [{ name: 1 }] }), ['.list[name=1].name: expected string, got 1']);
+  // smd prints the value as Go prints a *value.valueUnstructured, which kube's messages show.
+  assert.deepEqual(validate(schema, root, { list: [{ name: 1 }] }), ['.list[name=1].name: expected string, got &value.valueUnstructured{Value:1}']);
+  assert.deepEqual(validate(schema, root, { list: [{ name: { a: [1.5, 'x'] } }] }), [
+    '.list[name={"a":[1.5,"x"]}].name: expected string, got &value.valueUnstructured{Value:map[string]interface {}{"a":[]interface {}{1.5, "x"}}}',
+  ]);
+  assert.deepEqual(validate(schema, root, { list: 'a' }), ['.list: expected list, got &{a}']);
+  assert.deepEqual(validate(schema, root, ['x']), [': expected map, got &{[x]}']);
   assert.deepEqual(validate(schema, root, { other: 1 }), ['.other: field not declared in schema']);
 });

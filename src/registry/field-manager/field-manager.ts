@@ -2,7 +2,8 @@
 // (k8s.io/apimachinery util/managedfields/internal): kube stacks them as layers (version check, last-applied
 // updater and manager, skip-non-applied, cap-managers, build-manager-info, managed-fields updater, strip-meta,
 // structured merge). Here they are the steps of update() and apply(), in that order, over plain JSON.
-import { badRequest, internal } from '../../api/status.js';
+import { badRequest } from '../../api/status.js';
+import { unknownServerError } from '../patch.js';
 import type { JSONObject } from '../../util/json.js';
 import { isObject } from '../../util/json.js';
 import { rfc3339 } from '../../util/time.js';
@@ -199,7 +200,8 @@ export class FieldManager {
   async apply(live: JSONObject | undefined, patch: JSONObject, manager: string, force: boolean): Promise<JSONObject> {
     const liveObj = live ?? this.cfg.types.newObject(this.apiVersion);
     const decoded = decodeManagedFields(managedFieldsOf(metaOf(liveObj)) ?? []);
-    if (decoded instanceof Error) throw internal(`failed to decode managed fields: ${decoded.message}`);
+    // kube returns plain Go errors for these: 500 with no reason, the error's text as the message.
+    if (decoded instanceof Error) throw unknownServerError(`failed to decode managed fields: ${decoded.message}`);
     if (gvkString(patch) !== gvkString({ apiVersion: this.apiVersion, kind: this.cfg.kind })) throw badRequest(`invalid object type: ${gvkString(patch)}`);
     let result: { object: JSONObject; managed: Managed };
     try {
@@ -242,7 +244,7 @@ export class FieldManager {
     // kube answers this with a 500 (kubernetes/kubernetes#122480): it is the client's mistake, so a 400 here.
     if (patchErr) throw badRequest(`failed to create typed patch object (${objectName(patch)}): ${patchErr}`);
     const liveErr = this.typed(liveObj, true);
-    if (liveErr) throw internal(`failed to create typed live object (${objectName(liveObj)}): ${liveErr}`);
+    if (liveErr) throw unknownServerError(`failed to create typed live object (${objectName(liveObj)}): ${liveErr}`);
     const { object, managers } = updater.apply(
       { value: withoutManagedFields(liveObj), version: this.apiVersion },
       { value: patch, version: this.apiVersion },

@@ -107,21 +107,13 @@ const strategy: KindDeclaration['strategy'] = {
   validate: validateNamespace,
   prepareForUpdate(obj, old, sub: Subresource | 'finalize') {
     setDefaults(obj);
-    // Status and finalize writes keep the stored metadata, but for the managed fields the write recorded.
-    const keptMeta = (): JSONObject => {
-      const m: JSONObject = { ...metaOf(old), resourceVersion: metaOf(obj).resourceVersion };
-      const managed = metaOf(obj).managedFields;
-      if (managed === undefined) delete m['managedFields'];
-      else m['managedFields'] = managed as unknown as JSONObject[];
-      return m;
-    };
+    // namespaceStatusStrategy resets spec only, namespaceFinalizeStrategy status only: metadata written through
+    // either is kept, managedFields included (which the field manager has just computed for this write).
     if (sub === 'status') {
       obj['spec'] = old['spec'];
-      obj['metadata'] = keptMeta();
     } else if (sub === ('finalize')) {
       const spec = specOf(obj);
       obj['status'] = old['status'];
-      obj['metadata'] = keptMeta();
       obj['spec'] = { ...(old['spec'] as JSONObject), finalizers: spec['finalizers'] };
     } else {
       obj['status'] = old['status'];
