@@ -25,8 +25,9 @@ const cfg = {
   schemaSeconds: env('BENCH_SCHEMA_SECONDS', 1),
   applyObjects: env('BENCH_APPLY_OBJECTS', 10_000),
   applyMemoryObjects: env('BENCH_APPLY_MEMORY_OBJECTS', 100_000),
+  gcDependents: env('BENCH_GC_DEPENDENTS', 1000),
 };
-const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup,memory,apply,schema,cel').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup,memory,apply,events,gc,schema,cel').split(',').map((s) => s.trim()));
 // Profile our server processes: BENCH_CPU_PROF=<dir> writes one .cpuprofile per server.
 const serverExecArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
 
@@ -375,6 +376,63 @@ async function main() {
     );
   }
   // ---- schema engine vs ajv, in a process of its own (CPU-bound, no server) ----
+  // ---- server E: Events and the garbage collector ----
+  if (only.has('events') || only.has('gc')) {
+    const e = await startOurs(join(tmp, 'events'));
+    await setupCrd(e.url);
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
+    if (only.has('events')) {
+      log('events...');
+      await createNamespace(e.url, 'bench-ev');
+      // An event recorder's body (client-go's record package), about the CronTab create body's size.
+      const event = JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: '__NAME__', namespace: 'bench-ev' },
+        involvedObject: { apiVersion: 'stable.example.com/v1', kind: 'CronTab', name: 'cron-1', namespace: 'bench-ev', uid: '3f0e9d2c-6a51-4c1b-9a7e-2d4c8b1f0a55', resourceVersion: '123' },
+        reason: 'Reconciled',
+        message: `reconciled: ${'x'.repeat(560)}`,
+        source: { component: 'crontab-controller' },
+        firstTimestamp: '2026-01-01T00:00:00Z',
+        lastTimestamp: '2026-01-01T00:00:00Z',
+        count: 1,
+        type: 'Normal',
+        reportingComponent: 'crontab-controller',
+        reportingInstance: 'crontab-controller-0',
+      });
+      const body = crontabBody('bench-ev');
+      const r = await throughput(
+        'events',
+        (i) => ({ ...timing, port: e.port, method: 'POST', path: crontabs('bench-ev'), headers, body, nameTemplate: `c${i}-` }),
+        (i) => ({ ...timing, port: e.port, method: 'POST', path: '/api/v1/namespaces/bench-ev/events', headers, body: event, nameTemplate: `e${i}-` }),
+      );
+      ratioRow(`Event creates/s (core/v1, ~1 KB) vs custom-resource creates/s, same server, ${cfg.connections} conns`, r.ours, r.base, fmt.rate, undefined, r.ratio);
+    }
+    if (only.has('gc')) {
+      log('garbage collector...');
+      await createNamespace(e.url, 'bench-gc');
+      const times = [];
+      for (let run = 0; run < cfg.runs; run++) {
+        const owner = (await expectOk(request(`${e.url}${crontabs('bench-gc')}`, 'POST', JSON.parse(crontabBody('bench-gc').replace('__NAME__', `owner-${run}`))), 'create owner')).json();
+        const ref = { apiVersion: 'stable.example.com/v1', kind: 'CronTab', name: owner.metadata.name, uid: owner.metadata.uid };
+        const dep = JSON.parse(crontabBody('bench-gc'));
+        dep.metadata.ownerReferences = [ref];
+        await load({ ...timing, warmupMs: 0, durationMs: 600_000, total: cfg.gcDependents, port: e.port, method: 'POST', path: crontabs('bench-gc'), headers, body: JSON.stringify(dep), nameTemplate: `d${run}-` });
+        const start = performance.now();
+        await expectOk(request(`${e.url}${crontabs('bench-gc')}/owner-${run}`, 'DELETE'), 'delete owner');
+        for (;;) {
+          const l = (await expectOk(request(`${e.url}${crontabs('bench-gc')}?limit=1`), 'list')).json();
+          if ((l.items?.length ?? 0) === 0) break;
+          await new Promise((res) => setTimeout(res, 5));
+        }
+        times.push(performance.now() - start);
+      }
+      absRow(`garbage collection: delete an owner of ${cfg.gcDependents.toLocaleString('en-US')} CRs (background), until the last is gone`, median(times), fmt.ms, undefined);
+      notes.push(`gc: ${times.map((t) => `${Math.round(t)} ms`).join(', ')} (${Math.round((cfg.gcDependents / median(times)) * 1000).toLocaleString('en-US')} dependents/s)`);
+    }
+    await stopChild(e.proc);
+  }
+
   if (only.has('schema')) {
     log('schema (ours vs ajv)...');
     const { proc, reply: sc } = await startChild('./schema.mjs', { seconds: cfg.schemaSeconds, runs: cfg.runs });
