@@ -2,7 +2,7 @@
 // base64.StdEncoding as encoding/json decodes []byte, and the UnmarshalTypeError context rules.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { goRfc3339Error } from '../../src/util/go-time-parse.js';
+import { goRfc3339Error, parseGoRfc3339 } from '../../src/util/go-time-parse.js';
 import { nonIntegerNumberLiterals } from '../../src/util/json-number-literals.js';
 import { goBase64Error } from '../../src/util/go-base64.js';
 import { goDecodeInto } from '../../src/api/go-decode.js';
@@ -24,6 +24,18 @@ test('RFC 3339 times as Go parses them, with its ParseError texts', () => {
     ['2020-01-01T00:00:00Zx', 'parsing time "2020-01-01T00:00:00Zx": extra text: "x"'],
   ];
   for (const [value, err] of cases) assert.equal(goRfc3339Error(value), err, value);
+});
+
+test('RFC3339Micro as metav1.MicroTime parses it: all six fractional digits, served in UTC', () => {
+  const MICRO = '"2006-01-02T15:04:05.000000Z07:00"';
+  assert.deepEqual(parseGoRfc3339('2026-11-26T13:00:00.123456+01:00', true), { utc: '2026-11-26T12:00:00.123456Z' });
+  assert.deepEqual(parseGoRfc3339('2026-11-26T12:00:00,000001Z', true), { utc: '2026-11-26T12:00:00.000001Z' });
+  const cases: Array<[string, string]> = [
+    ['2026-11-26T12:00:00Z', `parsing time "2026-11-26T12:00:00Z" as ${MICRO}: cannot parse "Z" as ".000000"`],
+    ['2026-11-26T12:00:00.123Z', `parsing time "2026-11-26T12:00:00.123Z" as ${MICRO}: cannot parse ".123Z" as ".000000"`],
+    ['2026-11-26T12:00:00.123456789Z', `parsing time "2026-11-26T12:00:00.123456789Z" as ${MICRO}: cannot parse "789Z" as "Z07:00"`],
+  ];
+  for (const [value, err] of cases) assert.deepEqual(parseGoRfc3339(value, true), { error: err }, value);
 });
 
 test('standard base64 as encoding/json decodes a []byte, with CorruptInputError offsets', () => {
