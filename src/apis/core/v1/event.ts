@@ -9,12 +9,6 @@ import { validateEventCreate, validateEventUpdate } from './event-validation.js'
 
 export const EVENTS_KEY_PREFIX = '/registry/events/';
 
-/** The decoder's strict errors, then Go's zero values of the fields the body left out (both versions' bodies are Events). */
-export const admitEventBody: NonNullable<KindDeclaration['strategy']['admitBody']> = (obj, fieldValidation, warnings, decodeErrors = []) => {
-  reportStrictDecoding(decodeErrors, fieldValidation, warnings, 'Event', 'v1');
-  fillGoZeros(obj, Event);
-};
-
 export const eventKind: KindDeclaration = {
   served: {
     group: '',
@@ -35,7 +29,10 @@ export const eventKind: KindDeclaration = {
   list: EventList,
   protobuf: true,
   strategy: {
-    admitBody: admitEventBody,
+    admitBody(obj, fieldValidation, warnings, decodeErrors = []) {
+      reportStrictDecoding(decodeErrors, fieldValidation, warnings, 'Event', 'v1');
+      fillGoZeros(obj, Event);
+    },
     allowCreateOnUpdate: true,
     allowUnconditionalUpdate: true,
     prepareForCreate: () => undefined,

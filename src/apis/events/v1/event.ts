@@ -7,10 +7,11 @@ import type { JSONObject } from '../../../util/json.js';
 import { isObject } from '../../../util/json.js';
 import { ListMeta } from '../../meta/v1/list-meta.js';
 import { metadataField } from '../../meta/v1/object-meta.js';
+import { reportStrictDecoding } from '../../../schema/unknown-fields.js';
 import type { KindDeclaration } from '../../kind.js';
 import { typedOrder } from '../../../registry/typed-order.js';
 import { Event as CoreEvent, EventSource, ObjectReference } from '../../core/v1/event-types.js';
-import { EVENTS_KEY_PREFIX, admitEventBody } from '../../core/v1/event.js';
+import { EVENTS_KEY_PREFIX } from '../../core/v1/event.js';
 import { dropGoOmitted, eventSelectableFields, eventTable, fillGoZeros } from '../../core/v1/event-shared.js';
 import { validateEventCreate, validateEventUpdate } from '../../core/v1/event-validation.js';
 
@@ -164,7 +165,10 @@ export const eventsV1Kind: KindDeclaration = {
   list: EventList,
   protobuf: true,
   strategy: {
-    admitBody: admitEventBody,
+    admitBody(obj, fieldValidation, warnings, decodeErrors = []) {
+      reportStrictDecoding(decodeErrors, fieldValidation, warnings, 'Event', 'v1');
+      fillGoZeros(obj, Event);
+    },
     allowCreateOnUpdate: true,
     allowUnconditionalUpdate: true,
     prepareForCreate: () => undefined,
