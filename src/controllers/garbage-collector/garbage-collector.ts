@@ -110,14 +110,16 @@ export class GarbageCollector {
 
   private gone(prefix: string, obj: JSONObject): void {
     const key = this.itemKey(prefix, obj);
-    const owners = this.graph.ownersOf(key);
     this.graph.observe(key, undefined);
-    // Its dependents may now be dangling; owners waiting for it may now go.
+    // Its dependents may now be dangling; owners waiting for it (foreground) may now go.
     const uid = metaOf(obj).uid;
     if (uid) for (const d of this.graph.dependents(uid)) this.controller.enqueue(d);
-    for (const o of owners) {
-      const ownerKey = this.graph.keyOf(o);
-      if (ownerKey) this.controller.enqueue(ownerKey);
+    const namespace = metaOf(obj).namespace ?? '';
+    for (const ref of ownerRefsOf(obj)) {
+      const store = this.resolve(ref.apiVersion, ref.kind);
+      if (!store) continue;
+      const ns = store.type.served.namespaced ? namespace : '';
+      this.controller.enqueue(`${store.type.keyPrefix}${SEP}${ns}${SEP}${ref.name}`);
     }
   }
 
