@@ -19,6 +19,8 @@ const MANAGER = 'kube-controller-manager';
 const RESOURCE_RESYNC_MS = 1000;
 /** How soon an owner waiting for its dependents is looked at again if no event brings it back. */
 const FOREGROUND_RECHECK_MS = 2000;
+/** How soon a dependent whose owner's kind is not served is looked at again. */
+const UNRESOLVED_RECHECK_MS = 10_000;
 const SEP = '\u0000';
 
 const isNotFound = (e: unknown): boolean => e instanceof S.StatusError && e.code === 404;
@@ -163,8 +165,9 @@ export class GarbageCollector {
     const states: OwnerState[] = [];
     for (const ref of refs) {
       const ownerStore = this.resolve(ref.apiVersion, ref.kind);
-      // Not (yet) served: decided once it is, as kube retries a failed REST mapping.
-      if (!ownerStore) throw new Error(`unable to get REST mapping for ${ref.apiVersion}, Kind=${ref.kind}`);
+      // Not (yet) served (a CRD still to come, or a kind this server does not serve): looked at again later, as
+      // kube retries a failed REST mapping, without logging an error each time.
+      if (!ownerStore) throw new RequeueAfter(UNRESOLVED_RECHECK_MS, `no resource serves ${ref.apiVersion}, Kind=${ref.kind}`);
       const namespaced = ownerStore.type.served.namespaced;
       // A cluster-scoped object cannot have a namespaced owner: the reference never resolves, nothing is done.
       if (namespaced && !at.namespace) return;
