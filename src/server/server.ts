@@ -40,6 +40,7 @@ import { buildHandlerChain } from './handler-chain.js';
 import { newRequestContext, type Handler } from './context.js';
 import type { Authenticator } from './filters/authentication.js';
 import { writeError } from './http.js';
+import type { WatchBufferLimits } from './watch.js';
 
 export { VERSION_INFO } from './router.js';
 
@@ -53,6 +54,8 @@ export interface ServerOptions {
   /** Watches last between this and twice this (kube's --min-request-timeout, 1800 s). */
   minRequestTimeoutSeconds?: number;
   bookmarkIntervalMs?: number;
+  /** What a watch may leave unsent to a client that does not read before it is closed (watch.ts explains the default). */
+  watchBuffer?: WatchBufferLimits;
   /** How the CRD finalizer polls for instances to go (tests shorten its one-minute wait). */
   crdFinalizerTiming?: Partial<FinalizerTiming>;
   /** Where conversion webhooks' service references are reached (default: `<name>.<namespace>.svc`). */
@@ -128,6 +131,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     registry,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
+    watchBuffer: opts.watchBuffer,
     ready: () => ready,
   });
   const secureAuthenticator: Authenticator = (req) => authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth });
