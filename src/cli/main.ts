@@ -26,6 +26,8 @@ Flags for serve:
   --token-auth-file PATH a CSV of bearer tokens (token,user,uid,"group1,group2"), as kube-apiserver reads it
   --anonymous-auth BOOL  requests without credentials are system:anonymous (true, default) or get 401 (false)
   --event-ttl DURATION   how long events are kept after their last write, as a Go duration (default 1h)
+  --request-timeout DURATION
+                         how long a request other than a watch may take before a 504 (default 1m0s)
 
 Flags for migrate-storage:
   --kubeconfig PATH      the API server to talk to (default $KUBECONFIG, then ~/.kube/config)
@@ -61,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
     tokens: args.flags.has('token-auth-file') ? loadTokenFile(args.flags.get('token-auth-file')!) : undefined,
     anonymousAuth: boolFlag(args.flags, 'anonymous-auth', true),
     eventTtlMs: durationFlag(args.flags, 'event-ttl'),
+    requestTimeoutMs: durationFlag(args.flags, 'request-timeout'),
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   process.stdout.write(`crd-apiserver serving on ${s.server.secureUrl}${s.server.insecureUrl ? ` and ${s.server.insecureUrl}` : ''} (ready in ${ms.toFixed(0)} ms)\n`);

@@ -64,6 +64,8 @@ export interface ServerOptions {
   tokens?: TokenTable;
   /** Whether requests without credentials on the secure port are system:anonymous (true) or refused with 401 (kube's --anonymous-auth). */
   anonymousAuth?: boolean;
+  /** How long a request that is not long-running may take before a 504 (kube's --request-timeout, 60 s). */
+  requestTimeoutMs?: number;
   /** How long events are kept after their last write (kube's --event-ttl, one hour). */
   eventTtlMs?: number;
 }
@@ -135,6 +137,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     ready: () => ready,
   });
   const secureAuthenticator: Authenticator = (req) => authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth });
+  const requestTimeoutMs = opts.requestTimeoutMs ?? 60_000;
   const servers: http.Server[] = [];
   const out: RunningServer = {
     registry,
@@ -159,7 +162,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
   const host = opts.bindAddress ?? '127.0.0.1';
   if (opts.tls) {
-    const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized });
+    const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs });
     const s = https.createServer(
       { cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false },
       listener(chain, (req) => `${req.socket.localAddress ?? ''}:${req.socket.localPort ?? ''}`),
@@ -172,7 +175,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     out.secureUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   }
   if (opts.insecurePort !== undefined) {
-    const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized });
+    const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized, requestTimeoutMs });
     const s = http.createServer(listener(chain, () => ''));
     const port = await listen(s, opts.insecurePort, '127.0.0.1');
     servers.push(s);
@@ -180,11 +183,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
   for (const s of servers) {
     s.keepAliveTimeout = 65_000;
-    s.headersTimeout = 66_000;
-    s.requestTimeout = 0; // watches are long-lived
+    // Go's ReadHeaderTimeout as kube's secure serving sets it (32 s); the rest of a request is bounded by
+    // the request-timeout filter, not here: watches are long-lived.
+    s.headersTimeout = HEADER_READ_TIMEOUT_MS;
+    s.requestTimeout = 0;
   }
   return out;
 }
+
+const HEADER_READ_TIMEOUT_MS = 32_000;
 
 /**
  * Node's HTTP server pauses a keep-alive connection's parser when a new request arrives while the previous
