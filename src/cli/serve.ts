@@ -32,6 +32,9 @@ export interface ServeOptions {
   eventTtlMs?: number;
   /** How long a request other than a watch may take (--request-timeout). */
   requestTimeoutMs?: number;
+  /** --max-requests-inflight, --max-mutating-requests-inflight. */
+  maxRequestsInFlight?: number;
+  maxMutatingRequestsInFlight?: number;
 }
 
 export interface Served {
@@ -61,6 +64,8 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     bookmarkIntervalMs: opts.bookmarkIntervalMs,
     eventTtlMs: opts.eventTtlMs,
     requestTimeoutMs: opts.requestTimeoutMs,
+    maxRequestsInFlight: opts.maxRequestsInFlight,
+    maxMutatingRequestsInFlight: opts.maxMutatingRequestsInFlight,
   });
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   const serverUrl = server.secureUrl!.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//127.0.0.1:');

@@ -66,6 +66,9 @@ export interface ServerOptions {
   anonymousAuth?: boolean;
   /** How long a request that is not long-running may take before a 504 (kube's --request-timeout, 60 s). */
   requestTimeoutMs?: number;
+  /** Read-only and mutating requests served at once before 429s (kube's --max-requests-inflight 400, --max-mutating-requests-inflight 200; 0: no limit). */
+  maxRequestsInFlight?: number;
+  maxMutatingRequestsInFlight?: number;
   /** How long events are kept after their last write (kube's --event-ttl, one hour). */
   eventTtlMs?: number;
 }
@@ -138,6 +141,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   });
   const secureAuthenticator: Authenticator = (req) => authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth });
   const requestTimeoutMs = opts.requestTimeoutMs ?? 60_000;
+  // Each listener counts its own requests (kube has one listener).
+  const maxInFlight = { readOnly: opts.maxRequestsInFlight ?? 400, mutating: opts.maxMutatingRequestsInFlight ?? 200 };
   const servers: http.Server[] = [];
   const out: RunningServer = {
     registry,
@@ -162,7 +167,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
   const host = opts.bindAddress ?? '127.0.0.1';
   if (opts.tls) {
-    const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs });
+    const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight });
     const s = https.createServer(
       { cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false },
       listener(chain, (req) => `${req.socket.localAddress ?? ''}:${req.socket.localPort ?? ''}`),
@@ -175,7 +180,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     out.secureUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   }
   if (opts.insecurePort !== undefined) {
-    const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized, requestTimeoutMs });
+    const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight });
     const s = http.createServer(listener(chain, () => ''));
     const port = await listen(s, opts.insecurePort, '127.0.0.1');
     servers.push(s);
