@@ -169,7 +169,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   if (opts.tls) {
     const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight });
     const s = https.createServer(
-      { cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false },
+      { cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false, maxHeaderSize: MAX_HEADER_BYTES },
       listener(chain, (req) => `${req.socket.localAddress ?? ''}:${req.socket.localPort ?? ''}`),
     );
     // https.createServer's highWaterMark option reaches only the TCP socket beneath, not the TLS socket HTTP
@@ -181,7 +181,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
   if (opts.insecurePort !== undefined) {
     const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight });
-    const s = http.createServer(listener(chain, () => ''));
+    const s = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener(chain, () => ''));
     const port = await listen(s, opts.insecurePort, '127.0.0.1');
     servers.push(s);
     out.insecureUrl = `http://127.0.0.1:${port}`;
@@ -197,6 +197,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 }
 
 const HEADER_READ_TIMEOUT_MS = 32_000;
+
+/**
+ * Request line and headers up to Go's DefaultMaxHeaderBytes (1 MiB), which kube keeps, rather than Node's
+ * 16 KiB: long label selectors and large tokens fit. Beyond it Node answers 431 and closes, as Go does.
+ */
+const MAX_HEADER_BYTES = 1024 * 1024;
 
 /**
  * Node's HTTP server pauses a keep-alive connection's parser when a new request arrives while the previous
