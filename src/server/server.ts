@@ -69,6 +69,8 @@ export interface ServerOptions {
   /** Read-only and mutating requests served at once before 429s (kube's --max-requests-inflight 400, --max-mutating-requests-inflight 200; 0: no limit). */
   maxRequestsInFlight?: number;
   maxMutatingRequestsInFlight?: number;
+  /** How long a client may take to send a request's line and headers (Go's ReadHeaderTimeout, 32 s in kube). */
+  headerReadTimeoutMs?: number;
   /** How long events are kept after their last write (kube's --event-ttl, one hour). */
   eventTtlMs?: number;
 }
@@ -166,10 +168,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     },
   };
   const host = opts.bindAddress ?? '127.0.0.1';
+  const headerReadTimeoutMs = opts.headerReadTimeoutMs ?? HEADER_READ_TIMEOUT_MS;
+  // Node checks its connections' header timeouts this often (30 s by default: too coarse for a 32 s limit).
+  const connectionsCheckingInterval = Math.max(10, Math.min(30_000, Math.floor(headerReadTimeoutMs / 4)));
   if (opts.tls) {
     const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight });
     const s = https.createServer(
-      { cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false, maxHeaderSize: MAX_HEADER_BYTES },
+      { cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false, maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval },
       listener(chain, (req) => `${req.socket.localAddress ?? ''}:${req.socket.localPort ?? ''}`),
     );
     // https.createServer's highWaterMark option reaches only the TCP socket beneath, not the TLS socket HTTP
@@ -181,7 +186,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
   if (opts.insecurePort !== undefined) {
     const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight });
-    const s = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener(chain, () => ''));
+    const s = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval }, listener(chain, () => ''));
     const port = await listen(s, opts.insecurePort, '127.0.0.1');
     servers.push(s);
     out.insecureUrl = `http://127.0.0.1:${port}`;
@@ -190,7 +195,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     s.keepAliveTimeout = 65_000;
     // Go's ReadHeaderTimeout as kube's secure serving sets it (32 s); the rest of a request is bounded by
     // the request-timeout filter, not here: watches are long-lived.
-    s.headersTimeout = HEADER_READ_TIMEOUT_MS;
+    s.headersTimeout = headerReadTimeoutMs;
     s.requestTimeout = 0;
   }
   return out;
