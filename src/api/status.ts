@@ -139,4 +139,7 @@ export const internal = (message: string): StatusError =>
 
 export const timeout = (message: string): StatusError => failure(504, 'Timeout', message);
 
+/** apierrors.NewTimeoutError: "Timeout: " before the message, and empty details (retryAfterSeconds 0). */
+export const timeoutError = (message: string): StatusError => failure(504, 'Timeout', `Timeout: ${message}`, {});
+
 export const serviceUnavailable = (message: string): StatusError => failure(503, 'ServiceUnavailable', message);

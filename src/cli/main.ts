@@ -26,6 +26,12 @@ Flags for serve:
   --token-auth-file PATH a CSV of bearer tokens (token,user,uid,"group1,group2"), as kube-apiserver reads it
   --anonymous-auth BOOL  requests without credentials are system:anonymous (true, default) or get 401 (false)
   --event-ttl DURATION   how long events are kept after their last write, as a Go duration (default 1h)
+  --request-timeout DURATION
+                         how long a request other than a watch may take before a 504 (default 1m0s)
+  --max-requests-inflight N
+                         read-only requests served at once before 429s (default 400; 0: no limit)
+  --max-mutating-requests-inflight N
+                         mutating requests served at once before 429s (default 200; 0: no limit)
 
 Flags for migrate-storage:
   --kubeconfig PATH      the API server to talk to (default $KUBECONFIG, then ~/.kube/config)
@@ -61,6 +67,9 @@ async function main(argv: string[]): Promise<number> {
     tokens: args.flags.has('token-auth-file') ? loadTokenFile(args.flags.get('token-auth-file')!) : undefined,
     anonymousAuth: boolFlag(args.flags, 'anonymous-auth', true),
     eventTtlMs: durationFlag(args.flags, 'event-ttl'),
+    requestTimeoutMs: durationFlag(args.flags, 'request-timeout'),
+    maxRequestsInFlight: countFlag(args.flags, 'max-requests-inflight'),
+    maxMutatingRequestsInFlight: countFlag(args.flags, 'max-mutating-requests-inflight'),
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   process.stdout.write(`crd-apiserver serving on ${s.server.secureUrl}${s.server.insecureUrl ? ` and ${s.server.insecureUrl}` : ''} (ready in ${ms.toFixed(0)} ms)\n`);
@@ -93,6 +102,15 @@ function durationFlag(flags: ReadonlyMap<string, string>, name: string): number 
   const ns = parseGoDuration(v);
   if (ns === undefined || ns <= 0n) throw new Error(`invalid --${name}: ${v}`);
   return Number(ns / 1_000_000n);
+}
+
+/** A non-negative integer flag; undefined when not given. */
+function countFlag(flags: ReadonlyMap<string, string>, name: string): number | undefined {
+  const v = flags.get(name);
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n)) throw new Error(`invalid --${name}: ${v}`);
+  return n;
 }
 
 /** A boolean flag as Go's flag package parses one: bare means true; 1, t, true, 0, f, false in any case. */

@@ -30,6 +30,11 @@ export interface ServeOptions {
   bookmarkIntervalMs?: number;
   /** How long events are kept after their last write (--event-ttl). */
   eventTtlMs?: number;
+  /** How long a request other than a watch may take (--request-timeout). */
+  requestTimeoutMs?: number;
+  /** --max-requests-inflight, --max-mutating-requests-inflight. */
+  maxRequestsInFlight?: number;
+  maxMutatingRequestsInFlight?: number;
 }
 
 export interface Served {
@@ -58,6 +63,9 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
     bookmarkIntervalMs: opts.bookmarkIntervalMs,
     eventTtlMs: opts.eventTtlMs,
+    requestTimeoutMs: opts.requestTimeoutMs,
+    maxRequestsInFlight: opts.maxRequestsInFlight,
+    maxMutatingRequestsInFlight: opts.maxMutatingRequestsInFlight,
   });
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   const serverUrl = server.secureUrl!.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//127.0.0.1:');

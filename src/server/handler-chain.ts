@@ -1,7 +1,7 @@
 // The request path, composed once per listener as k8s.io/apiserver's DefaultBuildHandlerChain composes it.
 // Outermost first:
-//   panic recovery → request info → authentication → [impersonation, flow control, audit: to come]
-//   → authorization → the API router
+//   panic recovery → request info → request timeout → authentication
+//   → [impersonation, audit: to come] → max in flight → authorization → the API router
 // Each filter is a small file under filters/; a new cross-cutting concern is a new filter in this list.
 import type { Handler } from './context.js';
 import { composeChain } from './context.js';
@@ -9,15 +9,28 @@ import { withPanicRecovery } from './filters/panic-recovery.js';
 import { withRequestInfo } from './filters/request-info.js';
 import { withAuthentication, type Authenticator } from './filters/authentication.js';
 import { withAuthorization, type Authorizer } from './filters/authorization.js';
+import { withRequestTimeout } from './filters/timeout.js';
+import { withMaxInFlight, type InFlightLimits } from './filters/max-inflight.js';
 
 interface ChainConfig {
   authenticator: Authenticator;
   authorizer: Authorizer;
+  /** kube's --request-timeout, for requests that are not long-running (default 60 s). */
+  requestTimeoutMs?: number;
+  /** kube's --max-requests-inflight and --max-mutating-requests-inflight (default 400 and 200). */
+  maxInFlight?: InFlightLimits;
 }
 
 export function buildHandlerChain(api: Handler, config: ChainConfig): Handler {
   return composeChain(
-    [withPanicRecovery, withRequestInfo, withAuthentication(config.authenticator), withAuthorization(config.authorizer)],
+    [
+      withPanicRecovery,
+      withRequestInfo,
+      withRequestTimeout(config.requestTimeoutMs ?? 60_000),
+      withAuthentication(config.authenticator),
+      withMaxInFlight(config.maxInFlight ?? { readOnly: 400, mutating: 200 }),
+      withAuthorization(config.authorizer),
+    ],
     api,
   );
 }

@@ -13,7 +13,8 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) throw requestEntityTooLarge('limit is 3145728');
+    // apierrors.NewRequestEntityTooLargeError("limit is N") puts its prefix before the text.
+    if (size > limit) throw requestEntityTooLarge(`Request entity too large: limit is ${limit}`);
     chunks.push(chunk);
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
@@ -55,6 +56,9 @@ export function writeError(res: ServerResponse, err: unknown, accept?: string): 
   }
   const headers: Record<string, string> = {};
   if (status.details?.retryAfterSeconds) headers['Retry-After'] = String(status.details.retryAfterSeconds);
+  // A body refused as too large was not read to its end, so the connection cannot carry another request:
+  // as Go's server does then, say so and close it after the answer.
+  if (status.code === 413) headers['Connection'] = 'close';
   const format = negotiateErrorFormat(accept);
   if (format === undefined) writeRaw(res, status.code, 'application/json', JSON.stringify(status, null, 2), headers);
   else writeRaw(res, status.code, format === 'yaml' ? 'application/yaml' : 'application/json', serialize(status, format), headers);

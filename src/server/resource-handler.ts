@@ -16,7 +16,7 @@ import { reportStrictDecoding } from '../schema/unknown-fields.js';
 import { readBody, writeObject, writeRaw } from './http.js';
 import { parseListQuery, parseRevision } from './list-options.js';
 import { partialObjectMetadata, toTable, type IncludeObject, type TableOptions } from './table.js';
-import { serveWatch } from './watch.js';
+import { serveWatch, type WatchBufferLimits } from './watch.js';
 import { applyPatchRequest, applyRequest } from './patch-request.js';
 import { decodeProtobufDeleteOptions, isProtobufContentType } from './protobuf.js';
 import { APPLY_PATCH, patchTypeFor, type FieldValidation } from '../registry/patch.js';
@@ -30,6 +30,8 @@ interface EndpointOptions {
   /** Watch timeouts and bookmark cadence (tests shorten them). */
   minRequestTimeoutSeconds: number;
   bookmarkIntervalMs: number;
+  /** What a watcher may leave unsent to a client that does not read (tests lower it). */
+  watchBuffer?: WatchBufferLimits;
   /** Warnings to add to every response (deprecated versions). */
   warnings?: readonly string[];
 }
@@ -203,6 +205,7 @@ async function watch(r: ResourceRequest, store: GenericStore, ns: string, opts: 
     bookmarkIntervalMs: opts.bookmarkIntervalMs,
     neg,
     tableOptions: tableOptions(r, neg),
+    buffer: opts.watchBuffer,
   });
 }
 

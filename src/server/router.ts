@@ -11,12 +11,14 @@ import { serveDiscovery } from './discovery-handler.js';
 import { serveOpenAPI } from './openapi-handler.js';
 import { verbRefusal } from './served-verbs.js';
 import { servedByCrdHandler } from '../registry/endpoint.js';
+import type { WatchBufferLimits } from './watch.js';
 
 interface RouterOptions {
   registry: ApiRegistry;
   /** Watches last between this and twice this (kube's --min-request-timeout). */
   minRequestTimeoutSeconds: number;
   bookmarkIntervalMs: number;
+  watchBuffer?: WatchBufferLimits;
   /** False once the server is shutting down: /readyz fails. */
   ready(): boolean;
 }
@@ -84,6 +86,7 @@ async function serveResourceRequest(ctx: RequestContext, opts: RouterOptions): P
     builtIn: !servedByCrdHandler(ep),
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
     bookmarkIntervalMs: opts.bookmarkIntervalMs,
+    watchBuffer: opts.watchBuffer,
     warnings: ep.warnings,
   });
 }

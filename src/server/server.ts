@@ -40,6 +40,7 @@ import { buildHandlerChain } from './handler-chain.js';
 import { newRequestContext, type Handler } from './context.js';
 import type { Authenticator } from './filters/authentication.js';
 import { writeError } from './http.js';
+import type { WatchBufferLimits } from './watch.js';
 
 export { VERSION_INFO } from './router.js';
 
@@ -53,6 +54,8 @@ export interface ServerOptions {
   /** Watches last between this and twice this (kube's --min-request-timeout, 1800 s). */
   minRequestTimeoutSeconds?: number;
   bookmarkIntervalMs?: number;
+  /** What a watch may leave unsent to a client that does not read before it is closed (watch.ts explains the default). */
+  watchBuffer?: WatchBufferLimits;
   /** How the CRD finalizer polls for instances to go (tests shorten its one-minute wait). */
   crdFinalizerTiming?: Partial<FinalizerTiming>;
   /** Where conversion webhooks' service references are reached (default: `<name>.<namespace>.svc`). */
@@ -61,6 +64,13 @@ export interface ServerOptions {
   tokens?: TokenTable;
   /** Whether requests without credentials on the secure port are system:anonymous (true) or refused with 401 (kube's --anonymous-auth). */
   anonymousAuth?: boolean;
+  /** How long a request that is not long-running may take before a 504 (kube's --request-timeout, 60 s). */
+  requestTimeoutMs?: number;
+  /** Read-only and mutating requests served at once before 429s (kube's --max-requests-inflight 400, --max-mutating-requests-inflight 200; 0: no limit). */
+  maxRequestsInFlight?: number;
+  maxMutatingRequestsInFlight?: number;
+  /** How long a client may take to send a request's line and headers (Go's ReadHeaderTimeout, 32 s in kube). */
+  headerReadTimeoutMs?: number;
   /** How long events are kept after their last write (kube's --event-ttl, one hour). */
   eventTtlMs?: number;
 }
@@ -128,9 +138,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     registry,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
+    watchBuffer: opts.watchBuffer,
     ready: () => ready,
   });
   const secureAuthenticator: Authenticator = (req) => authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth });
+  const requestTimeoutMs = opts.requestTimeoutMs ?? 60_000;
+  // Each listener counts its own requests (kube has one listener).
+  const maxInFlight = { readOnly: opts.maxRequestsInFlight ?? 400, mutating: opts.maxMutatingRequestsInFlight ?? 200 };
   const servers: http.Server[] = [];
   const out: RunningServer = {
     registry,
@@ -154,10 +168,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     },
   };
   const host = opts.bindAddress ?? '127.0.0.1';
+  const headerReadTimeoutMs = opts.headerReadTimeoutMs ?? HEADER_READ_TIMEOUT_MS;
+  // Node checks its connections' header timeouts this often (30 s by default: too coarse for a 32 s limit).
+  const connectionsCheckingInterval = Math.max(10, Math.min(30_000, Math.floor(headerReadTimeoutMs / 4)));
   if (opts.tls) {
-    const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized });
+    const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight });
     const s = https.createServer(
-      { cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false },
+      { cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false, maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval },
       listener(chain, (req) => `${req.socket.localAddress ?? ''}:${req.socket.localPort ?? ''}`),
     );
     // https.createServer's highWaterMark option reaches only the TCP socket beneath, not the TLS socket HTTP
@@ -168,19 +185,29 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     out.secureUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   }
   if (opts.insecurePort !== undefined) {
-    const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized });
-    const s = http.createServer(listener(chain, () => ''));
+    const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight });
+    const s = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval }, listener(chain, () => ''));
     const port = await listen(s, opts.insecurePort, '127.0.0.1');
     servers.push(s);
     out.insecureUrl = `http://127.0.0.1:${port}`;
   }
   for (const s of servers) {
     s.keepAliveTimeout = 65_000;
-    s.headersTimeout = 66_000;
-    s.requestTimeout = 0; // watches are long-lived
+    // Go's ReadHeaderTimeout as kube's secure serving sets it (32 s); the rest of a request is bounded by
+    // the request-timeout filter, not here: watches are long-lived.
+    s.headersTimeout = headerReadTimeoutMs;
+    s.requestTimeout = 0;
   }
   return out;
 }
+
+const HEADER_READ_TIMEOUT_MS = 32_000;
+
+/**
+ * Request line and headers up to Go's DefaultMaxHeaderBytes (1 MiB), which kube keeps, rather than Node's
+ * 16 KiB: long label selectors and large tokens fit. Beyond it Node answers 431 and closes, as Go does.
+ */
+const MAX_HEADER_BYTES = 1024 * 1024;
 
 /**
  * Node's HTTP server pauses a keep-alive connection's parser when a new request arrives while the previous

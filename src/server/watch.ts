@@ -24,7 +24,26 @@ interface WatchRequest {
   bookmarkIntervalMs: number;
   neg: Negotiated;
   tableOptions?: TableOptions;
+  /** How much a watcher may have written but not yet flushed to a client that does not read. */
+  buffer?: WatchBufferLimits;
 }
+
+/**
+ * kube's cacheWatcher hands events to its client through a bounded channel and closes a watcher whose
+ * channel stays full (the client re-lists and watches again); here the buffer is the socket's unsent output.
+ */
+export interface WatchBufferLimits {
+  bytes: number;
+  events: number;
+}
+
+/**
+ * 10 MiB: a hundred 100 KiB objects, or thousands of ordinary ones, is more than a reading client ever
+ * lags by, and a few thousand stuck watchers still fit in memory. 1000 events: kube's largest watch
+ * channels (the cache's per-watcher buffer) hold about as many, and tiny events cost per-write overhead
+ * that the byte count does not see.
+ */
+export const DEFAULT_WATCH_BUFFER: WatchBufferLimits = { bytes: 10 * 1024 * 1024, events: 1000 };
 
 // Event objects are shared by every watcher of a resource (see GenericStore.watch): serialize each once.
 const jsonOf = new WeakMap<JSONObject, string>();
@@ -64,10 +83,40 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
     tableOpts.noHeaders = true;
     return t;
   };
-  const send = (ev: WatchEvent): void => {
-    if (closed) return;
+  const limits = w.buffer ?? DEFAULT_WATCH_BUFFER;
+  // What live events (not the initial ones, bounded by what a list returns anyway) still wait to be sent.
+  let pendingBytes = 0;
+  let pendingEvents = 0;
+  let abandoned = false;
+  // Deferred: an event may arrive while the watch is still being set up (store.watch replaying).
+  const abandon = (): void => {
+    abandoned = true;
+    setImmediate(() => {
+      finish();
+      res.destroy();
+    });
+  };
+  const send = (ev: WatchEvent, live = true): void => {
+    if (closed || abandoned) return;
     const object = encodeObject(ev.object, ev.type);
-    res.write(`{"type":"${ev.type}","object":${objectJSON(object)}}\n`);
+    const line = `{"type":"${ev.type}","object":${objectJSON(object)}}\n`;
+    if (!live) {
+      res.write(line);
+      return;
+    }
+    const size = Buffer.byteLength(line);
+    if (pendingBytes + size > limits.bytes || pendingEvents + 1 > limits.events) {
+      // The client does not keep up: end the watch and drop what it never read, freeing the buffers
+      // (destroying the socket, since ending it would wait for the unread output to drain).
+      abandon();
+      return;
+    }
+    pendingBytes += size;
+    pendingEvents++;
+    res.write(line, () => {
+      pendingBytes -= size;
+      pendingEvents--;
+    });
   };
   const bookmark = (rv: number, annotations?: Record<string, string>): JSONObject => {
     const metadata: JSONObject = { resourceVersion: String(rv), creationTimestamp: null };
@@ -75,8 +124,8 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
     return { kind: served.kind, apiVersion, metadata };
   };
 
-  for (const obj of w.initial ?? []) send({ type: 'ADDED', object: obj });
-  if (w.initialEventsEnd) send({ type: 'BOOKMARK', object: bookmark(startRevision, { 'k8s.io/initial-events-end': 'true' }) });
+  for (const obj of w.initial ?? []) send({ type: 'ADDED', object: obj }, false);
+  if (w.initialEventsEnd) send({ type: 'BOOKMARK', object: bookmark(startRevision, { 'k8s.io/initial-events-end': 'true' }) }, false);
 
   const finish = (): void => {
     if (closed) return;

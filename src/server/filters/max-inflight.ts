@@ -1,0 +1,48 @@
+// WithMaxInFlightLimit: at most so many read-only (get, list) and so many mutating requests at once
+// (--max-requests-inflight 400, --max-mutating-requests-inflight 200; 0: no limit). Over it a request is
+// refused at once with 429 and Retry-After: 1, unless its user is in system:masters (kube lets the
+// super-admin through). Long-running requests (watches) are not counted, nor health probes, so a loaded
+// server still answers its kubelet.
+import type { ServerResponse } from 'node:http';
+import type { Filter } from '../context.js';
+import { isLongRunning } from '../long-running.js';
+
+export interface InFlightLimits {
+  readOnly: number;
+  mutating: number;
+}
+
+const READ_ONLY_VERBS = new Set(['get', 'list', 'watch']);
+const PROBE = /^\/(healthz|livez|readyz)(\/|$)/;
+
+export function withMaxInFlight(limits: InFlightLimits): Filter {
+  const inFlight = { readOnly: 0, mutating: 0 };
+  return async (ctx, next) => {
+    if (isLongRunning(ctx.info) || PROBE.test(ctx.path)) return next();
+    const kind = READ_ONLY_VERBS.has(ctx.info.verb) ? 'readOnly' : 'mutating';
+    const limit = limits[kind];
+    if (limit <= 0) return next();
+    if (inFlight[kind] >= limit) {
+      if (ctx.user?.groups.includes('system:masters')) return next();
+      return tooManyRequests(ctx.res);
+    }
+    inFlight[kind]++;
+    try {
+      await next();
+    } finally {
+      inFlight[kind]--;
+    }
+  };
+}
+
+/** kube's tooManyRequests: Retry-After, then Go's http.Error (plain text, not a Status). */
+function tooManyRequests(res: ServerResponse): void {
+  const body = 'Too many requests, please try again later.\n';
+  res.writeHead(429, {
+    'Retry-After': '1',
+    'Content-Type': 'text/plain; charset=utf-8',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
