@@ -4,6 +4,7 @@ import { parseArgs } from './args.js';
 import { serve } from './serve.js';
 import { connectionFromKubeconfig } from './kube-client.js';
 import { migrateStorage } from './migrate-storage.js';
+import type { StorageSync } from '../storage/sqlite-schema.js';
 import { parseGoDuration } from '../cel/time.js';
 import { loadTokenFile } from '../auth/authenticate.js';
 import { mappedServiceResolver, parseServiceMappings } from '../conversion/service-map.js';
@@ -26,6 +27,8 @@ Flags for serve:
   --token-auth-file PATH a CSV of bearer tokens (token,user,uid,"group1,group2"), as kube-apiserver reads it
   --anonymous-auth BOOL  requests without credentials are system:anonymous (true, default) or get 401 (false)
   --event-ttl DURATION   how long events are kept after their last write, as a Go duration (default 1h)
+  --storage-sync MODE    full (default): fsync every commit, so acknowledged writes survive power loss;
+                         normal: fsync only at checkpoints, acknowledged writes survive the process dying
 
 Flags for migrate-storage:
   --kubeconfig PATH      the API server to talk to (default $KUBECONFIG, then ~/.kube/config)
@@ -61,6 +64,7 @@ async function main(argv: string[]): Promise<number> {
     tokens: args.flags.has('token-auth-file') ? loadTokenFile(args.flags.get('token-auth-file')!) : undefined,
     anonymousAuth: boolFlag(args.flags, 'anonymous-auth', true),
     eventTtlMs: durationFlag(args.flags, 'event-ttl'),
+    storageSync: storageSyncFlag(args.flags.get('storage-sync')),
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   process.stdout.write(`crd-apiserver serving on ${s.server.secureUrl}${s.server.insecureUrl ? ` and ${s.server.insecureUrl}` : ''} (ready in ${ms.toFixed(0)} ms)\n`);
@@ -93,6 +97,12 @@ function durationFlag(flags: ReadonlyMap<string, string>, name: string): number 
   const ns = parseGoDuration(v);
   if (ns === undefined || ns <= 0n) throw new Error(`invalid --${name}: ${v}`);
   return Number(ns / 1_000_000n);
+}
+
+function storageSyncFlag(v: string | undefined): StorageSync | undefined {
+  if (v === undefined) return undefined;
+  if (v === 'full' || v === 'normal') return v;
+  throw new Error(`invalid --storage-sync: ${v} (want full or normal)`);
 }
 
 /** A boolean flag as Go's flag package parses one: bare means true; 1, t, true, 0, f, false in any case. */

@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { openSqliteStore } from '../storage/sqlite-store.js';
+import type { StorageSync } from '../storage/sqlite-schema.js';
 import { createCachedStore } from '../storage/cache.js';
 import { ensureCertificates } from '../auth/certs.js';
 import { writeKubeconfig } from '../auth/kubeconfig.js';
@@ -30,6 +31,8 @@ export interface ServeOptions {
   bookmarkIntervalMs?: number;
   /** How long events are kept after their last write (--event-ttl). */
   eventTtlMs?: number;
+  /** fsync per commit ('full', default) or only at checkpoints ('normal', --storage-sync); see StorageSync. */
+  storageSync?: StorageSync;
 }
 
 export interface Served {
@@ -44,7 +47,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Current reads are served from memory; writes, watches and older revisions go to SQLite.
-  const kv = await createCachedStore(openSqliteStore(join(dataDir, 'state.db')));
+  const kv = await createCachedStore(openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' }));
   const certs = await ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] });
   const server = await startServer({
     kv,

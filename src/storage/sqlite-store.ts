@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import { CompactionPolicy } from './compaction-policy.js';
 import { keyRange } from './key-range.js';
-import { applyPragmas, ensureSchema } from './sqlite-schema.js';
+import { applyPragmas, ensureSchema, type StorageSync } from './sqlite-schema.js';
 import {
   StorageError,
   type KVStore,
@@ -31,6 +31,8 @@ export interface SqliteStoreOptions {
   maxBatchSize?: number;
   /** How long opening waits for another process to release the file (default 2 s). */
   busyTimeoutMs?: number;
+  /** When a write is on disk before it is acknowledged (default 'full': fsync per commit); see StorageSync. */
+  sync?: StorageSync;
 }
 
 type WriteOp =
@@ -78,7 +80,7 @@ export function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): Sq
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { timeout: opts.busyTimeoutMs ?? 2_000 });
   try {
-    applyPragmas(db, inMemory);
+    applyPragmas(db, inMemory, opts.sync ?? 'full');
     ensureSchema(db);
     // Take the exclusive lock now (it is taken at the first write), so that a second server on the
     // same file fails at startup rather than at its first write.
