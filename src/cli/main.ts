@@ -5,6 +5,7 @@ import { serve } from './serve.js';
 import { connectionFromKubeconfig } from './kube-client.js';
 import { migrateStorage } from './migrate-storage.js';
 import type { StorageSync } from '../storage/sqlite-schema.js';
+import { tlsPolicy } from '../auth/tls-policy.js';
 import { parseGoDuration } from '../cel/time.js';
 import { loadTokenFile } from '../auth/authenticate.js';
 import { mappedServiceResolver, parseServiceMappings } from '../conversion/service-map.js';
@@ -27,6 +28,10 @@ Flags for serve:
   --token-auth-file PATH a CSV of bearer tokens (token,user,uid,"group1,group2"), as kube-apiserver reads it
   --anonymous-auth BOOL  requests without credentials are system:anonymous (true, default) or get 401 (false)
   --event-ttl DURATION   how long events are kept after their last write, as a Go duration (default 1h)
+  --tls-min-version V    VersionTLS12 (default) or VersionTLS13 (VersionTLS10, VersionTLS11 also accepted)
+  --tls-cipher-suites S[,S]
+                         TLS 1.2 cipher suites by Go's names (default: Go's defaults, ECDHE with AES-GCM,
+                         ChaCha20-Poly1305 or AES-CBC-SHA); TLS 1.3 suites are not configurable
   --storage-sync MODE    full (default): fsync every commit, so acknowledged writes survive power loss;
                          normal: fsync only at checkpoints, acknowledged writes survive the process dying
 
@@ -53,6 +58,12 @@ async function main(argv: string[]): Promise<number> {
     if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --${name}: ${v}`);
     return n;
   };
+  const tlsMinVersion = args.flags.get('tls-min-version');
+  const tlsCipherSuites = (args.flags.get('tls-cipher-suites') ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  // Refuse bad names before anything starts; warn as kube-apiserver does.
+  for (const name of tlsPolicy({ minVersion: tlsMinVersion, cipherSuites: tlsCipherSuites }).insecure) {
+    process.stderr.write(`Use of insecure cipher '${name}' detected.\n`);
+  }
   const started = process.hrtime.bigint();
   const s = await serve({
     dataDir: args.flags.get('data-dir') ?? './.crd-apiserver',
@@ -65,6 +76,8 @@ async function main(argv: string[]): Promise<number> {
     anonymousAuth: boolFlag(args.flags, 'anonymous-auth', true),
     eventTtlMs: durationFlag(args.flags, 'event-ttl'),
     storageSync: storageSyncFlag(args.flags.get('storage-sync')),
+    tlsMinVersion,
+    tlsCipherSuites,
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   process.stdout.write(`crd-apiserver serving on ${s.server.secureUrl}${s.server.insecureUrl ? ` and ${s.server.insecureUrl}` : ''} (ready in ${ms.toFixed(0)} ms)\n`);

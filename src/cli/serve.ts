@@ -33,6 +33,9 @@ export interface ServeOptions {
   eventTtlMs?: number;
   /** fsync per commit ('full', default) or only at checkpoints ('normal', --storage-sync); see StorageSync. */
   storageSync?: StorageSync;
+  /** kube's --tls-min-version and --tls-cipher-suites (Go's names). */
+  tlsMinVersion?: string;
+  tlsCipherSuites?: string[];
 }
 
 export interface Served {
@@ -51,7 +54,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   const certs = await ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] });
   const server = await startServer({
     kv,
-    tls: { cert: certs.serverCert, key: certs.serverKey, ca: certs.caCert },
+    tls: { cert: certs.serverCert, key: certs.serverKey, ca: certs.caCert, minVersion: opts.tlsMinVersion, cipherSuites: opts.tlsCipherSuites },
     securePort: opts.securePort,
     insecurePort: opts.insecurePort,
     bindAddress: opts.bindAddress,
