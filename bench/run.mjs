@@ -186,13 +186,15 @@ async function main() {
       log('raw better-sqlite3...');
       const single = [];
       const batched = [];
+      const singleFull = [];
       for (let i = 0; i < cfg.runs; i++) {
         const { reply: s } = await startChild('./sqlite-baseline.mjs', { path: join(tmp, `sqlite-${i}.db`), durationMs: cfg.seconds * 1000 });
         single.push(s.single);
         batched.push(s.batched100);
+        singleFull.push(s.singleFull);
       }
       ratioRow('create CRs vs raw better-sqlite3 single-row commits/s (WAL, NORMAL)', r.ours, median(single), fmt.rate, undefined);
-      notes.push(`better-sqlite3: single-row commits ${single.map((x) => Math.round(x)).join(', ')}/s; rows in transactions of 100 ${batched.map((x) => Math.round(x)).join(', ')}/s`);
+      notes.push(`better-sqlite3: single-row commits ${single.map((x) => Math.round(x)).join(', ')}/s; rows in transactions of 100 ${batched.map((x) => Math.round(x)).join(', ')}/s; single-row commits with synchronous=FULL ${singleFull.map((x) => Math.round(x)).join(', ')}/s; our server runs ${process.env.BENCH_STORAGE_SYNC || 'full'}`);
     }
     if (only.has('watch')) {
       log('watch...');

@@ -1,6 +1,7 @@
 // The storage baseline: raw better-sqlite3 in its own process, WAL with synchronous=NORMAL, a 1 KB
 // value per row. Measures single-row commits/s (each INSERT its own transaction) and rows/s in
-// transactions of 100. Receives { path, durationMs }, replies { single, batched100 } (rows/s).
+// transactions of 100, and single-row commits with synchronous=FULL. Receives { path, durationMs },
+// replies { single, batched100, singleFull } (rows/s).
 import Database from 'better-sqlite3';
 
 process.once('message', ({ path, durationMs }) => {
@@ -38,5 +39,16 @@ process.once('message', ({ path, durationMs }) => {
 
   const result = { single: single(), batched100: batched() };
   db.close();
+  // The same single-row commits with an fsync each (synchronous=FULL, our default): the disk's fsync rate.
+  const full = new Database(`${path}-full`);
+  full.pragma('journal_mode = WAL');
+  full.pragma('synchronous = FULL');
+  full.exec('CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+  const insertFull = full.prepare('INSERT INTO kv (key, value) VALUES (?, ?)');
+  const start = performance.now();
+  let rows = 0;
+  while (performance.now() < start + durationMs / 2) insertFull.run(`/registry/k/${rows++}`, value);
+  result.singleFull = rows / ((performance.now() - start) / 1000);
+  full.close();
   process.send(result, () => process.exit(0));
 });

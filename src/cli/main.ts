@@ -4,6 +4,8 @@ import { parseArgs } from './args.js';
 import { serve } from './serve.js';
 import { connectionFromKubeconfig } from './kube-client.js';
 import { migrateStorage } from './migrate-storage.js';
+import type { StorageSync } from '../storage/sqlite-schema.js';
+import { tlsPolicy } from '../auth/tls-policy.js';
 import { parseGoDuration } from '../cel/time.js';
 import { loadTokenFile } from '../auth/authenticate.js';
 import { mappedServiceResolver, parseServiceMappings } from '../conversion/service-map.js';
@@ -32,6 +34,12 @@ Flags for serve:
                          read-only requests served at once before 429s (default 400; 0: no limit)
   --max-mutating-requests-inflight N
                          mutating requests served at once before 429s (default 200; 0: no limit)
+  --tls-min-version V    VersionTLS12 (default) or VersionTLS13 (VersionTLS10, VersionTLS11 also accepted)
+  --tls-cipher-suites S[,S]
+                         TLS 1.2 cipher suites by Go's names (default: Go's defaults, ECDHE with AES-GCM,
+                         ChaCha20-Poly1305 or AES-CBC-SHA); TLS 1.3 suites are not configurable
+  --storage-sync MODE    full (default): fsync every commit, so acknowledged writes survive power loss;
+                         normal: fsync only at checkpoints, acknowledged writes survive the process dying
 
 Flags for migrate-storage:
   --kubeconfig PATH      the API server to talk to (default $KUBECONFIG, then ~/.kube/config)
@@ -56,6 +64,12 @@ async function main(argv: string[]): Promise<number> {
     if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --${name}: ${v}`);
     return n;
   };
+  const tlsMinVersion = args.flags.get('tls-min-version');
+  const tlsCipherSuites = (args.flags.get('tls-cipher-suites') ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  // Refuse bad names before anything starts; warn as kube-apiserver does.
+  for (const name of tlsPolicy({ minVersion: tlsMinVersion, cipherSuites: tlsCipherSuites }).insecure) {
+    process.stderr.write(`Use of insecure cipher '${name}' detected.\n`);
+  }
   const started = process.hrtime.bigint();
   const s = await serve({
     dataDir: args.flags.get('data-dir') ?? './.crd-apiserver',
@@ -70,6 +84,9 @@ async function main(argv: string[]): Promise<number> {
     requestTimeoutMs: durationFlag(args.flags, 'request-timeout'),
     maxRequestsInFlight: countFlag(args.flags, 'max-requests-inflight'),
     maxMutatingRequestsInFlight: countFlag(args.flags, 'max-mutating-requests-inflight'),
+    storageSync: storageSyncFlag(args.flags.get('storage-sync')),
+    tlsMinVersion,
+    tlsCipherSuites,
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   process.stdout.write(`crd-apiserver serving on ${s.server.secureUrl}${s.server.insecureUrl ? ` and ${s.server.insecureUrl}` : ''} (ready in ${ms.toFixed(0)} ms)\n`);
@@ -111,6 +128,12 @@ function countFlag(flags: ReadonlyMap<string, string>, name: string): number | u
   const n = Number(v);
   if (!/^\d+$/.test(v) || !Number.isSafeInteger(n)) throw new Error(`invalid --${name}: ${v}`);
   return n;
+}
+
+function storageSyncFlag(v: string | undefined): StorageSync | undefined {
+  if (v === undefined) return undefined;
+  if (v === 'full' || v === 'normal') return v;
+  throw new Error(`invalid --storage-sync: ${v} (want full or normal)`);
 }
 
 /** A boolean flag as Go's flag package parses one: bare means true; 1, t, true, 0, f, false in any case. */

@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { openSqliteStore } from '../storage/sqlite-store.js';
+import type { StorageSync } from '../storage/sqlite-schema.js';
 import { createCachedStore } from '../storage/cache.js';
 import { ensureCertificates } from '../auth/certs.js';
 import { writeKubeconfig } from '../auth/kubeconfig.js';
@@ -35,6 +36,11 @@ export interface ServeOptions {
   /** --max-requests-inflight, --max-mutating-requests-inflight. */
   maxRequestsInFlight?: number;
   maxMutatingRequestsInFlight?: number;
+  /** fsync per commit ('full', default) or only at checkpoints ('normal', --storage-sync); see StorageSync. */
+  storageSync?: StorageSync;
+  /** kube's --tls-min-version and --tls-cipher-suites (Go's names). */
+  tlsMinVersion?: string;
+  tlsCipherSuites?: string[];
 }
 
 export interface Served {
@@ -49,11 +55,11 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Current reads are served from memory; writes, watches and older revisions go to SQLite.
-  const kv = await createCachedStore(openSqliteStore(join(dataDir, 'state.db')));
+  const kv = await createCachedStore(openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' }));
   const certs = await ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] });
   const server = await startServer({
     kv,
-    tls: { cert: certs.serverCert, key: certs.serverKey, ca: certs.caCert },
+    tls: { cert: certs.serverCert, key: certs.serverKey, ca: certs.caCert, minVersion: opts.tlsMinVersion, cipherSuites: opts.tlsCipherSuites },
     securePort: opts.securePort,
     insecurePort: opts.insecurePort,
     bindAddress: opts.bindAddress,

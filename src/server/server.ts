@@ -30,6 +30,7 @@ import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { crdTerminating } from '../admission/crd-terminating.js';
 import { authenticate, type TokenTable } from '../auth/authenticate.js';
 import { checkAuthorized } from '../auth/authorize.js';
+import { tlsPolicy, type TlsPolicyFlags } from '../auth/tls-policy.js';
 import type { UserInfo } from '../api/user.js';
 import * as S from '../api/status.js';
 import { defaultServiceResolver, type ServiceResolver } from '../conversion/types.js';
@@ -46,8 +47,8 @@ export { VERSION_INFO } from './router.js';
 
 export interface ServerOptions {
   kv: KVStore;
-  /** TLS material for the secure port; absent: plain HTTP only. */
-  tls?: { cert: string; key: string; ca: string };
+  /** TLS material for the secure port, and kube's --tls-min-version and --tls-cipher-suites; absent: plain HTTP only. */
+  tls?: { cert: string; key: string; ca: string } & TlsPolicyFlags;
   securePort?: number;
   insecurePort?: number;
   bindAddress?: string;
@@ -173,8 +174,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const connectionsCheckingInterval = Math.max(10, Math.min(30_000, Math.floor(headerReadTimeoutMs / 4)));
   if (opts.tls) {
     const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight });
+    // Go's defaults unless configured: TLS 1.2+, and for TLS 1.2 only Go's default suites.
+    const { minVersion, ciphers } = tlsPolicy(opts.tls);
     const s = https.createServer(
-      { cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false, maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval },
+      { cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false, maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval, minVersion, ciphers },
       listener(chain, (req) => `${req.socket.localAddress ?? ''}:${req.socket.localPort ?? ''}`),
     );
     // https.createServer's highWaterMark option reaches only the TCP socket beneath, not the TLS socket HTTP

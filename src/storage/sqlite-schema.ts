@@ -11,20 +11,28 @@ import type BetterSqlite3 from 'better-sqlite3';
 // the before-image that reads at revisions above C need) and drops everything else at or below C.
 const SCHEMA_VERSION = 1;
 
-export function applyPragmas(db: BetterSqlite3.Database, inMemory: boolean): void {
+/**
+ * When an acknowledged write is on disk:
+ *  - 'full' (default): every commit fsyncs the WAL before it returns, so an acknowledged write
+ *    survives power loss and kernel crashes, as etcd's do (etcd fsyncs its WAL before replying).
+ *    Group commit makes the writes queued together share one commit, hence one fsync.
+ *  - 'normal': a commit write()s its frames to the WAL and fsyncs only at checkpoints. The data is in
+ *    the OS page cache when the write is acknowledged, so it survives the process dying (kill -9,
+ *    OOM), but a power loss or kernel crash can drop the last acknowledged writes (never corrupting
+ *    the database).
+ */
+export type StorageSync = 'full' | 'normal';
+
+export function applyPragmas(db: BetterSqlite3.Database, inMemory: boolean, sync: StorageSync = 'full'): void {
+  if (sync !== 'full' && sync !== 'normal') throw new Error(`unknown storage sync mode ${String(sync)} (want full or normal)`);
   if (inMemory) return;
   // One process owns the file: the revision counter lives in memory, so a second writer would hand
   // out duplicate revisions. EXCLUSIVE also lets WAL skip the shared-memory index.
   db.pragma('locking_mode = EXCLUSIVE');
   const mode = db.pragma('journal_mode = WAL', { simple: true });
   if (String(mode).toLowerCase() !== 'wal') throw new Error(`could not enable WAL mode (got ${String(mode)})`);
-  // Durability: in WAL mode with synchronous=NORMAL a commit appends its frames to the WAL with
-  // write() before returning, and fsyncs only at checkpoints. Once write() has returned the data is
-  // in the OS page cache, so it survives the process being killed (kill -9, crash, OOM); only a
-  // power loss or kernel crash can lose the last commits (never corrupting the database). We
-  // acknowledge a write only after its commit returned, so every acknowledged write survives the
-  // process dying. FULL would fsync every commit and cost an order of magnitude in write rate.
-  db.pragma('synchronous = NORMAL');
+  // See StorageSync. We acknowledge a write only after its commit returned.
+  db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
   // A bigger WAL between checkpoints lets pages written many times be copied back once; the size
   // limit truncates the file again after a burst.
   db.pragma('wal_autocheckpoint = 10000');

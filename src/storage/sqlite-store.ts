@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import { CompactionPolicy } from './compaction-policy.js';
 import { keyRange } from './key-range.js';
-import { applyPragmas, ensureSchema } from './sqlite-schema.js';
+import { applyPragmas, ensureSchema, type StorageSync } from './sqlite-schema.js';
 import {
   StorageError,
   type KVStore,
@@ -31,6 +31,8 @@ export interface SqliteStoreOptions {
   maxBatchSize?: number;
   /** How long opening waits for another process to release the file (default 2 s). */
   busyTimeoutMs?: number;
+  /** When a write is on disk before it is acknowledged (default 'full': fsync per commit); see StorageSync. */
+  sync?: StorageSync;
 }
 
 type WriteOp =
@@ -75,10 +77,10 @@ const COMPACTION_CHUNK = 5_000;
 /** Open (creating if needed) the store in the SQLite file at path; ':memory:' for a throwaway store. */
 export function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): SqliteStore {
   const inMemory = path === ':memory:' || path === '';
-  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+  if (!inMemory) createPrivateFile(path);
   const db = new Database(path, { timeout: opts.busyTimeoutMs ?? 2_000 });
   try {
-    applyPragmas(db, inMemory);
+    applyPragmas(db, inMemory, opts.sync ?? 'full');
     ensureSchema(db);
     // Take the exclusive lock now (it is taken at the first write), so that a second server on the
     // same file fails at startup rather than at its first write.
@@ -90,6 +92,21 @@ export function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): Sq
       throw new StorageError('unavailable', `storage file ${path} is in use by another process`);
     }
     throw err;
+  }
+}
+
+/**
+ * Create the database file owner-only (0600) before SQLite opens it: the state holds Secrets. SQLite
+ * gives the -wal and -shm files it creates later the database file's mode, so they are 0600 too. The
+ * mode is passed to open(2), so the umask can only narrow it. Directories we create are 0700.
+ */
+function createPrivateFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (err) {
+    // An existing database keeps the mode its owner gave it.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
 }
 
