@@ -95,18 +95,28 @@ function typeAssignableFrom(to: CelType, from: CelType): boolean {
 
 /** Type parameter bindings, keyed by the formatted parameter (as cel-go). */
 export class Mapping {
-  /** Copies share their map until one of them adds to it. */
-  constructor(private m: Map<string, CelType> = new Map(), private owned = true) {}
+  private readonly m = new Map<string, CelType>();
+  /** What each add replaced, for rolling back a failed unification (cel-go copies the whole
+   * mapping per attempt instead, which makes checking quadratic in the number of calls). */
+  private readonly journal: { key: string; prev: CelType | undefined }[] = [];
   add(from: CelType, to: CelType): void {
-    if (!this.owned) { this.m = new Map(this.m); this.owned = true; }
-    this.m.set(formatCelType(from), to);
+    const key = formatCelType(from);
+    this.journal.push({ key, prev: this.m.get(key) });
+    this.m.set(key, to);
   }
   find(from: CelType): CelType | undefined {
     return this.m.size === 0 ? undefined : this.m.get(formatCelType(from));
   }
-  copy(): Mapping {
-    this.owned = false;
-    return new Mapping(this.m, false);
+  mark(): number {
+    return this.journal.length;
+  }
+  /** Undoes the adds since `mark`. */
+  rollback(mark: number): void {
+    while (this.journal.length > mark) {
+      const { key, prev } = this.journal.pop()!;
+      if (prev === undefined) this.m.delete(key);
+      else this.m.set(key, prev);
+    }
   }
 }
 
@@ -207,14 +217,19 @@ function notReferencedIn(m: Mapping, t: CelType, within: CelType): boolean {
 }
 
 /** An updated mapping if t1 is assignable to t2, else undefined. */
+/** `m` updated in place if t1 is assignable to t2; else undefined, with `m` as it was. */
 export function isAssignable(m: Mapping, t1: CelType, t2: CelType): Mapping | undefined {
-  const c = m.copy();
-  return internalIsAssignable(c, t1, t2) ? c : undefined;
+  const mark = m.mark();
+  if (internalIsAssignable(m, t1, t2)) return m;
+  m.rollback(mark);
+  return undefined;
 }
 
 export function isAssignableList(m: Mapping, l1: CelType[], l2: CelType[]): Mapping | undefined {
-  const c = m.copy();
-  return internalIsAssignableList(c, l1, l2) ? c : undefined;
+  const mark = m.mark();
+  if (internalIsAssignableList(m, l1, l2)) return m;
+  m.rollback(mark);
+  return undefined;
 }
 
 /** Replaces bound type parameters (and unbound ones by dyn when toDyn). Types

@@ -2,7 +2,6 @@
 // base.go, from 1.29): cel-go's homogeneous aggregate literals, duration and
 // timestamp literal evaluation, and regex literal compilation (cel/validator.go).
 
-import { RE2JS } from 're2js';
 import type { CheckedAst, Expr, Literal } from './ast.js';
 import type { Env } from './env.js';
 import type { Issue } from './issues.js';
@@ -10,6 +9,7 @@ import type { CelType } from './types.js';
 import { CelError, Uint, type Val } from './values.js';
 import { formatCelType, isEquivalentType, params } from './checker-types.js';
 import { stringFormatValidator } from './lib/string-format.js';
+import { compileRegex } from './stdlib-ops.js';
 
 export type { AstValidator } from './ast-validator.js';
 import type { AstValidator } from './ast-validator.js';
@@ -128,7 +128,8 @@ function matchesLiteral(t: CelType, kind: Literal['kind']): boolean {
 const regexLiterals: AstValidator = (ast, _env, report) => {
   for (const { arg } of literalCalls(ast, 'matches')) {
     if (arg.value.kind !== 'string') continue;
-    try { RE2JS.compile(arg.value.value); } catch { report(arg.id, 'invalid matches argument'); }
+    // Through the shared cache: planning compiles the same pattern again (OptimizeRegex).
+    if (compileRegex(arg.value.value) instanceof CelError) report(arg.id, 'invalid matches argument');
   }
 };
 

@@ -450,12 +450,17 @@ function compileMap(keys: Eval[], values: Eval[], optional: boolean[]): Eval {
 // Comprehensions.
 
 function compileFold(fold: Fold, opts: CompileOptions): Eval {
-  const range = compile(fold.range, opts);
-  const cond = compile(fold.cond, opts);
-  const step = compile(fold.step, opts);
-  const result = compile(fold.result, opts);
   const it1 = fold.iterVar.index;
   const it2 = fold.iterVar2?.index;
+  const range = compile(fold.range, opts);
+  const cond = compile(fold.cond, opts);
+  // Each node compiles once: a quantifier's step reuses its compiled predicate (compiling the
+  // predicate again for the step would double the work at every nesting level).
+  const quantifier = it2 === undefined ? quantifierOf(fold, opts) : undefined;
+  const step = quantifier !== undefined && (fold.step.k === 'and' || fold.step.k === 'or')
+    ? compileLogic([compile(fold.step.terms[0]!, opts), quantifier.pred], fold.step.k === 'or')
+    : compile(fold.step, opts);
+  const result = compile(fold.result, opts);
   const accu = fold.accu.index;
   const alwaysTrue = fold.cond.k === 'const' && fold.cond.value === true;
 
@@ -473,8 +478,6 @@ function compileFold(fold: Fold, opts: CompileOptions): Eval {
     f.slots[accu] = step(f);
     return true;
   };
-
-  const quantifier = it2 === undefined ? quantifierOf(fold, opts) : undefined;
 
   return (f) => {
     const r = range(f);

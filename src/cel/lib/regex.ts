@@ -2,29 +2,18 @@
 // `<string>.find(<regex>)` and `<string>.findAll(<regex> [, <limit>])` with Go's RE2 regexp
 // semantics (re2js). Patterns compile once and are cached.
 
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { compileRegex as compileCachedRegex } from '../stdlib-ops.js';
 import type { Library } from '../decls.js';
 import { INT, STRING, listOf } from '../types.js';
 import { CelError, type Val } from '../values.js';
 import { REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR, actualSize, badArg, member } from './support.js';
 
-const MAX_CACHED = 1000;
-const cache = new Map<string, RE2JS | Error>();
-
-/** regexp.Compile with a cache; the error carries Go's message (`error parsing regexp: …`). */
+/** regexp.Compile, through the cache the checker and planner share (a large pattern costs
+ * seconds to compile); the error carries Go's message (`error parsing regexp: …`). */
 export function compileRegex(pattern: string): RE2JS | Error {
-  let re = cache.get(pattern);
-  if (re === undefined) {
-    try {
-      re = RE2JS.compile(pattern);
-    } catch (e) {
-      re = new Error((e as Error).message);
-    }
-    // Patterns can come from data; keep the cache bounded.
-    if (cache.size >= MAX_CACHED) cache.clear();
-    cache.set(pattern, re);
-  }
-  return re;
+  const re = compileCachedRegex(pattern);
+  return re instanceof CelError ? new Error(re.message) : re;
 }
 
 /** Regexp.FindString: the leftmost match, or "" when there is none. */
