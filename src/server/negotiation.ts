@@ -3,6 +3,8 @@
 import { parseKubeYaml } from '../util/yaml.js';
 import { badRequest, notAcceptable, unsupportedMediaType, StatusError } from '../api/status.js';
 import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE, type DecodeTarget } from './protobuf.js';
+import { jsonDepthOffset, maxDepthMessage, yamlDepthExceeds, yamlMaxDepthMessage } from '../util/json-depth.js';
+import { goJsonSyntaxError } from '../util/go-json.js';
 import { jsonDuplicateFields, yamlDuplicateKeysError, type OpaquePath } from './duplicate-fields.js';
 import { parseAcceptClauses } from './discovery.js';
 import { parseJSON } from '../util/json-int64.js';
@@ -120,6 +122,9 @@ export function decodeBody(contentType: string | undefined, body: Buffer, into?:
   }
   const text = body.toString('utf8');
   if (type === 'application/json' || type === '') {
+    // Too deep (json-depth.ts): refused as Go refuses a body beyond its limit, with the scanner's first error.
+    const deep = jsonDepthOffset(text);
+    if (deep >= 0) return badRequest(`couldn't get version/kind; json parse error: ${goJsonSyntaxError(body) ?? maxDepthMessage(text, deep)}`);
     let value: unknown;
     try {
       value = parseJSON(text);
@@ -130,6 +135,8 @@ export function decodeBody(contentType: string | undefined, body: Buffer, into?:
     return value;
   }
   if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml') {
+    // Too deep (json-depth.ts) for the yaml package: refused in go-yaml's words, before it parses.
+    if (yamlDepthExceeds(text)) return badRequest(`error converting YAML to JSON: ${yamlMaxDepthMessage}`);
     let value: unknown;
     try {
       // sigs.k8s.io/yaml's YAMLToJSON: YAML 1.1 scalars, for built-in kinds and custom resources alike.

@@ -22,6 +22,7 @@ import {
 } from '../registry/patch.js';
 import type { Subresource } from '../registry/resource-type.js';
 import { goJsonMarshal } from '../util/go-json.js';
+import { jsonDepthOffset, maxDepthMessage, valueDepthExceeds } from '../util/json-depth.js';
 import { applyStrategicMergePatch, goV, strategicMergePatchUnsupported } from '../registry/strategic-merge-patch.js';
 import { patchMetaOf } from '../registry/patch-meta.js';
 import { goDecodeInto } from '../api/go-decode.js';
@@ -81,10 +82,12 @@ export function applyPatchRequest(
     case JSON_PATCH: {
       if (!go || !kindOrder) {
         const out = unwrap(applyJsonPatch(current, decoded.operations));
+        tooDeep(out, () => goJsonMarshal(out));
         return decodeJson(out, () => goJsonMarshal(out));
       }
       const r = applyJsonPatchToText(goJsonMarshalOrdered(goEncodeOrder(current, kindOrder, go.ctx)), decoded.operations);
       if (r instanceof StatusError) throw r;
+      tooDeep(r.value, () => r.text);
       return decodeJson(unwrap(r.value), () => r.text);
     }
     case STRATEGIC_MERGE_PATCH: {
@@ -105,6 +108,16 @@ export function applyPatchRequest(
       // decodePatch keeps the type it was given, which is never an apply patch here.
       throw new TypeError('apply patches go through applyRequest');
   }
+}
+
+/**
+ * A JSON patch can nest its values at the end of deep paths, so its result may go deeper than any body the
+ * server takes (json-depth.ts): refused as the codec refuses patched JSON it cannot decode (DecodeInto's 422).
+ */
+function tooDeep(out: unknown, text: () => string): void {
+  if (!valueDepthExceeds(out)) return;
+  const t = text();
+  throw patchInvalid(t, `couldn't get version/kind; json parse error: ${maxDepthMessage(t, jsonDepthOffset(t))}`);
 }
 
 /**

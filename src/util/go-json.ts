@@ -3,6 +3,7 @@
 // paths), type errors for the few Go targets patch decoding uses, and json.Marshal's output
 // (sorted keys, HTML-safe escapes) where byte-exact comparisons depend on it.
 import { jsonNumber } from './json-int64.js';
+import { jsonDepthOffset, maxDepthMessage } from './json-depth.js';
 
 /** An error whose message is Go's err.Error() text. */
 export class GoJsonError extends Error {
@@ -538,8 +539,12 @@ export function goUnmarshal(input: string | Uint8Array, target: GoType, opts: Go
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
   const syntax = goJsonSyntaxError(bytes);
   if (syntax !== undefined) throw new GoJsonError(syntax, true);
+  const text = typeof input === 'string' ? input : utf8Decoder.decode(input);
+  // The decoder recurses: input deeper than the server takes fails as Go's scanner fails beyond its limit.
+  const deep = jsonDepthOffset(text);
+  if (deep >= 0) throw new GoJsonError(maxDepthMessage(text, deep), true);
   const s: DecodeState = {
-    text: typeof input === 'string' ? input : utf8Decoder.decode(input),
+    text,
     pos: 0,
     strict: opts.strict ?? false,
     strictErrors: [],
