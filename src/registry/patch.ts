@@ -146,7 +146,7 @@ function decodeJsonPatch(body: Uint8Array | string, fv: FieldValidation): Decode
   let strictErrors: string[] = [];
   if (strictOf(fv)) {
     try {
-      strictErrors = goUnmarshal(body, jsonPatchOps, { strict: true }).strictErrors.map((e) => `json patch ${e}`);
+      strictErrors = goUnmarshal(body, jsonPatchOps, { strict: true, float64Range: true }).strictErrors.map((e) => `json patch ${e}`);
     } catch (e) {
       return badRequest(`error decoding patch: ${goMessage(e)}`);
     }
@@ -169,7 +169,7 @@ function decodeMergePatch(body: Uint8Array | string, fv: FieldValidation): Decod
   let strictErrors: string[] = [];
   if (strictOf(fv)) {
     try {
-      strictErrors = goUnmarshal(body, goMap, { strict: true }).strictErrors;
+      strictErrors = goUnmarshal(body, goMap, { strict: true, float64Range: true }).strictErrors;
     } catch (e) {
       return badRequest(`error decoding patch: ${goMessage(e)}`);
     }
@@ -187,7 +187,7 @@ function decodeMergePatch(body: Uint8Array | string, fv: FieldValidation): Decod
 
 function decodeStrategicPatch(body: Uint8Array | string, fv: FieldValidation): DecodedPatch | StatusError {
   try {
-    const { value, strictErrors } = goUnmarshal(body, goMap, { strict: strictOf(fv) });
+    const { value, strictErrors } = goUnmarshal(body, goMap, { strict: strictOf(fv), float64Range: true });
     return { type: STRATEGIC_MERGE_PATCH, patch: (value as Record<string, unknown> | null) ?? {}, strictErrors };
   } catch (e) {
     return badRequest(goMessage(e));

@@ -333,6 +333,7 @@ interface DecodeState {
   /** The innermost struct's short name and the struct field names leading here. */
   ctx: { struct?: string; fields: string[] };
   keepRaw: boolean;
+  float64Range: boolean;
 }
 
 function skipWs(s: DecodeState): void {
@@ -448,7 +449,10 @@ function decodeAny(s: DecodeState): unknown {
   if (kind === 'object') return decodeObject(s, undefined);
   if (kind === 'array') return decodeArray(s, goAny);
   const raw = skipValue(s);
-  return kind === 'number' ? jsonNumber(raw) : (JSON.parse(raw) as unknown);
+  if (kind !== 'number') return JSON.parse(raw) as unknown;
+  const n = jsonNumber(raw);
+  if (s.float64Range && typeof n === 'number' && !Number.isFinite(n)) saveTypeError(s, `number ${raw}`, 'float64');
+  return n;
 }
 
 function decodeArray(s: DecodeState, elem: GoType): unknown[] {
@@ -528,6 +532,11 @@ interface GoDecodeOptions {
   strict?: boolean;
   /** Keep struct fields of type interface{} as RawJson (json.RawMessage). */
   keepRaw?: boolean;
+  /**
+   * Refuse a number beyond float64 decoded into an interface{} (ParseFloat's ErrRange), as Go does; callers
+   * whose Go counterpart keeps such values raw (json-patch's lazy nodes) leave it off.
+   */
+  float64Range?: boolean;
 }
 
 /**
@@ -552,6 +561,7 @@ export function goUnmarshal(input: string | Uint8Array, target: GoType, opts: Go
     stack: [],
     ctx: { fields: [] },
     keepRaw: opts.keepRaw ?? false,
+    float64Range: opts.float64Range ?? false,
   };
   const value = decodeValue(s, target);
   if (s.typeError !== undefined) throw new GoJsonError(s.typeError);
@@ -669,6 +679,7 @@ export function rawShape(raw: RawJson): RawShape {
     stack: [],
     ctx: { fields: [] },
     keepRaw: false,
+    float64Range: false,
   };
   const child = (): RawJson | null => {
     skipWs(s);

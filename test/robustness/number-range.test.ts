@@ -49,3 +49,29 @@ test('YAML and apply bodies: the scalar is a string, as goyaml.v2 resolves it', 
   assert.equal(r.status, 201, r.text);
   assert.deepEqual(r.json.spec, { x: '1e400' });
 });
+
+test('patches: the strict decoding of the patch refuses the number (Warn by default, and Strict)', { timeout: 10_000 }, async () => {
+  let r = await api.req('POST', BASE, cronTab('patched', '{"x":1}'));
+  assert.equal(r.status, 201, r.text);
+  const merge = { 'Content-Type': 'application/merge-patch+json' };
+  r = await api.req('PATCH', `${BASE}/patched`, '{"spec":{"y":[2,1e400]}}', merge);
+  assert.equal(r.status, 400, r.text);
+  assert.equal(r.json.message, 'error decoding patch: json: cannot unmarshal number 1e400 into Go value of type float64');
+  r = await api.req('PATCH', `${BASE}/patched?fieldValidation=Strict`, '{"spec":{"y":-1e400}}', merge);
+  assert.equal(r.status, 400, r.text);
+  assert.equal(r.json.message, 'error decoding patch: json: cannot unmarshal number -1e400 into Go value of type float64');
+  // handlers.jsonPatchOp's value is an interface{} struct field: the error names it.
+  r = await api.req('PATCH', `${BASE}/patched`, '[{"op":"add","path":"/spec/y","value":{"a":1e400}}]', { 'Content-Type': 'application/json-patch+json' });
+  assert.equal(r.status, 400, r.text);
+  assert.equal(r.json.message, 'error decoding patch: json: cannot unmarshal number 1e400 into Go struct field jsonPatchOp.value of type float64');
+  // A built-in's strategic merge patch decodes into a map in every mode, with the bare error.
+  r = await api.req('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'smp' } });
+  assert.equal(r.status, 201, r.text);
+  r = await api.req('PATCH', '/api/v1/namespaces/default/configmaps/smp?fieldValidation=Ignore', '{"metadata":{"labels":{"a":1e400}}}', {
+    'Content-Type': 'application/strategic-merge-patch+json',
+  });
+  assert.equal(r.status, 400, r.text);
+  assert.equal(r.json.message, 'json: cannot unmarshal number 1e400 into Go value of type float64');
+  r = await api.req('GET', `${BASE}/patched`);
+  assert.deepEqual(r.json.spec, { x: 1 });
+});
