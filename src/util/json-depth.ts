@@ -2,15 +2,21 @@
 // sigs.k8s.io/json refuse input nested deeper than 10,000 arrays/objects (`invalid character '[' exceeded
 // max depth`), which kube answers with a 400. Node cannot go that deep: V8's own JSON.stringify and
 // structuredClone overflow the call stack near 4,000 levels, and the server's walkers (pruning, field
-// sets, patches, CEL) recurse with several frames a level; the yaml package's composer overflows near 800
-// levels (and an overflow inside it has been seen to abort the process). So bodies are refused, in Go's
-// words, beyond MAX_BODY_DEPTH: far beyond real objects, well inside what every walker handles.
+// sets, patches, CEL) recurse with several frames a level; the yaml package's composer and stringifier
+// (YAML responses) overflow near 800 levels, and an overflow inside its parser has been seen to abort the
+// process. So bodies are refused, in Go's and go-yaml's words, beyond MAX_BODY_DEPTH (JSON) and
+// MAX_YAML_DEPTH: far beyond real objects, well inside what every walker handles. (A map's managedFields
+// nest a few levels deeper than the map, so an object at the limit reads back slightly deeper; kube's own
+// limit has the same edge.)
 
 /** encoding/json's maxNestingDepth. */
 export const GO_MAX_NESTING_DEPTH = 10000;
 
-/** The deepest body the server accepts (kube: GO_MAX_NESTING_DEPTH); see the file comment. */
+/** The deepest JSON body the server accepts (kube: GO_MAX_NESTING_DEPTH); see the file comment. */
 export const MAX_BODY_DEPTH = 500;
+
+/** The deepest YAML body: the yaml package parses (and writes responses) recursively. */
+export const MAX_YAML_DEPTH = 500;
 
 /**
  * The index of the first opening bracket in JSON(-like) text that nests deeper than `max`, or -1. Brackets
@@ -41,7 +47,7 @@ export function jsonDepthOffset(text: string, max = MAX_BODY_DEPTH): number {
 export const maxDepthMessage = (text: string, offset: number): string => `invalid character '${text[offset]}' exceeded max depth`;
 
 /** go-yaml's error for YAML nested beyond its limit (10,000 there), with the server's limit. */
-export const yamlMaxDepthMessage = `yaml: exceeded max depth of ${MAX_BODY_DEPTH}`;
+export const yamlMaxDepthMessage = `yaml: exceeded max depth of ${MAX_YAML_DEPTH}`;
 
 /** Whether a decoded value nests arrays/objects deeper than `max`; an explicit stack, never recursion. */
 export function valueDepthExceeds(v: unknown, max = MAX_BODY_DEPTH): boolean {
@@ -61,7 +67,7 @@ export function valueDepthExceeds(v: unknown, max = MAX_BODY_DEPTH): boolean {
  * sit at its key's indentation), plus the block indicators on the line, plus the flow depth. Brackets count
  * outside quoted scalars and comments; block scalars' content lines are text.
  */
-export function yamlDepthExceeds(text: string, max = MAX_BODY_DEPTH): boolean {
+export function yamlDepthExceeds(text: string, max = MAX_YAML_DEPTH): boolean {
   if (text.length <= max / 2) return false;
   const indents: number[] = [];
   let flow = 0;

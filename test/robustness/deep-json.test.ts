@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi, installCronTab, CRONTAB_CRD, type Api } from '../server/helpers.js';
-import { MAX_BODY_DEPTH } from '../../src/util/json-depth.js';
+import { MAX_BODY_DEPTH, MAX_YAML_DEPTH } from '../../src/util/json-depth.js';
 
 const crd = structuredClone(CRONTAB_CRD) as any;
 crd.spec.versions[0].schema.openAPIV3Schema.properties.spec = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
@@ -72,7 +72,7 @@ test('deep patch bodies are 400s; a JSON patch nesting deeper than the limit is 
   assert.equal(r.json.message, `error decoding patch: invalid character '[' exceeded max depth`);
   r = await api.req('PATCH', `${BASE}/p?fieldManager=me`, cronTab('p', 100_000), { 'Content-Type': 'application/apply-patch+yaml' });
   assert.equal(r.status, 400, r.text);
-  assert.equal(r.json.message, `error decoding YAML: error converting YAML to JSON: yaml: exceeded max depth of ${MAX_BODY_DEPTH}`);
+  assert.equal(r.json.message, `error decoding YAML: error converting YAML to JSON: yaml: exceeded max depth of ${MAX_YAML_DEPTH}`);
   // Stacking: a value nested at the end of a deep path.
   const jsonPatch = { 'Content-Type': 'application/json-patch+json' };
   r = await api.req('PATCH', `${BASE}/p`, `[{"op":"add","path":"/spec/y","value":${'{"a":'.repeat(400)}1${'}'.repeat(400)}}]`, jsonPatch);
@@ -87,10 +87,27 @@ test('deep YAML bodies are 400s, block and flow', { timeout: 10_000 }, async () 
   const head = 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: yy\nspec:\n  deep: ';
   let r = await api.req('POST', BASE, head + nest(100_000), yaml);
   assert.equal(r.status, 400, r.text);
-  assert.equal(r.json.message, `error converting YAML to JSON: yaml: exceeded max depth of ${MAX_BODY_DEPTH}`);
+  assert.equal(r.json.message, `error converting YAML to JSON: yaml: exceeded max depth of ${MAX_YAML_DEPTH}`);
   r = await api.req('POST', BASE, head + '- '.repeat(100_000) + 'x', yaml);
   assert.equal(r.status, 400, r.text);
-  assert.equal(r.json.message, `error converting YAML to JSON: yaml: exceeded max depth of ${MAX_BODY_DEPTH}`);
+  assert.equal(r.json.message, `error converting YAML to JSON: yaml: exceeded max depth of ${MAX_YAML_DEPTH}`);
   r = await api.req('POST', BASE, head + nest(200), yaml);
   assert.equal(r.status, 201, r.text);
+});
+
+test('a deep map at the limit: its field sets nest as deep, and it reads back as JSON and YAML', { timeout: 10_000 }, async () => {
+  const deepMap = (n: number, leaf: string): string => '{"a":'.repeat(n) + leaf + '}'.repeat(n);
+  const body = (leaf: string): string => `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"m"},"spec":${deepMap(MAX_BODY_DEPTH - 2, leaf)}}`;
+  const apply = { 'Content-Type': 'application/apply-patch+yaml' };
+  let r = await api.req('PATCH', `${BASE}/m?fieldManager=one`, body('1'), apply);
+  assert.equal(r.status, 201, r.text);
+  r = await api.req('PATCH', `${BASE}/m?fieldManager=two`, body('2'), apply);
+  assert.equal(r.status, 409, r.text);
+  r = await api.req('PATCH', `${BASE}/m?fieldManager=two&force=true`, body('2'), apply);
+  assert.equal(r.status, 200, r.text);
+  r = await api.req('PATCH', `${BASE}/m`, `{"spec":${deepMap(MAX_BODY_DEPTH - 3, '3')}}`, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(r.status, 200, r.text);
+  r = await api.req('GET', `${BASE}/m`, undefined, { Accept: 'application/yaml' });
+  assert.equal(r.status, 200, r.text.slice(0, 200));
+  assert.match(r.text, /^apiVersion: stable\.example\.com\/v1\n/);
 });
