@@ -4,6 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi, installCronTab, CRONTAB_CRD, type Api } from '../server/helpers.js';
 import { MAX_BODY_DEPTH, MAX_YAML_DEPTH } from '../../src/util/json-depth.js';
+import { envelope, msg, str } from '../protobuf/wire-writer.js';
 
 const crd = structuredClone(CRONTAB_CRD) as any;
 crd.spec.versions[0].schema.openAPIV3Schema.properties.spec = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
@@ -110,4 +111,19 @@ test('a deep map at the limit: its field sets nest as deep, and it reads back as
   r = await api.req('GET', `${BASE}/m`, undefined, { Accept: 'application/yaml' });
   assert.equal(r.status, 200, r.text.slice(0, 200));
   assert.match(r.text, /^apiVersion: stable\.example\.com\/v1\n/);
+});
+
+test('a protobuf body whose embedded JSON (FieldsV1) nests 100,000 levels is a 400', { timeout: 10_000 }, async () => {
+  const managed = (n: number): Buffer => {
+    const fields = '{"f:a":'.repeat(n) + '{}' + '}'.repeat(n);
+    const entry = msg(17, str(1, 'm'), str(2, 'Update'), str(3, 'v1'), str(6, 'FieldsV1'), msg(7, str(1, fields)));
+    return envelope('v1', 'ConfigMap', msg(1, str(1, `pb${n}`), entry));
+  };
+  const post = (b: Buffer): Promise<Response> =>
+    fetch(`${api.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', body: new Uint8Array(b), headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf' } });
+  let r = await post(managed(100_000));
+  assert.equal(r.status, 400);
+  assert.equal(((await r.json()) as { message: string }).message, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: exceeded maximum recursion depth');
+  r = await post(managed(100));
+  assert.equal(r.status, 201, await r.text());
 });
