@@ -21,7 +21,8 @@ import {
   unknownServerError,
 } from '../registry/patch.js';
 import type { Subresource } from '../registry/resource-type.js';
-import { goJsonMarshal } from '../util/go-json.js';
+import { RawJson, goJsonMarshal } from '../util/go-json.js';
+import { firstOutOfRangeNumber, nonIntegerNumberLiterals } from '../util/json-number-literals.js';
 import { jsonDepthOffset, maxDepthMessage, valueDepthExceeds } from '../util/json-depth.js';
 import { applyStrategicMergePatch, goV, strategicMergePatchUnsupported } from '../registry/strategic-merge-patch.js';
 import { patchMetaOf } from '../registry/patch-meta.js';
@@ -77,6 +78,7 @@ export function applyPatchRequest(
   switch (decoded.type) {
     case MERGE_PATCH: {
       const out = unwrap(applyMergePatch(current, decoded.patch));
+      if (!go) refuseOutOfRange(out, body.toString('utf8'));
       return decodeJson(out, () => (go && kindOrder ? mergePatchedText(current, decoded.patch, out, kindOrder, go.ctx) : goJsonMarshal(out)));
     }
     case JSON_PATCH: {
@@ -108,6 +110,37 @@ export function applyPatchRequest(
       // decodePatch keeps the type it was given, which is never an apply patch here.
       throw new TypeError('apply patches go through applyRequest');
   }
+}
+
+/**
+ * A custom resource's merge-patched JSON holds the patch's number literals as written (json-patch keeps them
+ * raw); one beyond float64 fails the unstructured decoding of the result (DecodeInto's 422). Only reached
+ * under fieldValidation=Ignore: the strict decoding of the patch refuses it first otherwise.
+ */
+function refuseOutOfRange(out: JSONObject, patchText: string): void {
+  if (!hasNonFinite(out)) return;
+  const literals = nonIntegerNumberLiterals(patchText) ?? new Map<string, string>();
+  // The patched JSON with each such number as its literal, by the path it has in the patch and the result.
+  const raw = (v: unknown, path: string): unknown => {
+    if (typeof v === 'number' && !Number.isFinite(v)) return new RawJson(literals.get(path) ?? String(v));
+    if (Array.isArray(v)) return v.map((e, i) => raw(e, `${path}[${i}]`));
+    if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, raw(e, path ? `${path}.${k}` : k)]));
+    return v;
+  };
+  const text = goJsonMarshal(raw(out, ''));
+  throw patchInvalid(text, `json: cannot unmarshal number ${firstOutOfRangeNumber(text) ?? '+Inf'} into Go value of type float64`);
+}
+
+/** Whether a decoded value holds ±Infinity (a JSON number beyond float64); an explicit stack. */
+function hasNonFinite(v: unknown): boolean {
+  const todo: unknown[] = [v];
+  while (todo.length > 0) {
+    const x = todo.pop();
+    if (typeof x === 'number') {
+      if (!Number.isFinite(x)) return true;
+    } else if (typeof x === 'object' && x !== null) todo.push(...Object.values(x));
+  }
+  return false;
 }
 
 /**

@@ -75,3 +75,16 @@ test('patches: the strict decoding of the patch refuses the number (Warn by defa
   r = await api.req('GET', `${BASE}/patched`);
   assert.deepEqual(r.json.spec, { x: 1 });
 });
+
+test('a merge patch under fieldValidation=Ignore: the patched JSON does not decode (the 422 quoting it)', { timeout: 10_000 }, async () => {
+  let r = await api.req('POST', BASE, cronTab('ignored', '{"x":1}'));
+  assert.equal(r.status, 201, r.text);
+  r = await api.req('PATCH', `${BASE}/ignored?fieldValidation=Ignore`, '{"spec":{"y":[2, 1E400],"z":-1e999}}', { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(r.status, 422, r.text);
+  assert.equal(r.json.reason, 'Invalid');
+  const cause = r.json.details.causes[0];
+  assert.equal(cause.field, 'patch');
+  assert.match(cause.message, /^Invalid value: "\{\\"apiVersion\\":\\"stable\.example\.com\/v1\\",.*\\"spec\\":\{\\"x\\":1,\\"y\\":\[2,1E400\],\\"z\\":-1e999\}\}": json: cannot unmarshal number 1E400 into Go value of type float64$/);
+  r = await api.req('GET', `${BASE}/ignored`);
+  assert.deepEqual(r.json.spec, { x: 1 });
+});
