@@ -85,6 +85,11 @@ export function applyPatchRequest(
       if (!go || !kindOrder) {
         const out = unwrap(applyJsonPatch(current, decoded.operations));
         tooDeep(out, () => goJsonMarshal(out));
+        // The operations' values stay raw text in json-patch: the patched JSON quotes such a number as written.
+        if (hasNonFinite(out)) {
+          const r = applyJsonPatchToText(goJsonMarshal(current), decoded.operations);
+          if (!(r instanceof StatusError)) throw outOfRange(r.text);
+        }
         return decodeJson(out, () => goJsonMarshal(out));
       }
       const r = applyJsonPatchToText(goJsonMarshalOrdered(goEncodeOrder(current, kindOrder, go.ctx)), decoded.operations);
@@ -115,7 +120,7 @@ export function applyPatchRequest(
 /**
  * A custom resource's merge-patched JSON holds the patch's number literals as written (json-patch keeps them
  * raw); one beyond float64 fails the unstructured decoding of the result (DecodeInto's 422). Only reached
- * under fieldValidation=Ignore: the strict decoding of the patch refuses it first otherwise.
+ * under fieldValidation=Ignore (JSON patches too): the strict decoding of the patch refuses it first otherwise.
  */
 function refuseOutOfRange(out: JSONObject, patchText: string): void {
   if (!hasNonFinite(out)) return;
@@ -127,9 +132,12 @@ function refuseOutOfRange(out: JSONObject, patchText: string): void {
     if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, raw(e, path ? `${path}.${k}` : k)]));
     return v;
   };
-  const text = goJsonMarshal(raw(out, ''));
-  throw patchInvalid(text, `json: cannot unmarshal number ${firstOutOfRangeNumber(text) ?? '+Inf'} into Go value of type float64`);
+  throw outOfRange(goJsonMarshal(raw(out, '')));
 }
+
+/** DecodeInto's 422 for patched JSON holding a number beyond float64. */
+const outOfRange = (text: string): StatusError =>
+  patchInvalid(text, `json: cannot unmarshal number ${firstOutOfRangeNumber(text) ?? '+Inf'} into Go value of type float64`);
 
 /** Whether a decoded value holds ±Infinity (a JSON number beyond float64); an explicit stack. */
 function hasNonFinite(v: unknown): boolean {

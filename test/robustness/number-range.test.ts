@@ -88,3 +88,16 @@ test('a merge patch under fieldValidation=Ignore: the patched JSON does not deco
   r = await api.req('GET', `${BASE}/ignored`);
   assert.deepEqual(r.json.spec, { x: 1 });
 });
+
+test('a JSON patch under fieldValidation=Ignore: the 422 quotes the value as the operation wrote it', { timeout: 10_000 }, async () => {
+  let r = await api.req('POST', BASE, cronTab('ignored-ops', '{"x":1}'));
+  assert.equal(r.status, 201, r.text);
+  r = await api.req('PATCH', `${BASE}/ignored-ops?fieldValidation=Ignore`, '[{"op":"add","path":"/spec/y","value":{"b":17e999}}]', {
+    'Content-Type': 'application/json-patch+json',
+  });
+  assert.equal(r.status, 422, r.text);
+  const cause = r.json.details.causes[0];
+  assert.match(cause.message, /\\"spec\\":\{\\"x\\":1,\\"y\\":\{\\"b\\":17e999\}\}\}": json: cannot unmarshal number 17e999 into Go value of type float64$/);
+  r = await api.req('GET', `${BASE}/ignored-ops`);
+  assert.deepEqual(r.json.spec, { x: 1 });
+});
