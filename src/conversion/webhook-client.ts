@@ -7,6 +7,7 @@ import { checkServerIdentity } from 'node:tls';
 import type { WebhookClientConfig } from '../api/webhook.js';
 import type { ServiceResolver } from './types.js';
 import { parseJSON, stringifyJSON } from '../util/json-int64.js';
+import { jsonDepthOffset, maxDepthMessage } from '../util/json-depth.js';
 
 /** webhook.ClientManager's request timeout; client-go adds it to the URL as `?timeout=30s`. */
 const TIMEOUT_MS = 30_000;
@@ -115,6 +116,9 @@ export function postReview(t: WebhookTarget, review: unknown): Promise<unknown> 
             if (p?.kind === 'Status' && typeof p.message === 'string') return reject(new Error(p.message));
             return reject(new Error(statusCodeError(code, text.trim())));
           }
+          // A response deeper than the server's walkers take (json-depth.ts) fails as Go's decoder fails beyond its limit.
+          const deep = jsonDepthOffset(text);
+          if (deep >= 0) return reject(new Error(`couldn't get version/kind; json parse error: ${maxDepthMessage(text, deep)}`));
           resolve(parsed);
         });
         res.on('error', (e) => reject(new Error(transportError(t, e as NodeJS.ErrnoException))));

@@ -6,6 +6,7 @@ import { isYamlParseError, parseKubeYaml } from '../util/yaml.js';
 import { type Status, StatusError, badRequest, requestEntityTooLarge, unsupportedMediaType } from '../api/status.js';
 import { type GoType, GoJsonError, RawJson, goAny, goJsonCompact, goJsonMarshal, goMap, goString, goUnmarshal, parseJsonText, rawShape } from '../util/go-json.js';
 import { parseJSON, stringifyJSON } from '../util/json-int64.js';
+import { jsonDepthOffset, yamlDepthExceeds, yamlMaxDepthMessage } from '../util/json-depth.js';
 
 export const JSON_PATCH = 'application/json-patch+json';
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -145,7 +146,7 @@ function decodeJsonPatch(body: Uint8Array | string, fv: FieldValidation): Decode
   let strictErrors: string[] = [];
   if (strictOf(fv)) {
     try {
-      strictErrors = goUnmarshal(body, jsonPatchOps, { strict: true }).strictErrors.map((e) => `json patch ${e}`);
+      strictErrors = goUnmarshal(body, jsonPatchOps, { strict: true, float64Range: true }).strictErrors.map((e) => `json patch ${e}`);
     } catch (e) {
       return badRequest(`error decoding patch: ${goMessage(e)}`);
     }
@@ -168,7 +169,7 @@ function decodeMergePatch(body: Uint8Array | string, fv: FieldValidation): Decod
   let strictErrors: string[] = [];
   if (strictOf(fv)) {
     try {
-      strictErrors = goUnmarshal(body, goMap, { strict: true }).strictErrors;
+      strictErrors = goUnmarshal(body, goMap, { strict: true, float64Range: true }).strictErrors;
     } catch (e) {
       return badRequest(`error decoding patch: ${goMessage(e)}`);
     }
@@ -186,7 +187,7 @@ function decodeMergePatch(body: Uint8Array | string, fv: FieldValidation): Decod
 
 function decodeStrategicPatch(body: Uint8Array | string, fv: FieldValidation): DecodedPatch | StatusError {
   try {
-    const { value, strictErrors } = goUnmarshal(body, goMap, { strict: strictOf(fv) });
+    const { value, strictErrors } = goUnmarshal(body, goMap, { strict: strictOf(fv), float64Range: true });
     return { type: STRATEGIC_MERGE_PATCH, patch: (value as Record<string, unknown> | null) ?? {}, strictErrors };
   } catch (e) {
     return badRequest(goMessage(e));
@@ -198,10 +199,14 @@ const NOT_YAML_PRINTABLE = /[\u007f-\u0084\u0086-\u009f\ufeff\ufffe\uffff]/;
 
 /** Numbers YAML reads as JSON does: finite, and not -0 (goyaml reads `-0` as the integer 0). */
 function allFinite(v: unknown): boolean {
-  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
-  if (Array.isArray(v)) return v.every(allFinite);
-  if (typeof v === 'object' && v !== null) {
-    for (const k in v) if (!allFinite((v as Record<string, unknown>)[k])) return false;
+  // An explicit stack: apply bodies may nest 10,000 deep.
+  const todo: unknown[] = [v];
+  while (todo.length > 0) {
+    const x = todo.pop();
+    if (typeof x === 'number') {
+      if (!Number.isFinite(x) || Object.is(x, -0)) return false;
+    } else if (Array.isArray(x)) todo.push(...x);
+    else if (typeof x === 'object' && x !== null) for (const k in x) todo.push((x as Record<string, unknown>)[k]);
   }
   return true;
 }
@@ -216,7 +221,7 @@ function allFinite(v: unknown): boolean {
 function parseJsonObject(text: string): Record<string, unknown> | undefined {
   let i = 0;
   for (let c = text.charCodeAt(0); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = text.charCodeAt(++i));
-  if (text.charCodeAt(i) !== 0x7b /* { */ || NOT_YAML_PRINTABLE.test(text)) return undefined;
+  if (text.charCodeAt(i) !== 0x7b /* { */ || NOT_YAML_PRINTABLE.test(text) || jsonDepthOffset(text) >= 0) return undefined;
   let v: unknown;
   try {
     v = parseJSON(text);
@@ -230,6 +235,8 @@ export function decodeApplyPatch(body: Uint8Array | string): Extract<DecodedPatc
   const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
   const json = parseJsonObject(text);
   if (json) return { type: APPLY_PATCH, patch: json, strictErrors: [] };
+  // Too deep (json-depth.ts) for the yaml package: refused in go-yaml's words, before it parses.
+  if (yamlDepthExceeds(text)) return badRequest(`error decoding YAML: error converting YAML to JSON: ${yamlMaxDepthMessage}`);
   let value: unknown;
   try {
     value = parseYaml(text);

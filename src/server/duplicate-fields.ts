@@ -41,19 +41,23 @@ export function countJsonMembers(text: string): number {
   return n;
 }
 
-/** Keys in a parsed JSON value, at every level. */
+/** Keys in a parsed JSON value, at every level; with an explicit stack, as bodies may nest 10,000 deep. */
 function countKeys(v: unknown): number {
-  if (v === null || typeof v !== 'object') return 0;
   let n = 0;
-  if (Array.isArray(v)) {
-    for (const e of v) if (e !== null && typeof e === 'object') n += countKeys(e);
-    return n;
-  }
-  const o = v as Record<string, unknown>;
-  for (const k in o) {
-    n++;
-    const e = o[k];
-    if (e !== null && typeof e === 'object') n += countKeys(e);
+  const todo: unknown[] = [v];
+  while (todo.length > 0) {
+    const x = todo.pop();
+    if (x === null || typeof x !== 'object') continue;
+    if (Array.isArray(x)) {
+      for (const e of x) if (e !== null && typeof e === 'object') todo.push(e);
+      continue;
+    }
+    const o = x as Record<string, unknown>;
+    for (const k in o) {
+      n++;
+      const e = o[k];
+      if (e !== null && typeof e === 'object') todo.push(e);
+    }
   }
   return n;
 }

@@ -3,6 +3,8 @@
 import { parseKubeYaml } from '../util/yaml.js';
 import { badRequest, notAcceptable, unsupportedMediaType, StatusError } from '../api/status.js';
 import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE, type DecodeTarget } from './protobuf.js';
+import { jsonDepthOffset, maxDepthMessage, valueDepthExceeds, yamlDepthExceeds, yamlMaxDepthMessage } from '../util/json-depth.js';
+import { goJsonSyntaxError } from '../util/go-json.js';
 import { jsonDuplicateFields, yamlDuplicateKeysError, type OpaquePath } from './duplicate-fields.js';
 import { parseAcceptClauses } from './discovery.js';
 import { parseJSON } from '../util/json-int64.js';
@@ -115,11 +117,23 @@ export const isJsonBody = (contentType: string | undefined): boolean => ['applic
 export function decodeBody(contentType: string | undefined, body: Buffer, into?: DecodeTarget, strict?: StrictDecoding): unknown | StatusError {
   const type = bodyType(contentType);
   if (type === PROTOBUF_CONTENT_TYPE) {
-    const r = decodeProtobufObject(body, into);
-    return r instanceof StatusError ? r : r.object;
+    // Nested messages and embedded JSON (FieldsV1) can go deeper than the server's walkers (json-depth.ts):
+    // refused in protobuf-go's words, as JSON and YAML bodies are refused in Go's.
+    let r: ReturnType<typeof decodeProtobufObject>;
+    try {
+      r = decodeProtobufObject(body, into);
+    } catch (e) {
+      if (e instanceof RangeError) return protobufTooDeep(into);
+      throw e;
+    }
+    if (r instanceof StatusError) return r;
+    return valueDepthExceeds(r.object) ? protobufTooDeep(into) : r.object;
   }
   const text = body.toString('utf8');
   if (type === 'application/json' || type === '') {
+    // Too deep (json-depth.ts): refused as Go refuses a body beyond its limit, with the scanner's first error.
+    const deep = jsonDepthOffset(text);
+    if (deep >= 0) return badRequest(`couldn't get version/kind; json parse error: ${goJsonSyntaxError(body) ?? maxDepthMessage(text, deep)}`);
     let value: unknown;
     try {
       value = parseJSON(text);
@@ -130,6 +144,8 @@ export function decodeBody(contentType: string | undefined, body: Buffer, into?:
     return value;
   }
   if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml') {
+    // Too deep (json-depth.ts) for the yaml package: refused in go-yaml's words, before it parses.
+    if (yamlDepthExceeds(text)) return badRequest(`error converting YAML to JSON: ${yamlMaxDepthMessage}`);
     let value: unknown;
     try {
       // sigs.k8s.io/yaml's YAMLToJSON: YAML 1.1 scalars, for built-in kinds and custom resources alike.
@@ -143,6 +159,13 @@ export function decodeBody(contentType: string | undefined, body: Buffer, into?:
     return value;
   }
   return unsupportedMediaType(BODY_TYPES);
+}
+
+function protobufTooDeep(into: DecodeTarget | undefined): StatusError {
+  const message = 'exceeded maximum recursion depth';
+  if (!into) return badRequest(message);
+  const version = into.apiVersion.slice(into.apiVersion.indexOf('/') + 1);
+  return badRequest(`${into.kind} in version ${JSON.stringify(version)} cannot be handled as a ${into.kind}: ${message}`);
 }
 
 function jsonErrorMessage(text: string, e: unknown): string {

@@ -21,7 +21,9 @@ import {
   unknownServerError,
 } from '../registry/patch.js';
 import type { Subresource } from '../registry/resource-type.js';
-import { goJsonMarshal } from '../util/go-json.js';
+import { RawJson, goJsonMarshal } from '../util/go-json.js';
+import { firstOutOfRangeNumber, nonIntegerNumberLiterals } from '../util/json-number-literals.js';
+import { jsonDepthOffset, maxDepthMessage, valueDepthExceeds } from '../util/json-depth.js';
 import { applyStrategicMergePatch, goV, strategicMergePatchUnsupported } from '../registry/strategic-merge-patch.js';
 import { patchMetaOf } from '../registry/patch-meta.js';
 import { goDecodeInto } from '../api/go-decode.js';
@@ -76,15 +78,23 @@ export function applyPatchRequest(
   switch (decoded.type) {
     case MERGE_PATCH: {
       const out = unwrap(applyMergePatch(current, decoded.patch));
+      if (!go) refuseOutOfRange(out, body.toString('utf8'));
       return decodeJson(out, () => (go && kindOrder ? mergePatchedText(current, decoded.patch, out, kindOrder, go.ctx) : goJsonMarshal(out)));
     }
     case JSON_PATCH: {
       if (!go || !kindOrder) {
         const out = unwrap(applyJsonPatch(current, decoded.operations));
+        tooDeep(out, () => goJsonMarshal(out));
+        // The operations' values stay raw text in json-patch: the patched JSON quotes such a number as written.
+        if (hasNonFinite(out)) {
+          const r = applyJsonPatchToText(goJsonMarshal(current), decoded.operations);
+          if (!(r instanceof StatusError)) throw outOfRange(r.text);
+        }
         return decodeJson(out, () => goJsonMarshal(out));
       }
       const r = applyJsonPatchToText(goJsonMarshalOrdered(goEncodeOrder(current, kindOrder, go.ctx)), decoded.operations);
       if (r instanceof StatusError) throw r;
+      tooDeep(r.value, () => r.text);
       return decodeJson(unwrap(r.value), () => r.text);
     }
     case STRATEGIC_MERGE_PATCH: {
@@ -105,6 +115,50 @@ export function applyPatchRequest(
       // decodePatch keeps the type it was given, which is never an apply patch here.
       throw new TypeError('apply patches go through applyRequest');
   }
+}
+
+/**
+ * A custom resource's merge-patched JSON holds the patch's number literals as written (json-patch keeps them
+ * raw); one beyond float64 fails the unstructured decoding of the result (DecodeInto's 422). Only reached
+ * under fieldValidation=Ignore (JSON patches too): the strict decoding of the patch refuses it first otherwise.
+ */
+function refuseOutOfRange(out: JSONObject, patchText: string): void {
+  if (!hasNonFinite(out)) return;
+  const literals = nonIntegerNumberLiterals(patchText) ?? new Map<string, string>();
+  // The patched JSON with each such number as its literal, by the path it has in the patch and the result.
+  const raw = (v: unknown, path: string): unknown => {
+    if (typeof v === 'number' && !Number.isFinite(v)) return new RawJson(literals.get(path) ?? String(v));
+    if (Array.isArray(v)) return v.map((e, i) => raw(e, `${path}[${i}]`));
+    if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, raw(e, path ? `${path}.${k}` : k)]));
+    return v;
+  };
+  throw outOfRange(goJsonMarshal(raw(out, '')));
+}
+
+/** DecodeInto's 422 for patched JSON holding a number beyond float64. */
+const outOfRange = (text: string): StatusError =>
+  patchInvalid(text, `json: cannot unmarshal number ${firstOutOfRangeNumber(text) ?? '+Inf'} into Go value of type float64`);
+
+/** Whether a decoded value holds ±Infinity (a JSON number beyond float64); an explicit stack. */
+function hasNonFinite(v: unknown): boolean {
+  const todo: unknown[] = [v];
+  while (todo.length > 0) {
+    const x = todo.pop();
+    if (typeof x === 'number') {
+      if (!Number.isFinite(x)) return true;
+    } else if (typeof x === 'object' && x !== null) todo.push(...Object.values(x));
+  }
+  return false;
+}
+
+/**
+ * A JSON patch can nest its values at the end of deep paths, so its result may go deeper than any body the
+ * server takes (json-depth.ts): refused as the codec refuses patched JSON it cannot decode (DecodeInto's 422).
+ */
+function tooDeep(out: unknown, text: () => string): void {
+  if (!valueDepthExceeds(out)) return;
+  const t = text();
+  throw patchInvalid(t, `couldn't get version/kind; json parse error: ${maxDepthMessage(t, jsonDepthOffset(t))}`);
 }
 
 /**

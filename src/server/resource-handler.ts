@@ -12,7 +12,8 @@ import { isObject } from '../util/json.js';
 import { decodeBody, isJsonBody, negotiateOutput, watchNotAcceptable, type Negotiated, type ResponseShape, type StrictDecoding } from './negotiation.js';
 import { typedOpaquePaths } from './duplicate-fields.js';
 import { decodeTypedBody } from './typed-decoding.js';
-import { reportStrictDecoding } from '../schema/unknown-fields.js';
+import { cannotBeHandledAs, reportStrictDecoding } from '../schema/unknown-fields.js';
+import { firstOutOfRangeNumber } from '../util/json-number-literals.js';
 import { readBody, writeObject, writeRaw } from './http.js';
 import { parseListQuery, parseRevision } from './list-options.js';
 import { partialObjectMetadata, toTable, type IncludeObject, type TableOptions } from './table.js';
@@ -290,6 +291,12 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
   }
   if (typeof decoded['kind'] !== 'string' || decoded['kind'] === '') {
     throw S.badRequest(`Object 'Kind' is missing in '${body.toString('utf8')}'`);
+  }
+  // Custom resources decode into unstructured maps, where a number beyond float64 fails Go's decoder
+  // (built-in kinds' typed decoding names the field instead).
+  const huge = !typed && isJsonBody(r.req.headers['content-type']) ? firstOutOfRangeNumber(body.toString('utf8')) : undefined;
+  if (huge !== undefined) {
+    throw S.badRequest(cannotBeHandledAs(served.kind, served.version, served.kind, `json: cannot unmarshal number ${huge} into Go value of type float64`));
   }
   const got = typeof decoded['apiVersion'] === 'string' ? decoded['apiVersion'] : '';
   if (got !== expected) {

@@ -3,6 +3,7 @@
 // paths), type errors for the few Go targets patch decoding uses, and json.Marshal's output
 // (sorted keys, HTML-safe escapes) where byte-exact comparisons depend on it.
 import { jsonNumber } from './json-int64.js';
+import { jsonDepthOffset, maxDepthMessage } from './json-depth.js';
 
 /** An error whose message is Go's err.Error() text. */
 export class GoJsonError extends Error {
@@ -332,6 +333,7 @@ interface DecodeState {
   /** The innermost struct's short name and the struct field names leading here. */
   ctx: { struct?: string; fields: string[] };
   keepRaw: boolean;
+  float64Range: boolean;
 }
 
 function skipWs(s: DecodeState): void {
@@ -447,7 +449,10 @@ function decodeAny(s: DecodeState): unknown {
   if (kind === 'object') return decodeObject(s, undefined);
   if (kind === 'array') return decodeArray(s, goAny);
   const raw = skipValue(s);
-  return kind === 'number' ? jsonNumber(raw) : (JSON.parse(raw) as unknown);
+  if (kind !== 'number') return JSON.parse(raw) as unknown;
+  const n = jsonNumber(raw);
+  if (s.float64Range && typeof n === 'number' && !Number.isFinite(n)) saveTypeError(s, `number ${raw}`, 'float64');
+  return n;
 }
 
 function decodeArray(s: DecodeState, elem: GoType): unknown[] {
@@ -527,6 +532,11 @@ interface GoDecodeOptions {
   strict?: boolean;
   /** Keep struct fields of type interface{} as RawJson (json.RawMessage). */
   keepRaw?: boolean;
+  /**
+   * Refuse a number beyond float64 decoded into an interface{} (ParseFloat's ErrRange), as Go does; callers
+   * whose Go counterpart keeps such values raw (json-patch's lazy nodes) leave it off.
+   */
+  float64Range?: boolean;
 }
 
 /**
@@ -538,8 +548,12 @@ export function goUnmarshal(input: string | Uint8Array, target: GoType, opts: Go
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
   const syntax = goJsonSyntaxError(bytes);
   if (syntax !== undefined) throw new GoJsonError(syntax, true);
+  const text = typeof input === 'string' ? input : utf8Decoder.decode(input);
+  // The decoder recurses: input deeper than the server takes fails as Go's scanner fails beyond its limit.
+  const deep = jsonDepthOffset(text);
+  if (deep >= 0) throw new GoJsonError(maxDepthMessage(text, deep), true);
   const s: DecodeState = {
-    text: typeof input === 'string' ? input : utf8Decoder.decode(input),
+    text,
     pos: 0,
     strict: opts.strict ?? false,
     strictErrors: [],
@@ -547,6 +561,7 @@ export function goUnmarshal(input: string | Uint8Array, target: GoType, opts: Go
     stack: [],
     ctx: { fields: [] },
     keepRaw: opts.keepRaw ?? false,
+    float64Range: opts.float64Range ?? false,
   };
   const value = decodeValue(s, target);
   if (s.typeError !== undefined) throw new GoJsonError(s.typeError);
@@ -664,6 +679,7 @@ export function rawShape(raw: RawJson): RawShape {
     stack: [],
     ctx: { fields: [] },
     keepRaw: false,
+    float64Range: false,
   };
   const child = (): RawJson | null => {
     skipWs(s);

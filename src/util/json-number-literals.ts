@@ -67,3 +67,26 @@ export function nonIntegerNumberLiterals(text: string): Map<string, string> | un
   }
   return out.size > 0 ? out : undefined;
 }
+
+/**
+ * The first number literal of valid JSON text (outside strings, in document order) beyond float64's range,
+ * which Go's decoder refuses (strconv.ParseFloat's ErrRange) where JSON.parse reads ±Infinity. Such a literal
+ * needs an exponent of 3 digits or an integer part of at least 210 digits (with an exponent below 100), so
+ * the common body is cleared by a regular expression and a sparse digit-run check.
+ */
+export function firstOutOfRangeNumber(text: string): string | undefined {
+  if (!/[eE]\+?[0-9]{3}/.test(text) && !hasDigitRun(text, 210)) return undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
+      let j = i + 1;
+      while (j < text.length && NUMBER_CHARS.test(text[j]!)) j++;
+      const literal = text.slice(i, j);
+      if (!Number.isFinite(Number(literal))) return literal;
+      i = j - 1;
+    }
+  }
+  return undefined;
+}

@@ -22,10 +22,23 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 
 /** A copy with object keys sorted at every level: how Go encodes unstructured maps, so custom resources read back as kube-apiserver writes them. */
 export function sortKeysDeep<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(sortKeysDeep) as T;
-  if (!isObject(v)) return v;
-  const out: JSONObject = {};
-  for (const k of Object.keys(v).sort()) out[k] = sortKeysDeep(v[k]);
-  return out as T;
+  if (typeof v !== 'object' || v === null) return v;
+  // An explicit stack of (source, copy) pairs: bodies may nest 10,000 deep, beyond the call stack.
+  const copy = (x: object): object => (Array.isArray(x) ? new Array<unknown>(x.length) : {});
+  const root = copy(v);
+  const todo: [object, Record<string | number, unknown>][] = [[v, root as Record<string, unknown>]];
+  while (todo.length > 0) {
+    const [src, out] = todo.pop()!;
+    const keys: (string | number)[] = Array.isArray(src) ? src.map((_, i) => i) : Object.keys(src).sort();
+    for (const k of keys) {
+      const x = (src as Record<string | number, unknown>)[k];
+      if (typeof x === 'object' && x !== null) {
+        const c = copy(x);
+        out[k] = c;
+        todo.push([x, c as Record<string, unknown>]);
+      } else out[k] = x;
+    }
+  }
+  return root as T;
 }
 

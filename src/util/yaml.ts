@@ -22,6 +22,10 @@ const BINARY = 'tag:yaml.org,2002:binary';
 
 type Tags = Parameters<Extract<NonNullable<import('yaml').SchemaOptions['customTags']>, (...a: never[]) => unknown>>[0];
 
+/** goyaml.v2's yamlStyleFloat, for a value Number reads as ±Infinity; a RegExp in shape (the yaml package calls test). */
+const GO_YAML_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+const OUT_OF_RANGE_FLOAT = { test: (s: string): boolean => GO_YAML_FLOAT.test(s) && !Number.isFinite(Number(s)) } as unknown as RegExp;
+
 /**
  * goyaml.v2's resolve table, on the `yaml` package's YAML 1.1 schema: y/Y/yes/Yes/YES/on/On/ON/true/True/TRUE
  * and their negatives are booleans, 0b/0x/0o/0-prefixed integers; unlike that schema, sexagesimal numbers and
@@ -35,6 +39,9 @@ function goyamlV2Tags(tags: Tags): Tags {
     return tag !== TIMESTAMP && tag !== BINARY && !(format !== undefined && NOT_GOYAML_V2.has(format));
   });
   return [
+    // goyaml.v2 resolves a float-looking plain scalar beyond float64's range (ParseFloat's ErrRange, where
+    // JavaScript reads Infinity) to the string it is written as: tried before the number tags.
+    { tag: 'tag:yaml.org,2002:str', default: true, test: OUT_OF_RANGE_FLOAT, resolve: (s: string) => s },
     ...kept,
     // A !!binary scalar is its decoded bytes as a string.
     { tag: BINARY, resolve: (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'base64').toString('utf8') },
