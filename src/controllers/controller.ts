@@ -47,6 +47,21 @@ export class Controller {
     this.queue.add(key);
   }
 
+  /**
+   * Starts the informers one after the other (each listed before the next starts, so a later one's first
+   * events see the earlier caches full), then the workers.
+   */
+  async runAfter(informers: readonly { start(): Promise<void> }[]): Promise<void> {
+    for (const i of informers) await i.start();
+    this.run();
+  }
+
+  /** Stops the informers (in reverse order) and then the workers. */
+  stopWith(informers: readonly { stop(): void }[]): void {
+    for (const i of [...informers].reverse()) i.stop();
+    void this.stop();
+  }
+
   /** Starts the workers; keys enqueued before are processed now. */
   run(): void {
     if (this.running.length > 0 || this.queue.isShuttingDown) return;

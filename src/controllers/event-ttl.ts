@@ -67,13 +67,11 @@ export class EventTtlController {
   }
 
   async start(): Promise<void> {
-    await this.informer.start();
-    this.controller.run();
+    await this.controller.runAfter([this.informer]);
   }
 
   stop(): void {
-    this.informer.stop();
-    void this.controller.stop();
+    this.controller.stopWith([this.informer]);
   }
 
   /** Removes the event once its time has come, if the revision it was timed from is still the stored one. */

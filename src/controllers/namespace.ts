@@ -60,13 +60,11 @@ export class NamespaceController {
   }
 
   async start(): Promise<void> {
-    await this.informer.start();
-    this.controller.run();
+    await this.controller.runAfter([this.informer]);
   }
 
   stop(): void {
-    this.informer.stop();
-    void this.controller.stop();
+    this.controller.stopWith([this.informer]);
   }
 
   /**

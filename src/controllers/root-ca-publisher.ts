@@ -47,15 +47,11 @@ export class RootCAPublisher {
   }
 
   async start(): Promise<void> {
-    await this.cmInformer.start();
-    await this.namespaceInformer.start();
-    this.controller.run();
+    await this.controller.runAfter([this.cmInformer, this.namespaceInformer]);
   }
 
   stop(): void {
-    this.namespaceInformer.stop();
-    this.cmInformer.stop();
-    void this.controller.stop();
+    this.controller.stopWith([this.cmInformer, this.namespaceInformer]);
   }
 
   /** syncNamespace: create the ConfigMap, or put its data and description back. */

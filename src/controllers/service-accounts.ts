@@ -37,15 +37,11 @@ export class ServiceAccountsController {
 
   async start(): Promise<void> {
     // The account informer first: the namespaces' first sync sees the accounts already there.
-    await this.saInformer.start();
-    await this.namespaceInformer.start();
-    this.controller.run();
+    await this.controller.runAfter([this.saInformer, this.namespaceInformer]);
   }
 
   stop(): void {
-    this.namespaceInformer.stop();
-    this.saInformer.stop();
-    void this.controller.stop();
+    this.controller.stopWith([this.saInformer, this.namespaceInformer]);
   }
 
   /** syncNamespace: create the missing accounts of an active namespace. */
