@@ -29,17 +29,17 @@ export function withRequestTimeout(requestTimeoutMs: number): Filter {
     // Only a shorter, positive timeout replaces the server's.
     const ms = asked !== undefined && asked > 0 && asked < requestTimeoutMs ? asked : requestTimeoutMs;
     ctx.deadline = Date.now() + ms;
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), ms);
-    });
-    const handled = next();
+    // One timer and no extra promises: this runs on every request.
+    let expired = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      timedOut(ctx);
+    }, ms);
     try {
-      if ((await Promise.race([handled, expired])) === 'timeout') {
-        // The handler goes on (as kube's goroutine does); what it writes or throws from now on is dropped.
-        handled.catch(() => {});
-        timedOut(ctx);
-      }
+      await next();
+    } catch (e) {
+      // The handler went on after the 504 (as kube's goroutine does): what it throws from then on is dropped.
+      if (!expired) throw e;
     } finally {
       clearTimeout(timer);
     }
