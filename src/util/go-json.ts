@@ -2,7 +2,7 @@
 // error messages, sigs.k8s.io/json's strict mode (duplicate and unknown fields with their
 // paths), type errors for the few Go targets patch decoding uses, and json.Marshal's output
 // (sorted keys, HTML-safe escapes) where byte-exact comparisons depend on it.
-import { jsonNumber } from './json-int64.js';
+import { jsonNumber } from './json-number.js';
 import { jsonDepthOffset, maxDepthMessage } from './json-depth.js';
 
 /** An error whose message is Go's err.Error() text. */
@@ -474,6 +474,12 @@ function decodeArray(s: DecodeState, elem: GoType): unknown[] {
   }
 }
 
+/** A member as JSON.parse makes it: a "__proto__" key is an own property (assignment would set the prototype). */
+function setOwn(out: Record<string, unknown>, key: string, v: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+  else out[key] = v;
+}
+
 function decodeObject(s: DecodeState, struct: Extract<GoType, { kind: 'struct' }> | undefined, raw = false): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const base = s.stack.length;
@@ -513,7 +519,7 @@ function decodeObject(s: DecodeState, struct: Extract<GoType, { kind: 'struct' }
       } else v = s.keepRaw && struct && fieldType.kind === 'any' ? new RawJson(skipValue(s)) : decodeValue(s, fieldType);
       s.ctx = saved;
       s.stack.length = base;
-      if (v !== undefined || !Object.prototype.hasOwnProperty.call(out, key)) out[key] = v === undefined ? null : v;
+      if (v !== undefined || !Object.prototype.hasOwnProperty.call(out, key)) setOwn(out, key, v === undefined ? null : v);
     }
     skipWs(s);
     const c = s.text[s.pos++];

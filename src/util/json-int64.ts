@@ -5,8 +5,8 @@
 // looks for a run of 16 digits first, serializing tries JSON.stringify and falls back only when it
 // throws on a bigint.
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+import { bigIntOf } from './json-number.js';
+import { parseJsonText } from './go-json.js';
 
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 /** A character of a JSON number literal: digits, sign, point, exponent. */
@@ -33,18 +33,6 @@ export function hasDigitRun(text: string, n: number): boolean {
 /** Any safe-range-exceeding integer literal has at least 16 digits (2^53 = 9007199254740992). */
 const SAFE_DIGITS_MAX = 16;
 
-/** The int64 a JSON integer literal stands for, when JavaScript numbers cannot hold it exactly. */
-function bigIntOf(literal: string): bigint | undefined {
-  if (!/^-?\d+$/.test(literal)) return undefined; // fractions and exponents are float64s
-  const n = Number(literal);
-  if (Number.isSafeInteger(n)) return undefined;
-  const b = BigInt(literal);
-  return b >= INT64_MIN && b <= INT64_MAX ? b : undefined;
-}
-
-/** The value of one valid JSON number literal, as parseJSON reads it. */
-export const jsonNumber = (literal: string): number | bigint => bigIntOf(literal) ?? Number(literal);
-
 /** Whether valid JSON text holds an integer literal (outside strings) that needs a bigint. */
 function hasBigIntLiteral(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
@@ -62,93 +50,14 @@ function hasBigIntLiteral(text: string): boolean {
   return false;
 }
 
-/** JSON.parse, with integer literals beyond ±(2^53 - 1) but within int64 as bigint. Throws JSON.parse's errors. */
+/**
+ * JSON.parse, with integer literals beyond ±(2^53 - 1) but within int64 as bigint. Throws JSON.parse's
+ * errors. Text that holds such a literal is read again by the Go-style decoder, which keeps them.
+ */
 export function parseJSON(text: string): unknown {
   const value: unknown = JSON.parse(text);
   if (!hasDigitRun(text, SAFE_DIGITS_MAX) || !hasBigIntLiteral(text)) return value;
-  return new Parser(text).value();
-}
-
-/** A small parser for text JSON.parse has already accepted (so it needs no error handling). */
-class Parser {
-  private i = 0;
-  constructor(private readonly s: string) {}
-
-  private ws(): void {
-    while (this.i < this.s.length && ' \t\n\r'.includes(this.s[this.i]!)) this.i++;
-  }
-
-  value(): unknown {
-    this.ws();
-    const c = this.s[this.i]!;
-    if (c === '{') return this.object();
-    if (c === '[') return this.array();
-    if (c === '"') return this.string();
-    if (c === 't') return this.word('true', true);
-    if (c === 'f') return this.word('false', false);
-    if (c === 'n') return this.word('null', null);
-    const start = this.i;
-    while (this.i < this.s.length && isNumberChar(this.s.charCodeAt(this.i))) this.i++;
-    const literal = this.s.slice(start, this.i);
-    return bigIntOf(literal) ?? Number(literal);
-  }
-
-  private word<T>(w: string, v: T): T {
-    this.i += w.length;
-    return v;
-  }
-
-  private string(): string {
-    const start = this.i;
-    let escaped = false;
-    this.i++;
-    while (this.s[this.i] !== '"') {
-      if (this.s[this.i] === '\\') {
-        escaped = true;
-        this.i++;
-      }
-      this.i++;
-    }
-    this.i++;
-    return escaped ? (JSON.parse(this.s.slice(start, this.i)) as string) : this.s.slice(start + 1, this.i - 1);
-  }
-
-  private array(): unknown[] {
-    const out: unknown[] = [];
-    this.i++;
-    this.ws();
-    if (this.s[this.i] === ']') {
-      this.i++;
-      return out;
-    }
-    for (;;) {
-      out.push(this.value());
-      this.ws();
-      if (this.s[this.i++] === ']') return out;
-    }
-  }
-
-  private object(): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    this.i++;
-    this.ws();
-    if (this.s[this.i] === '}') {
-      this.i++;
-      return out;
-    }
-    for (;;) {
-      this.ws();
-      const k = this.string();
-      this.ws();
-      this.i++; // :
-      const v = this.value();
-      // A "__proto__" key is an own property, as JSON.parse makes it (assignment would set the prototype).
-      if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-      else out[k] = v;
-      this.ws();
-      if (this.s[this.i++] === '}') return out;
-    }
-  }
+  return parseJsonText(text);
 }
 
 /** JSON.stringify (no replacer), writing bigints as their digits. */
