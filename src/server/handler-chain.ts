@@ -12,6 +12,11 @@ import { withAuthorization, type Authorizer } from './filters/authorization.js';
 import { withRequestTimeout } from './filters/timeout.js';
 import { withMaxInFlight, type InFlightLimits } from './filters/max-inflight.js';
 
+/** kube's --request-timeout default. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** kube's --max-requests-inflight and --max-mutating-requests-inflight defaults. */
+export const DEFAULT_MAX_IN_FLIGHT: InFlightLimits = { readOnly: 400, mutating: 200 };
+
 interface ChainConfig {
   authenticator: Authenticator;
   authorizer: Authorizer;
@@ -26,9 +31,9 @@ export function buildHandlerChain(api: Handler, config: ChainConfig): Handler {
     [
       withPanicRecovery,
       withRequestInfo,
-      withRequestTimeout(config.requestTimeoutMs ?? 60_000),
+      withRequestTimeout(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
       withAuthentication(config.authenticator),
-      withMaxInFlight(config.maxInFlight ?? { readOnly: 400, mutating: 200 }),
+      withMaxInFlight(config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT),
       withAuthorization(config.authorizer),
     ],
     api,

@@ -37,7 +37,7 @@ import { defaultServiceResolver, type ServiceResolver } from '../conversion/type
 import { webhookConverter } from '../crd/webhook-converter.js';
 import { ApiRegistry } from './api-registry.js';
 import { apiRouter } from './router.js';
-import { buildHandlerChain } from './handler-chain.js';
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, buildHandlerChain } from './handler-chain.js';
 import { newRequestContext, type Handler } from './context.js';
 import type { Authenticator } from './filters/authentication.js';
 import { writeError } from './http.js';
@@ -110,11 +110,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   for (const [kind, store] of stores) registry.addBuiltin(builtinEndpoint(kind, store));
 
   await ensureInitialNamespaces(namespaces);
+  // The controllers (apiextensions-apiserver's and kube-controller-manager's), stopped in reverse on close.
+  const controllers: { stop(): void }[] = [];
   const crdController = new CrdController(crds, serving, opts.crdFinalizerTiming);
   await crdController.start();
-  // What a namespace holds: every namespaced built-in kind (one store per kind, at the storage version) and
-  // every namespaced custom resource.
-  // One store per stored kind: events.k8s.io events are core/v1 events.
+  controllers.push(crdController);
+  // One store per stored kind (events.k8s.io events are core/v1 events): what a namespace holds is every
+  // namespaced one and every namespaced custom resource; what the garbage collector watches, all of them.
   const storedAsServed = (k: (typeof BUILTIN_KINDS)[number]): boolean => k.storageVersion === k.served.version && (k.storageGroup ?? k.served.group) === k.served.group;
   const storageBuiltins = [...stores.entries()].filter(([k]) => storedAsServed(k));
   const namespacedBuiltins = storageBuiltins.filter(([k]) => k.served.namespaced).map(([, s]) => s);
@@ -125,6 +127,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const gc = new GarbageCollector(() => [...storageBuiltins.map(([, s]) => s), ...serving!.storageStores()]);
   // Not awaited: its informers' first lists do not hold up serving (a cascade may start a moment later).
   void gc.start().catch((e: unknown) => console.error('garbage collector:', e));
+  controllers.push(nsController, eventTtl, gc);
   // kube-controller-manager's per-namespace defaults: the `default` ServiceAccount and the kube-root-ca.crt
   // ConfigMap. The CA published is the one its client would trust the apiserver by: the server's CA, or,
   // on plain HTTP only, none (an insecure client config's CAData is empty, and kube publishes it as "").
@@ -133,6 +136,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   await Promise.all([saController.start(), rootCAPublisher.start()]);
   // Their first pass over the initial namespaces is done before serving: clients never see `default` without them.
   await Promise.all([saController.controller.idle(), rootCAPublisher.controller.idle()]);
+  controllers.push(saController, rootCAPublisher);
 
   let ready = true;
   const api = apiRouter({
@@ -143,20 +147,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     ready: () => ready,
   });
   const secureAuthenticator: Authenticator = (req) => authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth });
-  const requestTimeoutMs = opts.requestTimeoutMs ?? 60_000;
+  const requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   // Each listener counts its own requests (kube has one listener).
-  const maxInFlight = { readOnly: opts.maxRequestsInFlight ?? 400, mutating: opts.maxMutatingRequestsInFlight ?? 200 };
+  const maxInFlight = {
+    readOnly: opts.maxRequestsInFlight ?? DEFAULT_MAX_IN_FLIGHT.readOnly,
+    mutating: opts.maxMutatingRequestsInFlight ?? DEFAULT_MAX_IN_FLIGHT.mutating,
+  };
   const servers: http.Server[] = [];
   const out: RunningServer = {
     registry,
     close: async () => {
       ready = false;
-      crdController.stop();
-      nsController.stop();
-      gc.stop();
-      saController.stop();
-      rootCAPublisher.stop();
-      eventTtl.stop();
+      for (const c of [...controllers].reverse()) c.stop();
       await Promise.all(
         servers.map(
           (s) =>
