@@ -3,6 +3,7 @@
 // and optionally a plain one.
 import http from 'node:http';
 import https from 'node:https';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -202,11 +203,30 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // the request-timeout filter, not here: watches are long-lived.
     s.headersTimeout = headerReadTimeoutMs;
     s.requestTimeout = 0;
+    s.on('clientError', answerClientError);
   }
   return out;
 }
 
 const HEADER_READ_TIMEOUT_MS = 32_000;
+
+/** What Node's default clientError handling answers, by parser error; Go answers the same three. */
+const CLIENT_ERROR_STATUS: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: '413 Request Entity Too Large',
+};
+
+/**
+ * A request the HTTP parser refused, as Go's server treats it: a status line and a closed connection, except
+ * for headers that did not arrive in time, which Go closes without a word (Node would answer 408).
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const answered = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (err.code !== 'ERR_HTTP_REQUEST_TIMEOUT' && socket.writable && !answered) {
+    socket.write(`HTTP/1.1 ${CLIENT_ERROR_STATUS[err.code ?? ''] ?? '400 Bad Request'}\r\nConnection: close\r\n\r\n`);
+  }
+  socket.destroy();
+}
 
 /**
  * Request line and headers up to Go's DefaultMaxHeaderBytes (1 MiB), which kube keeps, rather than Node's
