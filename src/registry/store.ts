@@ -376,8 +376,10 @@ export class GenericStore {
     delete meta.deletionGracePeriodSeconds;
     delete meta['selfLink'];
     this.type.strategy.prepareForCreate(obj);
+    // rest.BeforeCreate: the strategy's validation, and only when it passes, the common metadata checks (a
+    // missing name among them): a strategy's own errors come alone.
     const errs = this.type.strategy.validate(obj);
-    if (!name && !errs.some((e) => e.field === 'metadata.name')) errs.unshift(required('metadata.name', 'name or generateName is required'));
+    if (!errs.length && !name) errs.push(required('metadata.name', 'name or generateName is required'));
     if (errs.length) throw this.invalidObject(obj, name, errs);
     await this.admission.validate(this.attrs({ operation: 'CREATE', subresource: '', namespace, name, object: obj, dryRun, user: opts.user }));
     opts.warnings?.push(...(this.type.strategy.warnings?.(obj) ?? []));

@@ -166,6 +166,14 @@ test('core/v1 validation: the legacy checks only', async () => {
       "reportingController: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), " +
       'reportingInstance: Required value, action: Required value, reason: Required value]',
   );
+  // rest.BeforeCreate checks the common metadata (a missing name) only once the legacy checks pass.
+  const nameless = coreEvent('', { involvedObject: { ...regarding, namespace: 'other' } });
+  r = await api.req('POST', CORE, nameless);
+  assert.equal(r.status, 422, r.text);
+  assert.equal(r.json.message, 'Event "" is invalid: involvedObject.namespace: Invalid value: "other": does not match event.namespace');
+  r = await api.req('POST', CORE, coreEvent(''));
+  assert.equal(r.status, 422, r.text);
+  assert.equal(r.json.message, 'Event "" is invalid: metadata.name: Required value: name or generateName is required');
   // Without the strict checks of events.k8s.io: a type outside Normal and Warning, a name no DNS subdomain.
   r = await api.req('POST', CORE, coreEvent('Odd_Name', { type: 'Custom' }));
   assert.equal(r.status, 201, r.text);
