@@ -1,7 +1,7 @@
 // The request path, composed once per listener as k8s.io/apiserver's DefaultBuildHandlerChain composes it.
 // Outermost first:
 //   panic recovery → request info → request timeout → authentication
-//   → [impersonation, audit: to come] → max in flight → authorization → the API router
+//   → [impersonation, audit: to come] → priority and fairness (or max in flight) → authorization → the API router
 // Each filter is a small file under filters/; a new cross-cutting concern is a new filter in this list.
 import type { Handler } from './context.js';
 import { composeChain } from './context.js';
@@ -11,6 +11,7 @@ import { withAuthentication, type Authenticator } from './filters/authentication
 import { withAuthorization, type Authorizer } from './filters/authorization.js';
 import { withRequestTimeout } from './filters/timeout.js';
 import { withMaxInFlight, type InFlightLimits } from './filters/max-inflight.js';
+import { withPriorityAndFairness, type PriorityAndFairnessOptions } from './filters/priority-and-fairness.js';
 
 /** kube's --request-timeout default. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -24,16 +25,19 @@ interface ChainConfig {
   requestTimeoutMs?: number;
   /** kube's --max-requests-inflight and --max-mutating-requests-inflight (default 400 and 200). */
   maxInFlight?: InFlightLimits;
+  /** API Priority and Fairness, which then replaces the max-in-flight limits (kube's --enable-priority-and-fairness). */
+  flowControl?: Omit<PriorityAndFairnessOptions, 'requestTimeoutMs'>;
 }
 
 export function buildHandlerChain(api: Handler, config: ChainConfig): Handler {
+  const requestTimeoutMs = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   return composeChain(
     [
       withPanicRecovery,
       withRequestInfo,
-      withRequestTimeout(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+      withRequestTimeout(requestTimeoutMs),
       withAuthentication(config.authenticator),
-      withMaxInFlight(config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT),
+      config.flowControl ? withPriorityAndFairness({ ...config.flowControl, requestTimeoutMs }) : withMaxInFlight(config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT),
       withAuthorization(config.authorizer),
     ],
     api,

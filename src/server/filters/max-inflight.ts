@@ -3,9 +3,9 @@
 // refused at once with 429 and Retry-After: 1, unless its user is in system:masters (kube lets the
 // super-admin through). Long-running requests (watches) are not counted, nor health probes, so a loaded
 // server still answers its kubelet.
-import type { ServerResponse } from 'node:http';
 import type { Filter } from '../context.js';
 import { isLongRunning } from '../long-running.js';
+import { tooManyRequests } from './too-many-requests.js';
 
 export interface InFlightLimits {
   readOnly: number;
@@ -24,7 +24,7 @@ export function withMaxInFlight(limits: InFlightLimits): Filter {
     if (limit <= 0) return next();
     if (inFlight[kind] >= limit) {
       if (ctx.user?.groups.includes('system:masters')) return next();
-      return tooManyRequests(ctx.res);
+      return tooManyRequests(ctx.res, 1);
     }
     inFlight[kind]++;
     try {
@@ -33,16 +33,4 @@ export function withMaxInFlight(limits: InFlightLimits): Filter {
       inFlight[kind]--;
     }
   };
-}
-
-/** kube's tooManyRequests: Retry-After, then Go's http.Error (plain text, not a Status). */
-function tooManyRequests(res: ServerResponse): void {
-  const body = 'Too many requests, please try again later.\n';
-  res.writeHead(429, {
-    'Retry-After': '1',
-    'Content-Type': 'text/plain; charset=utf-8',
-    'X-Content-Type-Options': 'nosniff',
-    'Content-Length': Buffer.byteLength(body),
-  });
-  res.end(body);
 }

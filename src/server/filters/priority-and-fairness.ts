@@ -1,0 +1,88 @@
+// WithPriorityAndFairness: each request is classified by the FlowSchemas in force into a priority level and a
+// flow, then runs at once (exempt), waits its turn in the level's fair queues, or is refused with 429 and a
+// Retry-After when its queue is full or its wait runs out (a quarter of its deadline, at most a minute). The
+// response names the schema and level by UID (X-Kubernetes-PF-FlowSchema-UID, -PriorityLevel-UID). A watch
+// holds its seats only while it starts (our watch handler returns once the initial events are out).
+import type { ServerResponse } from 'node:http';
+import type { Filter, RequestContext } from '../context.js';
+import type { Classification, Dispatcher } from '../flowcontrol/dispatcher.js';
+import { DroppedRequests } from '../flowcontrol/dropped-requests.js';
+import type { Ticket } from '../flowcontrol/queue-set.js';
+import { anonymousUser } from '../../auth/authenticate.js';
+import { tooManyRequests } from './too-many-requests.js';
+
+const MAX_WAIT_MS = 60_000;
+/** kube's WorkEstimatorConfig: list seats are objects/100, at most 10. */
+const OBJECTS_PER_SEAT = 100;
+const MAX_LIST_SEATS = 10;
+
+export interface PriorityAndFairnessOptions {
+  dispatcher: Dispatcher;
+  /** The request timeout; a request without a deadline (a watch) may wait a quarter of it. */
+  requestTimeoutMs: number;
+  /** How many objects of a resource are stored, for the seats of a list; undefined when unknown. */
+  objectCount?(group: string, resource: string): number | undefined;
+}
+
+export function withPriorityAndFairness(opts: PriorityAndFairnessOptions): Filter {
+  const dropped = new DroppedRequests();
+  return async (ctx, next) => {
+    const arrival = Date.now();
+    const c = opts.dispatcher.classify(ctx.info, ctx.user ?? anonymousUser());
+    const started = c.level.queues.start(c.hashValue, seatsOf(ctx, c, opts));
+    let ticket: Ticket | undefined;
+    if ('ticket' in started) ticket = started.ticket;
+    else if ('waiting' in started) ticket = await waitTurn(ctx, started, arrival, opts.requestTimeoutMs);
+    setHeaders(ctx.res, c);
+    if (!ticket) {
+      const level = c.level.config.metadata.name;
+      dropped.record(level);
+      return tooManyRequests(ctx.res, dropped.retryAfter(level));
+    }
+    try {
+      await next();
+    } finally {
+      ticket.finish();
+    }
+  };
+}
+
+/** Waits for dispatch until the wait limit, or until the client goes away. */
+async function waitTurn(
+  ctx: RequestContext,
+  started: { waiting: Promise<Ticket | undefined>; cancel(): void },
+  arrival: number,
+  requestTimeoutMs: number,
+): Promise<Ticket | undefined> {
+  const limit = Math.min(ctx.deadline !== undefined ? (ctx.deadline - arrival) / 4 : requestTimeoutMs / 4, MAX_WAIT_MS);
+  const timer = setTimeout(started.cancel, Math.max(0, arrival + limit - Date.now()));
+  const signal = ctx.signal;
+  signal.addEventListener('abort', started.cancel, { once: true });
+  try {
+    return await started.waiting;
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', started.cancel);
+  }
+}
+
+/** kube's work estimate, seats only: a list (or a watch's initial list) is charged for the objects it reads. */
+function seatsOf(ctx: RequestContext, c: Classification, opts: PriorityAndFairnessOptions): number {
+  const { verb, name, apiGroup, resource } = ctx.info;
+  if ((verb !== 'list' && verb !== 'watch') || !opts.objectCount) return 1;
+  if (verb === 'watch') {
+    // Only a watch that starts with the current objects lists them.
+    const rv = ctx.query.get('resourceVersion') ?? '';
+    if (ctx.query.get('sendInitialEvents') !== 'true' && rv !== '' && rv !== '0') return 1;
+  }
+  const count = name ? 1 : opts.objectCount(apiGroup, resource);
+  if (count === undefined) return 1;
+  const max = Math.min(c.level.maxSeats, MAX_LIST_SEATS);
+  return Math.max(1, Math.min(max, Math.ceil(count / OBJECTS_PER_SEAT)));
+}
+
+function setHeaders(res: ServerResponse, c: Classification): void {
+  if (res.headersSent) return;
+  res.setHeader('X-Kubernetes-PF-FlowSchema-UID', c.schema.metadata.uid ?? '');
+  res.setHeader('X-Kubernetes-PF-PriorityLevel-UID', c.level.config.metadata.uid ?? '');
+}

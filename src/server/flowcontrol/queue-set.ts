@@ -1,0 +1,239 @@
+// One priority level's fair queuing (k8s.io/apiserver fairqueuing/queueset), in virtual time R measured in
+// seat-seconds: requests wait in a flow's shuffle-sharded queues and are dispatched, while seats are free, from
+// the queue whose oldest request would finish first in R. Each request is charged its seats times an
+// estimated 3 s of service when dispatched, corrected by its real duration when it finishes, so a flow that
+// sends more waits longer and one quiet flow is served promptly next to a noisy one.
+import { dealHand } from './shuffle-sharding.js';
+import type { QueuingConfiguration } from './types.js';
+
+/** kube's estimatedServiceDuration. */
+const ESTIMATED_SERVICE_SECONDS = 3;
+
+interface Queue {
+  index: number;
+  waiting: Waiter[];
+  executing: number;
+  seatsInUse: number;
+  /** The virtual time at which this queue's next request may start. */
+  nextDispatchR: number;
+}
+
+interface Waiter {
+  seats: number;
+  arrivalR: number;
+  queue: Queue;
+  /** Set when dispatched. */
+  ticket?: Ticket;
+  resolve(ticket: Ticket | undefined): void;
+}
+
+/** An executing request: call finish once when it is done. */
+export interface Ticket {
+  finish(): void;
+}
+
+export type QueueSetConfig =
+  /** Exempt: never waits, never refused. */
+  | { kind: 'exempt' }
+  /** Limited without queues: over the limit a request is refused at once. */
+  | { kind: 'reject'; concurrencyLimit: number }
+  | { kind: 'queue'; concurrencyLimit: number; queuing: QueuingConfiguration };
+
+/** What start returns: run now, refuse now, or a promise that settles on dispatch (a ticket) or rejection (undefined). */
+export type StartResult = { ticket: Ticket } | { rejected: true } | { waiting: Promise<Ticket | undefined>; cancel(): void };
+
+export class QueueSet {
+  private queues: Queue[] = [];
+  private config!: QueueSetConfig;
+  private currentR = 0;
+  private lastRealMs: number;
+  private robinIndex = -1;
+  private enqueues = 0;
+  private seatsInUse = 0;
+  private executing = 0;
+  private waitingCount = 0;
+
+  constructor(
+    config: QueueSetConfig,
+    private readonly nowMs: () => number = () => performance.now(),
+  ) {
+    this.lastRealMs = nowMs();
+    this.configure(config);
+  }
+
+  configure(config: QueueSetConfig): void {
+    this.config = config;
+    const want = config.kind === 'queue' ? config.queuing.queues : 0;
+    const byIndex = new Map(this.queues.map((q) => [q.index, q]));
+    const next: Queue[] = [];
+    for (let i = 0; i < want; i++) next.push(byIndex.get(i) ?? { index: i, waiting: [], executing: 0, seatsInUse: 0, nextDispatchR: this.currentR });
+    // Queues beyond the new count are kept, after the dealt ones, until their requests are done.
+    for (const q of this.queues) if (q.index >= want && (q.waiting.length > 0 || q.executing > 0)) next.push(q);
+    this.queues = next;
+    this.dispatchAsMuchAsPossible();
+  }
+
+  /** Nothing waiting or executing. */
+  get idle(): boolean {
+    return this.executing === 0 && this.waitingCount === 0;
+  }
+
+  get stats(): { executing: number; seatsInUse: number; waiting: number } {
+    return { executing: this.executing, seatsInUse: this.seatsInUse, waiting: this.waitingCount };
+  }
+
+  start(hashValue: bigint, seats: number): StartResult {
+    this.syncTime();
+    const c = this.config;
+    if (c.kind === 'exempt') return { ticket: this.execute(seats, undefined) };
+    if (c.kind === 'reject') return this.canAccommodate(seats) ? { ticket: this.execute(seats, undefined) } : { rejected: true };
+    const queue = this.shuffleShard(hashValue, c.queuing.handSize);
+    if (this.seatsInUse >= c.concurrencyLimit && queue.waiting.length >= c.queuing.queueLengthLimit) return { rejected: true };
+    // An idle queue starts at the present virtual time, not at its old finish.
+    if (queue.waiting.length === 0 && queue.executing === 0) queue.nextDispatchR = this.currentR;
+    let resolve!: (t: Ticket | undefined) => void;
+    const waiting = new Promise<Ticket | undefined>((r) => (resolve = r));
+    const w: Waiter = { seats, arrivalR: this.currentR, queue, resolve };
+    queue.waiting.push(w);
+    this.waitingCount++;
+    this.boundNextDispatch(queue);
+    this.dispatchAsMuchAsPossible();
+    // Dispatched at once (seats were free and it was next in fair order): no wait to settle.
+    if (w.ticket) return { ticket: w.ticket };
+    return { waiting, cancel: () => this.cancel(w) };
+  }
+
+  /** Takes a waiting request out of its queue (its wait ran out, or its client left); it is then refused. */
+  private cancel(w: Waiter): void {
+    const i = w.queue.waiting.indexOf(w);
+    if (i < 0) return; // already dispatched
+    this.syncTime();
+    w.queue.waiting.splice(i, 1);
+    this.waitingCount--;
+    this.boundNextDispatch(w.queue);
+    this.removeQueueIfUnused(w.queue);
+    w.resolve(undefined);
+  }
+
+  private execute(seats: number, queue: Queue | undefined): Ticket {
+    const startedMs = this.nowMs();
+    this.executing++;
+    this.seatsInUse += seats;
+    if (queue) {
+      queue.executing++;
+      queue.seatsInUse += seats;
+    }
+    let done = false;
+    return {
+      finish: () => {
+        if (done) return;
+        done = true;
+        this.finish(seats, queue, (this.nowMs() - startedMs) / 1000);
+      },
+    };
+  }
+
+  private finish(seats: number, queue: Queue | undefined, seconds: number): void {
+    this.syncTime();
+    this.executing--;
+    this.seatsInUse -= seats;
+    if (queue) {
+      queue.executing--;
+      queue.seatsInUse -= seats;
+      // The queue was charged the estimate at dispatch; settle it with what the request really took.
+      queue.nextDispatchR -= seats * (ESTIMATED_SERVICE_SECONDS - seconds);
+      this.boundNextDispatch(queue);
+      this.removeQueueIfUnused(queue);
+    }
+    this.dispatchAsMuchAsPossible();
+  }
+
+  private canAccommodate(seats: number): boolean {
+    const c = this.config;
+    if (c.kind === 'exempt') return true;
+    // A request wider than the whole limit runs alone.
+    if (seats > c.concurrencyLimit) return this.executing === 0;
+    return this.seatsInUse + seats <= c.concurrencyLimit;
+  }
+
+  /** Of the flow's hand, the queue with the least work waiting (starting at a rotating offset, as kube does). */
+  private shuffleShard(hashValue: bigint, handSize: number): Queue {
+    const deck = this.config.kind === 'queue' ? this.config.queuing.queues : 0;
+    const hand = dealHand(hashValue, deck, Math.min(handSize, deck));
+    const offset = this.enqueues++ % hand.length;
+    let best: Queue | undefined;
+    let bestWork = Infinity;
+    for (let i = 0; i < hand.length; i++) {
+      const q = this.queues[hand[(offset + i) % hand.length]!]!;
+      let work = 0;
+      for (const w of q.waiting) work += w.seats * ESTIMATED_SERVICE_SECONDS;
+      if (work < bestWork) {
+        bestWork = work;
+        best = q;
+      }
+    }
+    return best!;
+  }
+
+  private dispatchAsMuchAsPossible(): void {
+    while (this.waitingCount > 0 && this.dispatchOne());
+  }
+
+  private dispatchOne(): boolean {
+    let min: Queue | undefined;
+    let minFinish = Infinity;
+    let minIndex = this.robinIndex;
+    const n = this.queues.length;
+    for (let k = 0; k < n; k++) {
+      this.robinIndex = (this.robinIndex + 1) % n;
+      const q = this.queues[this.robinIndex]!;
+      const head = q.waiting[0];
+      if (!head) continue;
+      const finish = q.nextDispatchR + head.seats * ESTIMATED_SERVICE_SECONDS;
+      if (finish < minFinish) {
+        minFinish = finish;
+        min = q;
+        minIndex = this.robinIndex;
+      }
+    }
+    if (!min) return false;
+    const head = min.waiting[0]!;
+    if (!this.canAccommodate(head.seats)) return false;
+    min.waiting.shift();
+    this.waitingCount--;
+    this.robinIndex = minIndex;
+    min.nextDispatchR += head.seats * ESTIMATED_SERVICE_SECONDS;
+    this.boundNextDispatch(min);
+    head.ticket = this.execute(head.seats, min);
+    head.resolve(head.ticket);
+    return true;
+  }
+
+  /** A queue's next start is never before its oldest waiting request arrived. */
+  private boundNextDispatch(q: Queue): void {
+    const head = q.waiting[0];
+    if (head && q.nextDispatchR < head.arrivalR) q.nextDispatchR = head.arrivalR;
+  }
+
+  private removeQueueIfUnused(q: Queue): void {
+    const want = this.config.kind === 'queue' ? this.config.queuing.queues : 0;
+    if (q.index >= want && q.waiting.length === 0 && q.executing === 0) this.queues = this.queues.filter((x) => x !== q);
+  }
+
+  /** Advances R: it grows at the rate each active queue would be served if seats were shared evenly among them. */
+  private syncTime(): void {
+    const now = this.nowMs();
+    const dt = (now - this.lastRealMs) / 1000;
+    this.lastRealMs = now;
+    if (dt <= 0 || this.config.kind !== 'queue') return;
+    let active = 0;
+    let requested = 0;
+    for (const q of this.queues) {
+      if (q.waiting.length > 0 || q.executing > 0) active++;
+      requested += q.seatsInUse;
+      for (const w of q.waiting) requested += w.seats;
+    }
+    if (active === 0) return;
+    this.currentR += (Math.min(requested, this.config.concurrencyLimit) / active) * dt;
+  }
+}

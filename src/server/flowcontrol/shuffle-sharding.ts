@@ -1,0 +1,30 @@
+// Shuffle sharding (k8s.io/apiserver pkg/util/shufflesharding): a flow's 64-bit hash deals it a hand of
+// distinct queues out of the deck, so two flows rarely share all their queues. The hash is kube's
+// hashFlowID: the first eight bytes of SHA-256(schema name, NUL, distinguisher), little-endian.
+import { createHash } from 'node:crypto';
+
+export const MAX_HASH_BITS = 60;
+
+export const requiredEntropyBits = (deckSize: number, handSize: number): number => Math.ceil(Math.log2(deckSize) * handSize);
+
+export function hashFlowID(flowSchemaName: string, distinguisher: string): bigint {
+  const sum = createHash('sha256').update(flowSchemaName).update('\0').update(distinguisher).digest();
+  return sum.readBigUInt64LE(0);
+}
+
+/** The queues of a hand, in the order kube's Dealer deals them. */
+export function dealHand(hashValue: bigint, deckSize: number, handSize: number): number[] {
+  const remainders: number[] = [];
+  let h = hashValue;
+  for (let i = 0; i < handSize; i++) {
+    const n = BigInt(deckSize - i);
+    remainders.push(Number(h % n));
+    h /= n;
+  }
+  // Each remainder indexes the cards not yet dealt: shift it past the smaller ones dealt before.
+  return remainders.map((r, i) => {
+    let card = r;
+    for (let j = i; j > 0; j--) if (card >= remainders[j - 1]!) card++;
+    return card;
+  });
+}
