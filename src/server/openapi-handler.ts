@@ -36,6 +36,13 @@ export function serveOpenAPI(registry: ApiRegistry, req: IncomingMessage, res: S
     r = serveOpenAPIV2(publishedV2(registry), { accept: req.headers.accept, ifNoneMatch, acceptEncoding: req.headers['accept-encoding'] });
   } else if (path === '/openapi/v3' || path.startsWith('/openapi/v3/')) {
     r = serveOpenAPIV3(publishedV3(registry), path, { hash: query.get('hash') ?? undefined, accept: req.headers.accept, ifNoneMatch });
+    // kube-aggregator's OpenAPI v3 proxy (specProxier.handleGroupVersion) answers a group-version nothing
+    // serves with a bare WriteHeader(404): no body, no Content-Type.
+    if (r.status === 404) {
+      res.writeHead(404, { 'Content-Length': 0 });
+      res.end();
+      return;
+    }
   } else {
     return writeNotFoundPage(res);
   }
