@@ -67,6 +67,22 @@ export class ProtoWriter {
 
   string(no: number, s: string): void {
     this.tag(no, 2);
+    // Short ASCII (names, keys, most values) is copied by hand: cheaper than a call into Buffer.write.
+    if (s.length < 0x80) {
+      this.ensure(s.length + 1);
+      const start = this.pos;
+      let i = 0;
+      for (; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c > 0x7f) break;
+        this.buf[start + 1 + i] = c;
+      }
+      if (i === s.length) {
+        this.buf[start] = s.length;
+        this.pos = start + 1 + s.length;
+        return;
+      }
+    }
     // Most strings are short ASCII: reserve one length byte and move the text if the length needs more.
     const max = s.length * 3;
     this.ensure(max + 10);
