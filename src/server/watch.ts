@@ -109,7 +109,8 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
         // kube's watch encoder fails on an object without a protobuf form (a custom resource's event under a
         // transform that does not apply to it) and ends the watch.
         if (!(e instanceof NotMarshalable)) throw e;
-        abandon();
+        abandoned = true;
+        setImmediate(finish);
         return;
       }
     } else line = `{"type":"${ev.type}","object":${objectJSON(object)}}\n`;
