@@ -26,15 +26,22 @@ async function traced(args: string[]): Promise<{ stdout: string; stderr: string;
   return s.kubectl([...args, '-v=8']);
 }
 
-/** The Content-Type of the answer to the first `method` request whose URL contains `path`. */
-function answerType(stderr: string, method: string, path: string): string | undefined {
-  const at = stderr.split('\n').findIndex((l) => l.includes(`"${method}" url=`) && l.includes(path));
-  if (at < 0) return undefined;
-  const rest = stderr.split('\n').slice(at);
-  const resp = rest.findIndex((l) => l.includes('Response" status='));
-  const ct = rest.slice(resp).find((l) => /^\s*Content-Type:/.test(l));
-  return ct?.split(':')[1]!.trim();
+/** The Content-Types of the answers to the `method` requests whose URL contains `path`, in order. */
+function answerTypes(stderr: string, method: string, path: string): string[] {
+  const lines = stderr.split('\n');
+  const out: string[] = [];
+  lines.forEach((l, at) => {
+    if (!l.includes(`"${method}" url=`) || !l.includes(path)) return;
+    const rest = lines.slice(at);
+    const resp = rest.findIndex((x) => x.includes('Response" status='));
+    const ct = rest.slice(resp).find((x) => /^\s*Content-Type:/.test(x));
+    if (ct) out.push(ct.split(':')[1]!.trim());
+  });
+  return out;
 }
+
+/** The Content-Type of the answer to the first such request. */
+const answerType = (stderr: string, method: string, path: string): string | undefined => answerTypes(stderr, method, path)[0];
 
 test('kubectl create (namespace, configmap with binaryData, secrets, serviceaccount): answered in protobuf, printed as the server holds it', async () => {
   const bin = s.file('blob.bin', '');
@@ -97,6 +104,19 @@ test('kubectl describe and kubectl events read the object and its EventList in p
   assert.equal(d.code, 0, d.stderr.slice(-2000));
   assert.equal(answerType(d.stderr, 'GET', '/namespaces/ev/events?fieldSelector='), 'application/vnd.kubernetes.protobuf');
   assert.match(squeeze(d.stdout), /\nEvents:\nType Reason Age From Message\n---- ------ ---- ---- -------\nNormal Synced \S+ \(x2 over \S+\) tester synced from protobuf$/);
+  // describe serviceaccount lists the namespace's Secrets (SecretList in protobuf); describe namespace reads the Namespace.
+  await ok(['create', 'serviceaccount', 'robot', '-n', 'ev']);
+  await ok(['create', 'secret', 'generic', 'robot-extra', '-n', 'ev', '--from-literal=a=b']);
+  const sa = await traced(['describe', 'serviceaccount', 'robot', '-n', 'ev']);
+  assert.equal(sa.code, 0, sa.stderr.slice(-2000));
+  // describe reads the object twice: as JSON through the resource builder, then through the typed client.
+  assert.deepEqual(answerTypes(sa.stderr, 'GET', '/namespaces/ev/serviceaccounts/robot'), ['application/json', 'application/vnd.kubernetes.protobuf']);
+  assert.equal(answerType(sa.stderr, 'GET', '/namespaces/ev/secrets?limit=500'), 'application/vnd.kubernetes.protobuf');
+  assert.match(squeeze(sa.stdout), /^Name: robot\nNamespace: ev\n/);
+  const ns = await traced(['describe', 'namespace', 'ev']);
+  assert.equal(ns.code, 0, ns.stderr.slice(-2000));
+  assert.deepEqual(answerTypes(ns.stderr, 'GET', '/api/v1/namespaces/ev"'), ['application/json', 'application/vnd.kubernetes.protobuf']);
+  assert.match(squeeze(ns.stdout), /^Name: ev\nLabels: kubernetes\.io\/metadata\.name=ev\nAnnotations: <none>\nStatus: Active/);
   const e = await traced(['events', '-n', 'ev']);
   assert.equal(e.code, 0, e.stderr.slice(-2000));
   assert.equal(answerType(e.stderr, 'GET', '/namespaces/ev/events?limit=500'), 'application/vnd.kubernetes.protobuf');
