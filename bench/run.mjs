@@ -27,7 +27,7 @@ const cfg = {
   applyMemoryObjects: env('BENCH_APPLY_MEMORY_OBJECTS', 100_000),
   gcDependents: env('BENCH_GC_DEPENDENTS', 1000),
 };
-const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup,memory,apply,events,gc,schema,cel').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup,memory,apply,events,gc,schema,cel,protobuf').split(',').map((s) => s.trim()));
 // Profile our server processes: BENCH_CPU_PROF=<dir> writes one .cpuprofile per server.
 const serverExecArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
 
@@ -105,7 +105,7 @@ async function main() {
   let listServedBytes = 0;
 
   // ---- server A: 10,000 objects; LIST and GET ----
-  if (only.has('list') || only.has('get') || only.has('startup')) {
+  if (only.has('list') || only.has('get') || only.has('startup') || only.has('protobuf')) {
     const a = await startOurs(listDir);
     await setupCrd(a.url);
     await createNamespace(a.url, 'bench-list');
@@ -161,6 +161,21 @@ async function main() {
       );
       await stopChild(baseProc);
       ratioRow(`GET one CR, req/s at ${cfg.connections} conns vs bare node:http 1 KB JSON`, r.ours, r.base, fmt.rate, { text: '≥ 0.6×', ok: (x) => x >= 0.6 }, r.ratio);
+    }
+
+    if (only.has('protobuf')) {
+      // The same ConfigMap read as protobuf (parsed and encoded per request) against JSON (stored bytes as they are).
+      log('GET protobuf...');
+      const data = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`key-${i}`, 'v'.repeat(48)]));
+      const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench-cm', labels: { app: 'bench' } }, data };
+      await expectOk(request(`${a.url}/api/v1/namespaces/bench-list/configmaps`, 'POST', JSON.stringify(cm), { 'Content-Type': 'application/json' }), 'create configmap');
+      const path = '/api/v1/namespaces/bench-list/configmaps/bench-cm';
+      const r = await throughput(
+        'GET ConfigMap protobuf',
+        () => ({ ...timing, port: a.port, method: 'GET', path, headers: { Accept: 'application/json' } }),
+        () => ({ ...timing, port: a.port, method: 'GET', path, headers: { Accept: 'application/vnd.kubernetes.protobuf, application/json' } }),
+      );
+      ratioRow(`GET one ConfigMap as protobuf, req/s at ${cfg.connections} conns vs the same GET as JSON`, r.ours, r.base, fmt.rate, undefined, r.ratio);
     }
     await stopChild(a.proc);
   }

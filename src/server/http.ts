@@ -2,7 +2,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { goYaml } from '../util/go-yaml-encode.js';
 import { type Status, StatusError, internal, requestEntityTooLarge } from '../api/status.js';
-import { negotiateErrorFormat, type Negotiated } from './negotiation.js';
+import { negotiateErrorFormat, type Negotiated, type OutputFormat } from './negotiation.js';
+import { encodeProtobufObject, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
 import { stringifyJSON } from '../util/json-int64.js';
 
 /** kube-apiserver's default maximum request body (3 MiB). */
@@ -25,13 +26,18 @@ export function serialize(obj: unknown, format: 'json' | 'yaml'): string {
   return format === 'yaml' ? goYaml(obj) : stringifyJSON(obj) + '\n';
 }
 
+/** JSON, YAML, or kube's protobuf envelope (for the kinds that have a protobuf form; negotiation sees to that). */
+export function encodeAs(obj: unknown, format: OutputFormat): string | Buffer {
+  return format === 'protobuf' ? encodeProtobufObject(obj as Record<string, unknown>) : serialize(obj, format);
+}
+
 export function writeObject(res: ServerResponse, code: number, obj: unknown, neg: Pick<Negotiated, 'format' | 'contentType'>): void {
-  const body = serialize(obj, neg.format);
+  const body = encodeAs(obj, neg.format);
   res.writeHead(code, { 'Content-Type': neg.contentType, 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }
 
-export function writeRaw(res: ServerResponse, code: number, contentType: string, body: string, headers: Record<string, string> = {}): void {
+export function writeRaw(res: ServerResponse, code: number, contentType: string, body: string | Buffer, headers: Record<string, string> = {}): void {
   res.writeHead(code, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }
@@ -43,8 +49,8 @@ function toStatus(err: unknown): Status {
 }
 
 /**
- * Writes an error as a Status in the format the client accepts (responsewriters.ErrorNegotiated): JSON or
- * YAML by the Accept header, and Go's indented JSON when nothing it accepts is served (the error's own code
+ * Writes an error as a Status in the format the client accepts (responsewriters.ErrorNegotiated): JSON,
+ * YAML or protobuf by the Accept header, and Go's indented JSON when nothing it accepts is served (the error's own code
  * is kept, not hidden behind a 406).
  */
 export function writeError(res: ServerResponse, err: unknown, accept?: string): void {
@@ -61,7 +67,10 @@ export function writeError(res: ServerResponse, err: unknown, accept?: string): 
   if (status.code === 413) headers['Connection'] = 'close';
   const format = negotiateErrorFormat(accept);
   if (format === undefined) writeRaw(res, status.code, 'application/json', JSON.stringify(status, null, 2), headers);
-  else writeRaw(res, status.code, format === 'yaml' ? 'application/yaml' : 'application/json', serialize(status, format), headers);
+  else {
+    const contentType = format === 'yaml' ? 'application/yaml' : format === 'protobuf' ? PROTOBUF_CONTENT_TYPE : 'application/json';
+    writeRaw(res, status.code, contentType, encodeAs(status, format), headers);
+  }
 }
 
 /** The plain 404 of Go's http.NotFound, which kube-apiserver answers for paths nothing serves. */

@@ -1,8 +1,9 @@
-// Content negotiation: what a client sends (JSON or YAML bodies) and what it accepts back (JSON, YAML,
-// or a transformed form: Table, PartialObjectMetadata[List]) — as k8s.io/apiserver's negotiation does it.
+// Content negotiation: what a client sends (JSON, YAML or protobuf bodies) and what it accepts back (JSON,
+// YAML, protobuf for kinds that have a protobuf form, or a transformed form: Table, PartialObjectMetadata[List])
+// — as k8s.io/apiserver's negotiation does it.
 import { parseKubeYaml } from '../util/yaml.js';
 import { badRequest, notAcceptable, unsupportedMediaType, StatusError } from '../api/status.js';
-import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE, type DecodeTarget } from './protobuf.js';
+import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE, PROTOBUF_WATCH_CONTENT_TYPE, type DecodeTarget } from './protobuf.js';
 import { jsonDepthOffset, maxDepthMessage, valueDepthExceeds, yamlDepthExceeds, yamlMaxDepthMessage } from '../util/json-depth.js';
 import { goJsonSyntaxError } from '../util/go-json.js';
 import { jsonDuplicateFields, yamlDuplicateKeysError, type OpaquePath } from './duplicate-fields.js';
@@ -25,7 +26,7 @@ function parseAccept(header: string | undefined): MediaRange[] {
   return parseAcceptClauses(header).map((c) => ({ type: `${c.type}/${c.subType}`, params: c.params, q: c.q }));
 }
 
-type OutputFormat = 'json' | 'yaml';
+export type OutputFormat = 'json' | 'yaml' | 'protobuf';
 export type Transform = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
 
 export interface Negotiated {
@@ -38,7 +39,13 @@ export interface Negotiated {
 const SUPPORTED_OUTPUT = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
 const formatOf = (type: string): OutputFormat | undefined =>
-  type === 'application/json' || type === 'application/*' || type === '*/*' ? 'json' : type === 'application/yaml' ? 'yaml' : undefined;
+  type === 'application/json' || type === 'application/*' || type === '*/*'
+    ? 'json'
+    : type === 'application/yaml'
+      ? 'yaml'
+      : type === PROTOBUF_CONTENT_TYPE
+        ? 'protobuf'
+        : undefined;
 
 /** What a response holds: one object, a list, or a watch stream of objects. */
 export type ResponseShape = 'object' | 'list' | 'watch';
@@ -47,10 +54,13 @@ export type ResponseShape = 'object' | 'list' | 'watch';
 const partialKind = (shape: ResponseShape): Transform => (shape === 'list' ? 'PartialObjectMetadataList' : 'PartialObjectMetadata');
 
 /**
- * Picks the response form for an object, list or watch endpoint. Protobuf is never chosen: clients that ask
- * for it always offer JSON as a fallback. Transformed forms are taken only when the endpoint allows them.
+ * Picks the response form for an object, list or watch endpoint. Transformed forms are taken only when the
+ * endpoint allows them. Protobuf is taken for the endpoint's own objects only when they have a protobuf
+ * form (`protobuf`: built-in kinds; a custom resource endpoint's StandardSerializers leave it out, so a
+ * protobuf clause is passed over), and for PartialObjectMetadata[List] on any endpoint, never for Table
+ * (RequestScope.AllowsMediaTypeTransform: Table is JSON or YAML only).
  */
-export function negotiateOutput(accept: string | undefined, allowTransform: boolean, shape: ResponseShape): Negotiated | StatusError {
+export function negotiateOutput(accept: string | undefined, allowTransform: boolean, shape: ResponseShape, protobuf = false): Negotiated | StatusError {
   for (const m of parseAccept(accept)) {
     const format = formatOf(m.type);
     if (!format) continue;
@@ -64,6 +74,7 @@ export function negotiateOutput(accept: string | undefined, allowTransform: bool
       const g = m.params['g'];
       const v = m.params['v'];
       if (g !== 'meta.k8s.io' || (v !== 'v1' && v !== 'v1beta1')) continue;
+      if (as === 'Table' && format === 'protobuf') continue;
       // kube takes both metadata-only forms for a watch too; its events then fail the list transform and go
       // out as they are (doTransformObject's fallback in the watch encoder).
       if (as === 'Table' || as === partialKind(shape) || (shape === 'watch' && as === 'PartialObjectMetadataList')) {
@@ -71,19 +82,24 @@ export function negotiateOutput(accept: string | undefined, allowTransform: bool
       }
       continue;
     }
+    if (format === 'protobuf' && !protobuf) continue;
     return { format, contentType: contentTypeFor(format), pretty: false };
   }
   return notAcceptable(SUPPORTED_OUTPUT);
 }
 
-const contentTypeFor = (f: OutputFormat): string => (f === 'json' ? 'application/json' : 'application/yaml');
+const contentTypeFor = (f: OutputFormat): string => (f === 'json' ? 'application/json' : f === 'yaml' ? 'application/yaml' : PROTOBUF_CONTENT_TYPE);
+
+/** A watch's Content-Type: JSON as it is, protobuf with ";stream=watch" (serveWatchHandler). */
+export const watchContentType = (neg: Negotiated): string => (neg.format === 'protobuf' ? PROTOBUF_WATCH_CONTENT_TYPE : 'application/json');
 
 /**
- * The format of an error's Status, as responsewriters.ErrorNegotiated picks it (no transforms allowed);
+ * The format of an error's Status, as responsewriters.ErrorNegotiated picks it (no transforms allowed; Status
+ * has a protobuf form, and every endpoint's serializer, custom resources' included, can write it);
  * undefined when the client accepts nothing we serve, in which case kube writes indented JSON.
  */
 export function negotiateErrorFormat(accept: string | undefined): OutputFormat | undefined {
-  const neg = negotiateOutput(accept, false, 'object');
+  const neg = negotiateOutput(accept, false, 'object', true);
   return neg instanceof StatusError ? undefined : neg.format;
 }
 

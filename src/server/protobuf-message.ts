@@ -14,7 +14,7 @@ type Scalar = 'string' | 'bytes' | 'int64' | 'int32' | 'bool';
  */
 export type FieldKind = Scalar | 'time' | 'microTime' | 'fieldsV1' | 'stringMap' | 'bytesMap' | MessageSchema;
 
-interface FieldSpec {
+export interface FieldSpec {
   no: number;
   json: string;
   go: string; // Go field name, as gogo's "wrong wireType" error names it

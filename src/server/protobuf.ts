@@ -6,7 +6,8 @@
 // k8s.io/apimachinery's protobuf serializer and k8s.io/apiserver's handlers.
 import { StatusError, badRequest } from '../api/status.js';
 import { decodeMessage, field, message, render, RenderError, type State } from './protobuf-message.js';
-import { DeleteOptions, protobufKind, type ProtobufKind } from './protobuf-types.js';
+import { DeleteOptions, protobufKind, responseSchema, type ProtobufKind } from './protobuf-types.js';
+import { encodeFields, ProtoWriter } from './protobuf-encode.js';
 import { Cursor, WireError } from './protobuf-wire.js';
 
 export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
@@ -181,3 +182,59 @@ export function decodeProtobufDeleteOptions(body: Buffer): Record<string, unknow
   if (!(result instanceof DecodeFailure)) return result.object;
   return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: result.message, code: 500 });
 }
+
+// ------------------------------------------------------------------ responses
+
+/** The Content-Type of a protobuf watch, as kube's watch handler sets it. */
+export const PROTOBUF_WATCH_CONTENT_TYPE = `${PROTOBUF_CONTENT_TYPE};stream=watch`;
+
+/** An object with no protobuf form here; kube's serializer fails the same way (errNotMarshalable). */
+export class NotMarshalable extends Error {}
+
+/**
+ * protobuf.Serializer.Encode: the prefix, then runtime.Unknown{typeMeta, raw, contentEncoding "",
+ * contentType ""} (all four always written) around the object's own message.
+ */
+function writeEnvelope(w: ProtoWriter, obj: Record<string, unknown>): void {
+  const apiVersion = typeof obj['apiVersion'] === 'string' ? obj['apiVersion'] : '';
+  const kind = typeof obj['kind'] === 'string' ? obj['kind'] : '';
+  const schema = responseSchema(apiVersion, kind);
+  if (!schema) {
+    throw new NotMarshalable(`object ${kind === 'Table' ? '*v1.Table' : '*unstructured.Unstructured'} does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message`);
+  }
+  w.raw(PREFIX);
+  w.nested(1, () => {
+    w.string(1, apiVersion);
+    w.string(2, kind);
+  });
+  w.nested(2, () => encodeFields(w, schema, obj));
+  w.string(3, '');
+  w.string(4, '');
+}
+
+/** An object (a built-in kind, its list, Status, PartialObjectMetadata[List]) as kube's protobuf serializer writes it. */
+export function encodeProtobufObject(obj: Record<string, unknown>): Buffer {
+  const w = new ProtoWriter();
+  writeEnvelope(w, obj);
+  return w.finish();
+}
+
+/** Whether encodeProtobufObject can write objects of this apiVersion and kind. */
+export const hasProtobufForm = (apiVersion: string, kind: string): boolean => responseSchema(apiVersion, kind) !== undefined;
+
+/**
+ * One watch event on a protobuf watch: LengthDelimitedFramer's 4-byte big-endian length, then
+ * metav1.WatchEvent{type = 1, object = 2 RawExtension{raw = 1: the object, enveloped}} as the raw
+ * (unprefixed) serializer writes it.
+ */
+export function encodeProtobufWatchFrame(type: string, obj: Record<string, unknown>): Buffer {
+  const w = new ProtoWriter();
+  w.raw(FRAME_PLACEHOLDER);
+  w.string(1, type);
+  w.nested(2, () => w.nested(1, () => writeEnvelope(w, obj)));
+  const out = w.finish();
+  out.writeUInt32BE(out.length - 4, 0);
+  return out;
+}
+
+const FRAME_PLACEHOLDER = new Uint8Array(4);

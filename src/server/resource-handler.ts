@@ -19,7 +19,7 @@ import { parseListQuery, parseRevision } from './list-options.js';
 import { partialObjectMetadata, toTable, type IncludeObject, type TableOptions } from './table.js';
 import { serveWatch, type WatchBufferLimits } from './watch.js';
 import { applyPatchRequest, applyRequest } from './patch-request.js';
-import { decodeProtobufDeleteOptions, isProtobufContentType } from './protobuf.js';
+import { decodeProtobufDeleteOptions, hasProtobufForm, isProtobufContentType } from './protobuf.js';
 import { APPLY_PATCH, patchTypeFor, type FieldValidation } from '../registry/patch.js';
 import type { RequestContext } from './context.js';
 
@@ -73,8 +73,14 @@ export async function serveResource(r: ResourceRequest, store: GenericStore, sub
   throw S.methodNotAllowed();
 }
 
-export function negotiate(r: ResourceRequest, shape: ResponseShape): Negotiated {
-  const neg = negotiateOutput(r.req.headers.accept, true, shape);
+/** Whether the endpoint's own objects have a protobuf form: built-in kinds with protobuf numbers (not CRDs here). */
+function servesProtobuf(store: GenericStore): boolean {
+  const served = store.type.served;
+  return store.type.goType !== undefined && hasProtobufForm(gvString(served.group, served.version), served.kind);
+}
+
+export function negotiate(r: ResourceRequest, shape: ResponseShape, store?: GenericStore): Negotiated {
+  const neg = negotiateOutput(r.req.headers.accept, true, shape, store ? servesProtobuf(store) : false);
   if (neg instanceof S.StatusError) throw neg;
   return neg;
 }
@@ -100,7 +106,7 @@ function respondObject(r: ResourceRequest, store: GenericStore, code: number, ob
 }
 
 async function get(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
-  const neg = negotiate(r, 'object');
+  const neg = negotiate(r, 'object', store);
   const kv = await store.getKV(ns, r.info.name);
   // Plain JSON: the stored bytes as they are, without a parse and stringify.
   if (!neg.transform && neg.format === 'json') return writeRaw(r.res, 200, neg.contentType, (await store.rawAll([kv]))[0] + '\n');
@@ -128,7 +134,7 @@ function listObject(store: GenericStore, result: ListResult): JSONObject {
 }
 
 async function list(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
-  const neg = negotiate(r, 'list');
+  const neg = negotiate(r, 'list', store);
   const q = parseListQuery(r.query, false, fieldLabels(store), store.type.defaultFieldLabelConversion === true);
   const rev = parseRevision(q.resourceVersion);
   const exact = q.resourceVersionMatch === 'Exact' || (q.limit && rev !== undefined && q.resourceVersionMatch === undefined);
@@ -171,7 +177,7 @@ function fieldLabels(store: GenericStore): string[] {
 }
 
 async function watch(r: ResourceRequest, store: GenericStore, ns: string, opts: EndpointOptions): Promise<void> {
-  const neg = negotiate(r, 'watch');
+  const neg = negotiate(r, 'watch', store);
   const q = parseListQuery(r.query, true, fieldLabels(store), store.type.defaultFieldLabelConversion === true);
   if (r.info.name) {
     // GET .../name?watch=true: a watch of one object.
@@ -318,7 +324,7 @@ function admitDecoded(store: GenericStore, { obj, strictErrors }: DecodedObject,
 }
 
 async function create(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
-  const neg = negotiate(r, 'object');
+  const neg = negotiate(r, 'object', store);
   const wq = writeQuery(r, 'CreateOptions');
   const decoded = await decodeObject(r, store, wq.fieldValidation);
   const obj = decoded.obj;
@@ -330,7 +336,7 @@ async function create(r: ResourceRequest, store: GenericStore, ns: string): Prom
 }
 
 async function update(r: ResourceRequest, store: GenericStore, ns: string, sub: Subresource): Promise<void> {
-  const neg = negotiate(r, 'object');
+  const neg = negotiate(r, 'object', store);
   const wq = writeQuery(r, 'UpdateOptions');
   const decoded = await decodeObject(r, store, wq.fieldValidation);
   const obj = decoded.obj;
@@ -344,7 +350,7 @@ async function update(r: ResourceRequest, store: GenericStore, ns: string, sub: 
 }
 
 async function patch(r: ResourceRequest, store: GenericStore, ns: string, sub: Subresource, opts: EndpointOptions): Promise<void> {
-  const neg = negotiate(r, 'object');
+  const neg = negotiate(r, 'object', store);
   const body = await readBody(r.req);
   const patchType = patchTypeFor(r.req.headers['content-type'], { supported: opts.patchTypes, builtIn: opts.builtIn, hasBody: body.length > 0 });
   if (patchType instanceof S.StatusError) throw patchType;
@@ -417,7 +423,7 @@ async function readDeleteOptions(r: ResourceRequest): Promise<DeleteOptions> {
 }
 
 async function del(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
-  const neg = negotiate(r, 'object');
+  const neg = negotiate(r, 'object', store);
   const opts = await readDeleteOptions(r);
   const { object, deleted } = await store.delete(ns, r.info.name, opts, { user: r.user });
   // 202 only for a kept object when the deprecated orphanDependents=false asked for cascading deletion.
@@ -436,7 +442,7 @@ async function del(r: ResourceRequest, store: GenericStore, ns: string): Promise
 
 /** DeleteCollection: the answer is the list as it was read, before the deletes. */
 async function deleteCollection(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
-  const neg = negotiate(r, 'list');
+  const neg = negotiate(r, 'list', store);
   const opts = await readDeleteOptions(r);
   const q = parseListQuery(r.query, false, fieldLabels(store), store.type.defaultFieldLabelConversion === true);
   const all = await store.deleteCollection(ns, { labelMatch: q.labelMatch, fieldMatch: q.fieldMatch }, opts, { user: r.user });

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import {
   decodeProtobufDeleteOptions,
   decodeProtobufObject,
+  encodeProtobufObject,
   isProtobufContentType,
   PROTOBUF_CONTENT_TYPE,
   type DecodeTarget,
@@ -76,6 +77,10 @@ for (const [cmd, into, body, json] of CAPTURES) {
     assert.equal(decodedText(b64(body), into), json);
     // Without a target the envelope's own kind is used.
     assert.equal(decodedText(b64(body)), json);
+    // And the decoded object encodes back to kubectl's bytes, as kube-apiserver would answer it.
+    const r = decodeProtobufObject(b64(body), into);
+    if (r instanceof StatusError) assert.fail(r.message);
+    assert.equal(encodeProtobufObject(r.object).toString('base64'), body);
   });
 }
 
