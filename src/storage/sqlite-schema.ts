@@ -13,9 +13,9 @@ const SCHEMA_VERSION = 1;
 
 /**
  * When an acknowledged write is on disk:
- *  - 'full' (default): every commit fsyncs the WAL before it returns, so an acknowledged write
- *    survives power loss and kernel crashes, as etcd's do (etcd fsyncs its WAL before replying).
- *    Group commit makes the writes queued together share one commit, hence one fsync.
+ *  - 'full' (default): a write is acknowledged only after the WAL holding its commit has been fsynced,
+ *    so it survives power loss and kernel crashes, as etcd's do (etcd fsyncs its WAL before replying).
+ *    The fsync runs off the event loop (see wal-fsync.ts), and commits made meanwhile share the next one.
  *  - 'normal': a commit write()s its frames to the WAL and fsyncs only at checkpoints. The data is in
  *    the OS page cache when the write is acknowledged, so it survives the process dying (kill -9,
  *    OOM), but a power loss or kernel crash can drop the last acknowledged writes (never corrupting
@@ -31,8 +31,9 @@ export function applyPragmas(db: BetterSqlite3.Database, inMemory: boolean, sync
   db.pragma('locking_mode = EXCLUSIVE');
   const mode = db.pragma('journal_mode = WAL', { simple: true });
   if (String(mode).toLowerCase() !== 'wal') throw new Error(`could not enable WAL mode (got ${String(mode)})`);
-  // See StorageSync. We acknowledge a write only after its commit returned.
-  db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
+  // See StorageSync: in both modes SQLite itself does not fsync at commit ('full' fsyncs the WAL on the
+  // thread pool before acknowledging); checkpoints fsync the WAL before copying it back and the database after.
+  db.pragma('synchronous = NORMAL');
   // A bigger WAL between checkpoints lets pages written many times be copied back once; the size
   // limit truncates the file again after a burst.
   db.pragma('wal_autocheckpoint = 10000');

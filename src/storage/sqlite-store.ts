@@ -17,6 +17,7 @@ import {
   type WriteResult,
 } from './types.js';
 import { WatchHub, type HistoryReader } from './watch-hub.js';
+import { WalFsync } from './wal-fsync.js';
 
 export interface SqliteStoreOptions {
   /** Automatic compaction keeps at least this much history (default 5 minutes, like kube-apiserver). */
@@ -85,7 +86,7 @@ export function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): Sq
     // Take the exclusive lock now (it is taken at the first write), so that a second server on the
     // same file fails at startup rather than at its first write.
     db.prepare(`UPDATE meta SET value = value WHERE name = 'schema'`).run();
-    return new SqliteStore(db, path, opts);
+    return new SqliteStore(db, path, opts, !inMemory && (opts.sync ?? 'full') === 'full' ? new WalFsync(`${path}-wal`) : undefined);
   } catch (err) {
     db.close();
     if ((err as { code?: unknown }).code === 'SQLITE_BUSY') {
@@ -127,11 +128,17 @@ export class SqliteStore implements KVStore {
   private closing = false;
   private closed = false;
   private closePromise: Promise<void> | undefined;
+  /** Committed batches whose writes are not acknowledged yet (their fsync is pending). */
+  private undelivered = 0;
+  /** Set when an fsync failed: what was committed may not be on disk, and no later write is accepted. */
+  private syncFailure: StorageError | undefined;
 
   constructor(
     private readonly db: BetterSqlite3.Database,
     readonly path: string,
     opts: SqliteStoreOptions,
+    /** With 'full' sync: the fsync every commit waits for before its writes are acknowledged. */
+    private readonly walFsync?: WalFsync,
   ) {
     this.st = prepareStatements(db);
     this.compacted = this.st.getMeta.get('compacted')!.value;
@@ -256,7 +263,8 @@ export class SqliteStore implements KVStore {
   private async shutdown(): Promise<void> {
     this.closing = true;
     if (this.timer) clearInterval(this.timer);
-    if (this.queue.length > 0) await new Promise<void>((resolve) => this.drained.push(resolve));
+    if (this.queue.length > 0 || this.undelivered > 0) await new Promise<void>((resolve) => this.drained.push(resolve));
+    await this.walFsync?.close();
     // The cleanup loop stops at its next step once closing is set; wait for the step in flight.
     await this.cleanup?.catch(() => {});
     this.hub.failAll(new StorageError('closed', 'storage is closed'));
@@ -288,24 +296,40 @@ export class SqliteStore implements KVStore {
     this.flushScheduled = false;
     const batch = this.queue.length <= this.maxBatch ? this.queue : this.queue.slice(0, this.maxBatch);
     this.queue = batch === this.queue ? [] : this.queue.slice(this.maxBatch);
-    const outcomes = this.commit(batch);
+    const outcomes: Outcome[] = this.syncFailure ? batch.map(() => ({ error: this.syncFailure! })) : this.commit(batch);
+    this.undelivered++;
+    // Every batch, even one whose writes all failed, waits its turn: answers go out in commit order.
+    if (this.walFsync) this.walFsync.request((err) => this.deliver(batch, err ? this.failSync(err, batch.length) : outcomes));
+    else this.deliver(batch, outcomes);
+    if (this.queue.length > 0) {
+      // Yield between full batches so reads and other requests get a turn.
+      this.flushScheduled = true;
+      setImmediate(this.flush);
+    }
+  };
+
+  /** Acknowledges a committed batch: watchers see its events before any writer's continuation runs. */
+  private deliver(batch: readonly PendingWrite[], outcomes: readonly Outcome[]): void {
     const events: StoreEvent[] = [];
     for (const o of outcomes) if ('result' in o && o.event) events.push(o.event);
-    // Watchers see the events before any writer's continuation runs.
     if (events.length > 0) this.hub.publish(events);
     for (let i = 0; i < batch.length; i++) {
       const o = outcomes[i]!;
       if ('error' in o) batch[i]!.reject(o.error);
       else batch[i]!.resolve(o.result);
     }
-    if (this.queue.length > 0) {
-      // Yield between full batches so reads and other requests get a turn.
-      this.flushScheduled = true;
-      setImmediate(this.flush);
-    } else {
-      for (const done of this.drained.splice(0)) done();
-    }
-  };
+    this.undelivered--;
+    if (this.queue.length === 0 && this.undelivered === 0) for (const done of this.drained.splice(0)) done();
+  }
+
+  /**
+   * A failed fsync leaves unknown what reached the disk (and retrying it proves nothing): the batch's writes
+   * fail, and so does every later one, until the server restarts and reads back what is really there.
+   */
+  private failSync(err: Error, n: number): Outcome[] {
+    this.syncFailure ??= new StorageError('unavailable', `storage could not be synced to disk: ${err.message}`);
+    return Array.from({ length: n }, () => ({ error: this.syncFailure! }));
+  }
 
   /** Apply ops in one transaction; if it fails, retry one by one so a bad op only fails itself. */
   private commit(ops: readonly WriteOp[]): Outcome[] {

@@ -1,23 +1,88 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { openSqliteStore, type SqliteStore } from '../../src/storage/index.js';
+import { writeFileSync } from 'node:fs';
+import { openSqliteStore, StorageError, type SqliteStore } from '../../src/storage/index.js';
+import { WalFsync } from '../../src/storage/wal-fsync.js';
 import { tempDir } from '../storage/helpers.js';
 
-type Internals = { db: { pragma(p: string, o: { simple: true }): unknown }; commit(ops: readonly unknown[]): unknown[] };
+type Internals = {
+  db: { pragma(p: string, o: { simple: true }): unknown };
+  commit(ops: readonly unknown[]): unknown[];
+  walFsync?: { request(done: (err: Error | undefined) => void): void };
+};
 const internals = (s: SqliteStore): Internals => s as unknown as Internals;
+const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 describe('sqlite store: durability mode', () => {
-  it('fsyncs every commit by default (synchronous=FULL in WAL mode); normal on request', async () => {
+  it('full (default) acknowledges a write only after an fsync of the WAL; normal does not wait for one', async () => {
     const tmp = tempDir();
     try {
       const full = openSqliteStore(tmp.file('full.db'), { compactionIntervalMs: 0 });
-      assert.equal(internals(full).db.pragma('synchronous', { simple: true }), 2);
+      // SQLite does not fsync at commit in either mode: the store fsyncs the WAL off the event loop.
+      assert.equal(internals(full).db.pragma('synchronous', { simple: true }), 1);
       assert.equal(String(internals(full).db.pragma('journal_mode', { simple: true })), 'wal');
+      const wal = internals(full).walFsync!;
+      assert.ok(wal);
+      const held: ((err: Error | undefined) => void)[] = [];
+      const request = wal.request.bind(wal);
+      wal.request = (done) => held.push(done);
+      let acked = false;
+      const write = full.create('/a', '{}').then(() => (acked = true));
+      for (let i = 0; i < 5; i++) await turn();
+      assert.equal(acked, false, 'committed, but not acknowledged before its fsync');
+      assert.equal(held.length, 1);
+      wal.request = request;
+      request(held[0]!);
+      await write;
+      assert.equal(acked, true);
+      assert.equal((await full.get('/a'))?.value, '{}');
       await full.close();
+
       const normal = openSqliteStore(tmp.file('normal.db'), { compactionIntervalMs: 0, sync: 'normal' });
       assert.equal(internals(normal).db.pragma('synchronous', { simple: true }), 1);
+      assert.equal(internals(normal).walFsync, undefined);
       await normal.close();
       assert.throws(() => openSqliteStore(tmp.file('bad.db'), { sync: 'off' as 'full' }), /unknown storage sync mode/);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it('commits made while an fsync is in flight share the next one', async () => {
+    const tmp = tempDir();
+    try {
+      const path = tmp.file('wal');
+      writeFileSync(path, '');
+      const pending: ((err: NodeJS.ErrnoException | null) => void)[] = [];
+      const w = new WalFsync(path, (_fd, cb) => pending.push(cb));
+      const done: string[] = [];
+      w.request(() => done.push('a'));
+      w.request(() => done.push('b'));
+      w.request(() => done.push('c'));
+      assert.equal(pending.length, 1, 'one fsync in flight; b and c wait for the next');
+      pending.shift()!(null);
+      assert.deepEqual(done, ['a']);
+      assert.equal(pending.length, 1);
+      pending.shift()!(null);
+      assert.deepEqual(done, ['a', 'b', 'c']);
+      const closed = w.close();
+      await closed;
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it('a failed fsync fails its writes and every later one (what is on disk is unknown until a restart)', async () => {
+    const tmp = tempDir();
+    try {
+      const s = openSqliteStore(tmp.file(), { compactionIntervalMs: 0 });
+      const wal = internals(s).walFsync!;
+      const request = wal.request.bind(wal);
+      wal.request = (done) => done(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
+      await assert.rejects(s.create('/x', '{}'), (e: unknown) => e instanceof StorageError && e.code === 'unavailable' && /could not be synced/.test(e.message));
+      wal.request = request;
+      await assert.rejects(s.create('/y', '{}'), (e: unknown) => e instanceof StorageError && e.code === 'unavailable');
+      await s.close();
     } finally {
       tmp.cleanup();
     }
@@ -39,7 +104,7 @@ describe('sqlite store: durability mode', () => {
       for (let i = 0; i < 10; i++) writes.push(s.create(`/a/${i}`, '{}'));
       for (let i = 0; i < 10; i++) writes.push(Promise.resolve().then(async () => { await null; return s.create(`/b/${i}`, '{}'); }));
       process.nextTick(() => writes.push(s.create('/c/0', '{}')));
-      await new Promise((r) => setImmediate(r));
+      await turn();
       await Promise.all(writes);
       assert.deepEqual(batches, [21]);
       // A write queued while nothing else is waiting commits alone, straight away.
