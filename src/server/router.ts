@@ -80,6 +80,8 @@ async function serveResourceRequest(ctx: RequestContext, opts: RouterOptions): P
   if (info.parts.length > 3) return writeNotFoundPage(res);
   const refused = verbRefusal(ep, info, sub);
   if (refused) throw refused;
+  const declared = sub ? opts.registry.subresourceHandler(served.group, served.version, served.resource, sub) : undefined;
+  if (declared) return declared(ctx, ep.store);
   if (sub === 'scale' && ep.scale) return serveScale(ctx, ep.store, ep.scale, { patchTypes: ep.patchTypes, warnings: ep.warnings, replicasPaths: ep.replicasPaths });
   await serveResource(ctx, ep.store, sub, {
     patchTypes: ep.patchTypes,
