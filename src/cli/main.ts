@@ -38,6 +38,8 @@ Flags for serve:
                          PEM files of further keys that verify tokens
   --service-account-max-token-expiration DURATION
                          the longest validity a TokenRequest gets (from 1h; default: what is asked)
+  --service-account-jwks-uri URL
+                         the key set's URL in /.well-known/openid-configuration (default: this server's)
   --event-ttl DURATION   how long events are kept after their last write, as a Go duration (default 1h)
   --request-timeout DURATION
                          how long a request other than a watch may take before a 504 (default 1m0s)
@@ -102,6 +104,7 @@ async function main(argv: string[]): Promise<number> {
       issuers: listFlag(args.flags, 'service-account-issuer'),
       apiAudiences: listFlag(args.flags, 'api-audiences'),
       maxExpirationSeconds: maxTokenExpirationFlag(args.flags),
+      jwksUri: args.flags.get('service-account-jwks-uri'),
     },
     serviceAccountSigningKeyFile: args.flags.get('service-account-signing-key-file'),
     serviceAccountKeyFiles: listFlag(args.flags, 'service-account-key-file'),

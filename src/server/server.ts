@@ -94,6 +94,8 @@ export interface ServiceAccountTokenOptions {
   keys?: ServiceAccountKeys;
   /** The clock tokens are issued and checked by (ms since the epoch); tests move it. */
   now?: () => number;
+  /** --service-account-jwks-uri: the key set's URL in the discovery document (default: this server's /openid/v1/jwks). */
+  jwksUri?: string;
 }
 
 export interface RunningServer {
@@ -175,14 +177,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   await Promise.all([saController.controller.idle(), rootCAPublisher.controller.idle()]);
   controllers.push(saController, rootCAPublisher);
 
-  let ready = true;
-  const api = apiRouter({
-    registry,
-    minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
-    bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
-    watchBuffer: opts.watchBuffer,
-    ready: () => ready,
-  });
+  // ServiceAccount tokens: issued by the serviceaccounts/token subresource, accepted by the secure port's
+  // authenticator while the objects they name exist (read from the stores' memory: no storage round trip).
   const saOpts = opts.serviceAccountTokens ?? {};
   const saTokens = serviceAccountTokenConfig(saOpts);
   registry.addSubresourceHandler('', 'v1', 'serviceaccounts', 'token', tokenRequestHandler({ config: saTokens, secrets: stores.get(secretKind)!, now: saOpts.now }));
@@ -190,6 +186,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     serviceAccount: (ns, name) => orUndefined(stores.get(serviceAccountKind)!.get(ns, name)),
     secret: (ns, name) => orUndefined(stores.get(secretKind)!.get(ns, name)),
   };
+
+  let ready = true;
+  const api = apiRouter({
+    registry,
+    minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
+    bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
+    watchBuffer: opts.watchBuffer,
+    ready: () => ready,
+    serviceAccountIssuer: { config: saTokens, jwksUri: saOpts.jwksUri },
+  });
   const secureAuthenticator: Authenticator = (req) =>
     authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth, serviceAccounts: { config: saTokens, getter: tokenObjects, now: saOpts.now } });
   const requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
