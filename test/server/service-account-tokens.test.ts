@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createPublicKey } from 'node:crypto';
 import { startApi, type Api } from './helpers.js';
 import { parseJwt, verifyJwt } from '../../src/auth/jwt.js';
+import { envelope, int, msg, str } from '../protobuf/wire-writer.js';
 
 let api: Api;
 let capped: Api;
@@ -96,6 +97,20 @@ test('an empty body, audiences and a duration asked for; YAML in and out; labels
   assert.equal(r.status, 201, r.text);
   assert.match(r.text, /^apiVersion: authentication.k8s.io\/v1\nkind: TokenRequest\nmetadata:\n/);
   assert.match(r.text, /\n  boundObjectRef: null\n  expirationSeconds: 600\n/);
+});
+
+test('a protobuf TokenRequest, as typed Go clients may send it', async () => {
+  // TokenRequest{spec{audiences: ["pb"], expirationSeconds: 1200, boundObjectRef{kind: Secret, apiVersion: v1, name: none}}}
+  const body = envelope('authentication.k8s.io/v1', 'TokenRequest', [...msg(2, str(1, 'pb'), int(4, 1200), msg(3, str(1, 'Secret'), str(2, 'v1'), str(3, 'none')))]);
+  const res = await fetch(api.url + TOKEN, { method: 'POST', body: new Uint8Array(body), headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf', Accept: 'application/json' } });
+  const json = (await res.json()) as any;
+  assert.equal(res.status, 404, JSON.stringify(json));
+  assert.equal(json.message, 'secrets "none" not found');
+  const ok = envelope('authentication.k8s.io/v1', 'TokenRequest', [...msg(2, str(1, 'pb'), int(4, 1200))]);
+  const r = await fetch(api.url + TOKEN, { method: 'POST', body: new Uint8Array(ok), headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf', Accept: 'application/json' } });
+  const out = (await r.json()) as any;
+  assert.equal(r.status, 201, JSON.stringify(out));
+  assert.deepEqual(out.spec, { audiences: ['pb'], expirationSeconds: 1200, boundObjectRef: null });
 });
 
 test('refusals: duration out of range, another name or namespace, a missing ServiceAccount, a wrong body', async () => {
