@@ -181,7 +181,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // authenticator while the objects they name exist (read from the stores' memory: no storage round trip).
   const saOpts = opts.serviceAccountTokens ?? {};
   const saTokens = serviceAccountTokenConfig(saOpts);
-  registry.addSubresourceHandler('', 'v1', 'serviceaccounts', 'token', tokenRequestHandler({ config: saTokens, secrets: stores.get(secretKind)!, now: saOpts.now }));
+  registry.addSubresourceHandler('', 'v1', 'serviceaccounts', 'token', tokenRequestHandler({ config: saTokens, secrets: stores.get(secretKind)!, admission, now: saOpts.now }));
   const tokenObjects: TokenObjectGetter = {
     serviceAccount: (ns, name) => orUndefined(stores.get(serviceAccountKind)!.get(ns, name)),
     secret: (ns, name) => orUndefined(stores.get(secretKind)!.get(ns, name)),

@@ -6,6 +6,7 @@ import * as S from '../api/status.js';
 import { invalid as invalidField } from '../api/field-error.js';
 import { goDecodeInto } from '../api/go-decode.js';
 import type { GenericStore } from '../registry/store.js';
+import type { Admission, AdmissionAttributes } from '../registry/admission.js';
 import { metaOf } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
@@ -35,6 +36,8 @@ export interface TokenRequestOptions {
   config: ServiceAccountTokenConfig;
   /** Secrets, which a token may be bound to. */
   secrets: GenericStore;
+  /** The server's admission chain, which sees the request as a create of serviceaccounts/token. */
+  admission: Admission;
   /** The clock (ms since the epoch); tests move it. */
   now?: () => number;
 }
@@ -62,6 +65,10 @@ export function tokenRequestHandler(opts: TokenRequestOptions): (r: RequestConte
       throw S.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
     meta['namespace'] = namespace;
+    // Mutating admission, before TokenREST.Create (NamespaceLifecycle: the namespace exists, is not terminating).
+    const attrs: AdmissionAttributes = { operation: 'CREATE', resource: serviceAccounts.type.served, subresource: 'token', namespace, name, object: req, dryRun: wq.dryRun, user: r.user };
+    await opts.admission.admit(attrs);
+
     if (typeof meta['name'] === 'string' && meta['name'] !== '' && meta['name'] !== name) {
       throw S.invalid(TOKEN_REQUEST_GROUP, TOKEN_REQUEST_KIND, name, [invalidField('metadata.name', meta['name'], 'must match the service account name if specified')]);
     }
@@ -76,6 +83,8 @@ export function tokenRequestHandler(opts: TokenRequestOptions): (r: RequestConte
 
     const errs = validateTokenRequest(spec.expirationSeconds);
     if (errs.length > 0) throw S.invalid(TOKEN_REQUEST_GROUP, TOKEN_REQUEST_KIND, '', errs);
+    // createValidation: validating admission, on a copy of the request as defaulted.
+    await opts.admission.validate({ ...attrs, object: structuredClone(req) });
 
     const subject: TokenSubject = { namespace, serviceAccount: { name, uid: String(saMeta.uid ?? '') } };
     if (spec.boundObjectRef) subject.secret = await boundSecret(spec.boundObjectRef, namespace, opts.secrets);

@@ -146,6 +146,33 @@ test('refusals: duration out of range, another name or namespace, a missing Serv
   assert.equal(r.headers.get('warning'), '299 - "unknown field \\"spec.bogus\\""');
 });
 
+test('admission: no tokens in a missing namespace, nor in one being terminated (NamespaceLifecycle)', async () => {
+  let r = await api.req('POST', '/api/v1/namespaces/nowhere/serviceaccounts/default/token', {});
+  assert.equal(r.status, 404);
+  assert.equal(r.json.message, 'namespaces "nowhere" not found');
+
+  assert.equal((await api.req('POST', '/api/v1/namespaces', { metadata: { name: 'ending' } })).status, 201);
+  const sa = `/api/v1/namespaces/ending/serviceaccounts`;
+  assert.equal((await api.req('POST', sa, { metadata: { name: 'held', finalizers: ['example.com/hold'] } })).status, 201);
+  assert.equal((await api.req('DELETE', '/api/v1/namespaces/ending')).status, 200);
+  r = await api.req('POST', `${sa}/held/token`, {});
+  assert.equal(r.status, 403, r.text);
+  // admission.NewForbidden names the body's object, which has no name here.
+  assert.deepEqual(r.json, {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'serviceaccounts "Unknown" is forbidden: unable to create new content in namespace ending because it is being terminated',
+    reason: 'Forbidden',
+    details: { name: 'Unknown', kind: 'serviceaccounts', causes: [{ reason: 'NamespaceTerminating', message: 'namespace ending is being terminated', field: 'metadata.namespace' }] },
+    code: 403,
+  });
+  r = await api.req('POST', `${sa}/held/token`, { metadata: { name: 'held' } });
+  assert.equal(r.json.message, 'serviceaccounts "held" is forbidden: unable to create new content in namespace ending because it is being terminated');
+  await api.req('PATCH', `${sa}/held`, { metadata: { finalizers: null } }, { 'Content-Type': 'application/merge-patch+json' });
+});
+
 test('binding: to a Secret (named in the token), not to a missing one or one with another UID; Pods and other kinds are refused', async () => {
   const secret = await api.req('POST', '/api/v1/namespaces/default/secrets', { metadata: { name: 'bind-me' } });
   assert.equal(secret.status, 201, secret.text);
