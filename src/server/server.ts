@@ -32,6 +32,7 @@ import { crdTerminating } from '../admission/crd-terminating.js';
 import { authenticate, type TokenTable } from '../auth/authenticate.js';
 import { DEFAULT_ISSUER, type ServiceAccountTokenConfig, type TokenObjectGetter } from '../auth/service-account-token.js';
 import { generatedKeys, type ServiceAccountKeys } from '../auth/service-account-keys.js';
+import { TokenCache } from '../auth/token-cache.js';
 import { secretKind } from '../apis/core/v1/secret.js';
 import { tokenRequestHandler } from './token-request-handler.js';
 import { checkAuthorized } from '../auth/authorize.js';
@@ -96,6 +97,8 @@ export interface ServiceAccountTokenOptions {
   now?: () => number;
   /** --service-account-jwks-uri: the key set's URL in the discovery document (default: this server's /openid/v1/jwks). */
   jwksUri?: string;
+  /** How long a successful token authentication is remembered (kube's fixed 10 s; tests shorten it; 0: never). */
+  successCacheTtlMs?: number;
 }
 
 export interface RunningServer {
@@ -196,8 +199,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     ready: () => ready,
     serviceAccountIssuer: { config: saTokens, jwksUri: saOpts.jwksUri },
   });
-  const secureAuthenticator: Authenticator = (req) =>
-    authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth, serviceAccounts: { config: saTokens, getter: tokenObjects, now: saOpts.now } });
+  const serviceAccounts = { config: saTokens, getter: tokenObjects, now: saOpts.now, cache: new TokenCache(saOpts.successCacheTtlMs) };
+  const secureAuthenticator: Authenticator = (req) => authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth, serviceAccounts });
   const requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   // Each listener counts its own requests (kube has one listener).
   const maxInFlight = {

@@ -21,6 +21,7 @@ import {
 } from '../../src/auth/service-account-token.js';
 import { authenticate } from '../../src/auth/authenticate.js';
 import { jwks, openIDConfiguration } from '../../src/auth/openid-metadata.js';
+import { TokenCache } from '../../src/auth/token-cache.js';
 import type { JSONObject } from '../../src/util/json.js';
 
 const rsa = (): KeyObject => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
@@ -180,6 +181,29 @@ test('authenticate: a ServiceAccount token is settled asynchronously; static tok
   const failing: TokenObjectGetter = { serviceAccount: () => Promise.reject(new Error('storage down')), secret: () => Promise.reject(new Error('storage down')) };
   assert.equal(await authenticate(bearer(token), { ...opts, serviceAccounts: { config, getter: failing, now: () => T0 } }), undefined);
   assert.equal(await authenticate(bearer(token), { ...opts, serviceAccounts: { config, getter, now: () => T0 + 3661_000 } }), undefined);
+});
+
+test('authenticate: a success is remembered for 10 s (kube\'s token cache), answered without a lookup; failures are not', async () => {
+  const keys = serviceAccountKeys(ec());
+  const config = configWith(keys);
+  const objects: Record<string, JSONObject> = { 'sa/default/robot': obj(SA_UID) };
+  let lookups = 0;
+  const getter: TokenObjectGetter = { serviceAccount: async (ns, name) => (lookups++, objects[`sa/${ns}/${name}`]), secret: async () => undefined };
+  let now = T0;
+  const opts = { serviceAccounts: { config, getter, now: () => now, cache: new TokenCache() } };
+  const token = issueToken(config, { namespace: 'default', serviceAccount: { name: 'robot', uid: SA_UID } }, [DEFAULT_ISSUER], 3600, T0);
+
+  assert.equal((await authenticate(bearer(token), opts))?.name, 'system:serviceaccount:default:robot');
+  delete objects['sa/default/robot'];
+  now += 9_999;
+  const cached = authenticate(bearer(token), opts);
+  assert.ok(!(cached instanceof Promise));
+  assert.equal(cached?.name, 'system:serviceaccount:default:robot');
+  assert.equal(lookups, 1);
+  now += 1;
+  assert.equal(await authenticate(bearer(token), opts), undefined);
+  assert.equal(await authenticate(bearer(token), opts), undefined);
+  assert.equal(lookups, 3);
 });
 
 test('key files: PEM private keys, public keys and certificates; the data directory key is generated once, 0600', async () => {
