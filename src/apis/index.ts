@@ -52,6 +52,6 @@ export const PROTOBUF_TYPES: readonly ProtobufType[] = [
 
 /**
  * Go types whose OpenAPI definitions kube's documents carry: object and list metadata, DELETE bodies, the
- * scale subresource, and CRD schemas (which CRDs name rather than hold: see json-schema-props.ts).
+ * scale and token subresources, and CRD schemas (which CRDs name rather than hold: see json-schema-props.ts).
  */
-export const PUBLISHED_TYPES: readonly GoStruct[] = [ObjectMeta, ListMeta, DeleteOptions, Scale, JSONSchemaProps];
+export const PUBLISHED_TYPES: readonly GoStruct[] = [ObjectMeta, ListMeta, DeleteOptions, Scale, TokenRequest, JSONSchemaProps];

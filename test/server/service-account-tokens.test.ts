@@ -231,6 +231,26 @@ test('routes: only POST on a named ServiceAccount; discovery lists serviceaccoun
   assert.deepEqual(sa.subresources, [{ subresource: 'token', responseKind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }, verbs: ['create'] }]);
 });
 
+test('OpenAPI: the token route, createCoreV1NamespacedServiceAccountToken, and the TokenRequest types, in v3 and v2', async () => {
+  const path = '/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token';
+  const v3 = (await api.req('GET', '/openapi/v3/api/v1')).json;
+  const post = v3.paths[path].post;
+  assert.deepEqual(Object.keys(v3.paths[path]).sort(), ['parameters', 'post']);
+  assert.equal(post.operationId, 'createCoreV1NamespacedServiceAccountToken');
+  assert.equal(post.description, 'create token of a ServiceAccount');
+  assert.deepEqual(post['x-kubernetes-group-version-kind'], { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' });
+  assert.equal(post.requestBody.content['application/json'].schema.$ref, '#/components/schemas/io.k8s.api.authentication.v1.TokenRequest');
+  assert.deepEqual(Object.keys(post.responses), ['200', '201', '202', '401']);
+  const schemas = v3.components.schemas;
+  assert.deepEqual(schemas['io.k8s.api.authentication.v1.TokenRequest']['x-kubernetes-group-version-kind'], [{ group: 'authentication.k8s.io', kind: 'TokenRequest', version: 'v1' }]);
+  assert.deepEqual(schemas['io.k8s.api.authentication.v1.TokenRequest'].required, ['spec']);
+  assert.deepEqual(schemas['io.k8s.api.authentication.v1.TokenRequestSpec'].required, ['audiences']);
+  assert.deepEqual(schemas['io.k8s.api.authentication.v1.TokenRequestStatus'].required, ['token', 'expirationTimestamp']);
+  const v2 = (await api.req('GET', '/openapi/v2')).json;
+  assert.equal(v2.paths[path].post.operationId, 'createCoreV1NamespacedServiceAccountToken');
+  assert.ok(v2.definitions['io.k8s.api.authentication.v1.BoundObjectReference']);
+});
+
 test('issuer discovery: /.well-known/openid-configuration and /openid/v1/jwks', async () => {
   const conf = await api.req('GET', '/.well-known/openid-configuration');
   assert.equal(conf.status, 200);
