@@ -83,6 +83,8 @@ export function tokenRequestHandler(opts: TokenRequestOptions): (r: RequestConte
 
     const errs = validateTokenRequest(spec.expirationSeconds);
     if (errs.length > 0) throw S.invalid(TOKEN_REQUEST_GROUP, TOKEN_REQUEST_KIND, '', errs);
+    // Within [600, 2^32] now: a plain number.
+    let expirationSeconds = Number(spec.expirationSeconds);
     // createValidation: validating admission, on a copy of the request as defaulted.
     await opts.admission.validate({ ...attrs, object: structuredClone(req) });
 
@@ -90,18 +92,18 @@ export function tokenRequestHandler(opts: TokenRequestOptions): (r: RequestConte
     if (spec.boundObjectRef) subject.secret = await boundSecret(spec.boundObjectRef, namespace, opts.secrets);
 
     const max = opts.config.maxExpirationSeconds;
-    if (max > 0 && spec.expirationSeconds > max) {
-      warnings.push(`requested expiration of ${spec.expirationSeconds} seconds shortened to ${max} seconds`);
-      spec.expirationSeconds = max;
+    if (max > 0 && expirationSeconds > max) {
+      warnings.push(`requested expiration of ${expirationSeconds} seconds shortened to ${max} seconds`);
+      expirationSeconds = max;
     }
-    const token = issueToken(opts.config, subject, spec.audiences, spec.expirationSeconds, nowMs);
+    const token = issueToken(opts.config, subject, spec.audiences, expirationSeconds, nowMs);
 
     const out = canonicalize({
       kind: TOKEN_REQUEST_KIND,
       apiVersion: API_VERSION,
       metadata: meta,
-      spec: { audiences: spec.audiences, expirationSeconds: spec.expirationSeconds, boundObjectRef: spec.boundObjectRef ?? null },
-      status: { token, expirationTimestamp: rfc3339(nowMs + spec.expirationSeconds * 1000) },
+      spec: { audiences: spec.audiences, expirationSeconds, boundObjectRef: spec.boundObjectRef ?? null },
+      status: { token, expirationTimestamp: rfc3339(nowMs + expirationSeconds * 1000) },
     });
     for (const w of warnings) r.warn(w);
     writeObject(r.res, 201, out, neg);

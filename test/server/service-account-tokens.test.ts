@@ -120,6 +120,10 @@ test('refusals: duration out of range, another name or namespace, a missing Serv
   assert.deepEqual(r.json, invalid422('', 'spec.expirationSeconds', '0', 'may not specify a duration less than 10 minutes'));
   r = await api.req('POST', TOKEN, { spec: { expirationSeconds: 2 ** 32 + 1 } });
   assert.deepEqual(r.json, invalid422('', 'spec.expirationSeconds', '4294967297', 'may not specify a duration larger than 2^32 seconds'));
+  r = await api.req('POST', TOKEN, '{"spec":{"expirationSeconds":9223372036854775807}}');
+  assert.deepEqual(r.json, invalid422('', 'spec.expirationSeconds', '9223372036854775807', 'may not specify a duration larger than 2^32 seconds'));
+  r = await api.req('POST', TOKEN, '{"spec":{"expirationSeconds":-9007199254740993}}');
+  assert.deepEqual(r.json, invalid422('', 'spec.expirationSeconds', '-9007199254740993', 'may not specify a duration less than 10 minutes'));
 
   r = await api.req('POST', TOKEN, { metadata: { name: 'other' } });
   assert.deepEqual(r.json, invalid422('default', 'metadata.name', '"other"', 'must match the service account name if specified'));

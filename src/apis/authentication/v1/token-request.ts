@@ -67,17 +67,21 @@ export const DEFAULT_EXPIRATION_SECONDS = 60 * 60;
 const MIN_TOKEN_AGE_SECONDS = 10 * 60;
 const MAX_TOKEN_AGE_SECONDS = 2 ** 32;
 
-/** The spec of a decoded request, defaulted as the v1 defaulter does (a null expirationSeconds is absent). */
-export function tokenRequestSpec(obj: JSONObject): { audiences: string[]; expirationSeconds: number; boundObjectRef?: JSONObject } {
+/**
+ * The spec of a decoded request, defaulted as the v1 defaulter does (a null expirationSeconds is absent). An
+ * int64 beyond 2^53 is a bigint (util/json-int64), which validation refuses as too long.
+ */
+export function tokenRequestSpec(obj: JSONObject): { audiences: string[]; expirationSeconds: number | bigint; boundObjectRef?: JSONObject } {
   const spec = isObject(obj['spec']) ? obj['spec'] : {};
   const audiences = Array.isArray(spec['audiences']) ? spec['audiences'].map(String) : [];
-  const exp = typeof spec['expirationSeconds'] === 'number' ? spec['expirationSeconds'] : DEFAULT_EXPIRATION_SECONDS;
+  const v = spec['expirationSeconds'];
+  const exp = typeof v === 'number' || typeof v === 'bigint' ? v : DEFAULT_EXPIRATION_SECONDS;
   const ref = isObject(spec['boundObjectRef']) ? spec['boundObjectRef'] : undefined;
   return ref ? { audiences, expirationSeconds: exp, boundObjectRef: ref } : { audiences, expirationSeconds: exp };
 }
 
 /** ValidateTokenRequest */
-export function validateTokenRequest(expirationSeconds: number): FieldError[] {
+export function validateTokenRequest(expirationSeconds: number | bigint): FieldError[] {
   const errs: FieldError[] = [];
   if (expirationSeconds < MIN_TOKEN_AGE_SECONDS) errs.push(invalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration less than 10 minutes'));
   if (expirationSeconds > MAX_TOKEN_AGE_SECONDS) errs.push(invalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration larger than 2^32 seconds'));
