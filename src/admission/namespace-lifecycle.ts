@@ -27,9 +27,10 @@ export function namespaceLifecycle(lookup: NamespaceLookup): AdmissionPlugin {
       if (a.operation !== 'CREATE') return;
       // The phase decides, as in kube (a namespace marked for deletion is Terminating in the same write).
       if ((ns['status'] as JSONObject | undefined)?.['phase'] === 'Terminating') {
-        // admission.NewForbidden names the object as admission sees it: before generateName is applied.
+        // admission.NewForbidden names the object as admission sees it: its own name, else its generateName
+        // (not applied yet), else "Unknown" (a subresource's body, as a TokenRequest without a name).
         const m = (a.object?.['metadata'] ?? {}) as JSONObject;
-        const name = a.name || (typeof m['generateName'] === 'string' && m['generateName']) || 'Unknown';
+        const name = (typeof m['name'] === 'string' && m['name']) || (typeof m['generateName'] === 'string' && m['generateName']) || 'Unknown';
         const gr = { group: a.resource.group, resource: a.resource.resource };
         throw S.forbidden(gr, name, `unable to create new content in namespace ${a.namespace} because it is being terminated`, [
           { reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' },

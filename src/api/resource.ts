@@ -8,6 +8,18 @@ export interface ScaleSubresource {
   labelSelectorPath?: string;
 }
 
+/**
+ * A subresource served by its own handler rather than as a view of the object (a ServiceAccount's `token`):
+ * what discovery lists for it, the kind its requests and answers carry, and its verbs.
+ */
+export interface DeclaredSubresource {
+  name: string;
+  group: string;
+  version: string;
+  kind: string;
+  verbs: readonly string[];
+}
+
 export interface PrinterColumn {
   name: string;
   type: string;
@@ -29,7 +41,7 @@ export interface ServedResource {
   verbs: string[];
   shortNames: string[];
   categories: string[];
-  subresources: { status?: boolean; scale?: ScaleSubresource };
+  subresources: { status?: boolean; scale?: ScaleSubresource; others?: readonly DeclaredSubresource[] };
   /** The stored version's hash, as discovery publishes it. */
   storageVersionHash: string;
   /** The OpenAPI v3 schema of the whole object (apiextensions JSONSchemaProps form), when there is one. */

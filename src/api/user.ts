@@ -4,4 +4,6 @@ export interface UserInfo {
   name: string;
   groups: string[];
   uid?: string;
+  /** Further facts an authenticator vouches for (a ServiceAccount token's credential id). */
+  extra?: Record<string, string[]>;
 }

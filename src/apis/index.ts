@@ -14,6 +14,7 @@ import { eventKind } from './core/v1/event.js';
 import { eventsV1Kind } from './events/v1/event.js';
 import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac/v1/rbac.js';
 import { Scale } from './autoscaling/v1/scale.js';
+import { TokenRequest } from './authentication/v1/token-request.js';
 import { ObjectMeta } from './meta/v1/object-meta.js';
 import { DeleteOptions } from './meta/v1/delete-options.js';
 import { ListMeta } from './meta/v1/list-meta.js';
@@ -46,10 +47,11 @@ export const PROTOBUF_TYPES: readonly ProtobufType[] = [
   { apiVersion: RBAC, object: RoleBinding },
   { apiVersion: RBAC, object: ClusterRoleBinding },
   { apiVersion: 'autoscaling/v1', object: Scale },
+  { apiVersion: 'authentication.k8s.io/v1', object: TokenRequest },
 ];
 
 /**
  * Go types whose OpenAPI definitions kube's documents carry: object and list metadata, DELETE bodies, the
- * scale subresource, and CRD schemas (which CRDs name rather than hold: see json-schema-props.ts).
+ * scale and token subresources, and CRD schemas (which CRDs name rather than hold: see json-schema-props.ts).
  */
-export const PUBLISHED_TYPES: readonly GoStruct[] = [ObjectMeta, ListMeta, DeleteOptions, Scale, JSONSchemaProps];
+export const PUBLISHED_TYPES: readonly GoStruct[] = [ObjectMeta, ListMeta, DeleteOptions, Scale, TokenRequest, JSONSchemaProps];

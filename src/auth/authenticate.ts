@@ -1,11 +1,15 @@
 // Request authentication, following kube-apiserver's chain: x509 client certificate first, then a
-// bearer token from the static token file; if neither yields a user and neither failed, the request
-// is anonymous. A failure (unverifiable client certificate, unknown bearer token) is a 401, never
-// anonymous, as kube's union authenticator "fails on error" before reaching the anonymous one.
+// bearer token from the static token file, then a bearer token that is a ServiceAccount JWT; if none
+// yields a user and none failed, the request is anonymous. A failure (unverifiable client certificate,
+// unknown or invalid bearer token) is a 401, never anonymous, as kube's union authenticator "fails on
+// error" before reaching the anonymous one. Only a ServiceAccount token needs storage reads (does the
+// ServiceAccount still exist?), so only then is the answer a promise: other requests stay synchronous.
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket, PeerCertificate } from 'node:tls';
 import { unauthorized, type StatusError } from '../api/status.js';
+import { validateServiceAccountClaims, verifyServiceAccountJwt, type ServiceAccountTokenConfig, type TokenObjectGetter } from './service-account-token.js';
+import type { TokenCache } from './token-cache.js';
 
 export type { UserInfo } from '../api/user.js';
 import type { UserInfo } from '../api/user.js';
@@ -23,6 +27,17 @@ interface AuthenticateOptions {
   tokens?: TokenTable;
   /** --anonymous-auth; default true. When false, requests without credentials are 401. */
   anonymous?: boolean;
+  /** ServiceAccount tokens: the issuer's configuration and where the objects they name are read. */
+  serviceAccounts?: ServiceAccountAuthentication;
+}
+
+export interface ServiceAccountAuthentication {
+  config: ServiceAccountTokenConfig;
+  getter: TokenObjectGetter;
+  /** The clock tokens' times are checked against (ms since the epoch). */
+  now?: () => number;
+  /** Recent successes, answered without a lookup (kube's 10 s token cache). */
+  cache?: TokenCache;
 }
 
 /** The anonymous identity kube-apiserver gives requests that carry no credentials. */
@@ -32,14 +47,20 @@ export const anonymousUser = (): UserInfo => ({ name: ANONYMOUS_USER, groups: [A
  * Who made the request. `undefined` means the request must be rejected with 401 Unauthorized
  * (see `unauthenticatedError`); unauthenticated-but-acceptable requests come back as system:anonymous.
  */
-export function authenticate(req: IncomingMessage, opts: AuthenticateOptions = {}): UserInfo | undefined {
+export function authenticate(req: IncomingMessage, opts?: AuthenticateOptions & { serviceAccounts?: undefined }): UserInfo | undefined;
+export function authenticate(req: IncomingMessage, opts: AuthenticateOptions): UserInfo | undefined | Promise<UserInfo | undefined>;
+export function authenticate(req: IncomingMessage, opts: AuthenticateOptions = {}): UserInfo | undefined | Promise<UserInfo | undefined> {
   let failed = false;
 
   const fromCert = certificateUser(req);
   if (fromCert === 'error') failed = true;
   else if (fromCert) return withAuthenticatedGroup(fromCert);
 
-  const fromToken = tokenUser(req, opts.tokens);
+  const fromToken = tokenUser(req, opts);
+  if (fromToken instanceof Promise) {
+    // A ServiceAccount token: whatever the certificate said, the token decides (a failure is a 401).
+    return fromToken.then((u) => (u === 'error' ? undefined : withAuthenticatedGroup(u)));
+  }
   if (fromToken === 'error') failed = true;
   else if (fromToken) return withAuthenticatedGroup(fromToken);
 
@@ -50,11 +71,16 @@ export function authenticate(req: IncomingMessage, opts: AuthenticateOptions = {
 /** The Status for a request `authenticate` rejected: 401, reason Unauthorized, message "Unauthorized". */
 const unauthenticatedError = (): StatusError => unauthorized();
 
-/** `authenticate`, throwing the 401 StatusError instead of returning undefined. */
-export function authenticateOrThrow(req: IncomingMessage, opts: AuthenticateOptions = {}): UserInfo {
+/** `authenticate`, throwing (or rejecting with) the 401 StatusError instead of answering undefined. */
+export function authenticateOrThrow(req: IncomingMessage, opts?: AuthenticateOptions & { serviceAccounts?: undefined }): UserInfo;
+export function authenticateOrThrow(req: IncomingMessage, opts: AuthenticateOptions): UserInfo | Promise<UserInfo>;
+export function authenticateOrThrow(req: IncomingMessage, opts: AuthenticateOptions = {}): UserInfo | Promise<UserInfo> {
   const user = authenticate(req, opts);
-  if (!user) throw unauthenticatedError();
-  return user;
+  const orThrow = (u: UserInfo | undefined): UserInfo => {
+    if (!u) throw unauthenticatedError();
+    return u;
+  };
+  return user instanceof Promise ? user.then(orThrow) : orThrow(user);
 }
 
 // As kube's AuthenticatedGroupAdder: add system:authenticated unless the user already carries
@@ -63,7 +89,9 @@ function withAuthenticatedGroup(user: UserInfo): UserInfo {
   const groups = user.groups.includes(ALL_AUTHENTICATED) || user.groups.includes(ALL_UNAUTHENTICATED)
     ? [...user.groups]
     : [...user.groups, ALL_AUTHENTICATED];
-  return user.uid === undefined ? { name: user.name, groups } : { name: user.name, groups, uid: user.uid };
+  const out: UserInfo = user.uid === undefined ? { name: user.name, groups } : { name: user.name, groups, uid: user.uid };
+  if (user.extra) out.extra = user.extra;
+  return out;
 }
 
 // ---- x509 client certificates ----
@@ -120,13 +148,30 @@ function firstValue(v: string | string[] | undefined): string | undefined {
 
 /**
  * The user for the request's bearer token. Headers that are not `Bearer <token>` are ignored, as
- * kube does; a token not in the table is 'error' even when no token file is configured, because a
- * real kube-apiserver always has token authenticators (service accounts) that would reject it.
+ * kube does; a token neither in the table nor a valid ServiceAccount token is 'error' (also when
+ * neither is configured: a real kube-apiserver always has token authenticators that would reject it).
+ * A ServiceAccount token that passes the synchronous checks is finished asynchronously.
  */
-function tokenUser(req: IncomingMessage, tokens: TokenTable | undefined): UserInfo | 'error' | undefined {
+function tokenUser(req: IncomingMessage, opts: AuthenticateOptions): UserInfo | 'error' | undefined | Promise<UserInfo | 'error'> {
   const token = bearerToken(req.headers.authorization);
   if (token === undefined) return undefined;
-  return tokens?.get(token) ?? 'error';
+  const fromFile = opts.tokens?.get(token);
+  if (fromFile) return fromFile;
+  const sa = opts.serviceAccounts;
+  if (!sa) return 'error';
+  const now = (sa.now ?? Date.now)();
+  const cached = sa.cache?.get(token, now);
+  if (cached) return cached;
+  const verified = verifyServiceAccountJwt(token, sa.config);
+  if (verified === undefined || 'error' in verified) return 'error';
+  return validateServiceAccountClaims(verified.claims, sa.getter, now).then(
+    (r) => {
+      if ('error' in r) return 'error';
+      sa.cache?.set(token, r.user, now);
+      return r.user;
+    },
+    () => 'error' as const,
+  );
 }
 
 /** The token of an `Authorization: Bearer <token>` header, parsed as kube's bearertoken authenticator does. */

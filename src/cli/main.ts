@@ -27,6 +27,19 @@ Flags for serve:
                          where webhook service references are reached (default <name>.<namespace>.svc)
   --token-auth-file PATH a CSV of bearer tokens (token,user,uid,"group1,group2"), as kube-apiserver reads it
   --anonymous-auth BOOL  requests without credentials are system:anonymous (true, default) or get 401 (false)
+  --service-account-issuer URL[,URL]
+                         issuer of ServiceAccount tokens (the first issues; all are accepted)
+                         (default https://kubernetes.default.svc.cluster.local)
+  --api-audiences A[,A]  audiences tokens must name, and TokenRequests' default (default: the issuers)
+  --service-account-signing-key-file PATH
+                         PEM private key (RSA or ECDSA) tokens are signed with (default: <data-dir>/pki/sa.key,
+                         an RSA key generated on first start)
+  --service-account-key-file PATH[,PATH]
+                         PEM files of further keys that verify tokens
+  --service-account-max-token-expiration DURATION
+                         the longest validity a TokenRequest gets (from 1h; default: what is asked)
+  --service-account-jwks-uri URL
+                         the key set's URL in /.well-known/openid-configuration (default: this server's)
   --event-ttl DURATION   how long events are kept after their last write, as a Go duration (default 1h)
   --request-timeout DURATION
                          how long a request other than a watch may take before a 504 (default 1m0s)
@@ -87,6 +100,14 @@ async function main(argv: string[]): Promise<number> {
     storageSync: storageSyncFlag(args.flags.get('storage-sync')),
     tlsMinVersion,
     tlsCipherSuites,
+    serviceAccountTokens: {
+      issuers: listFlag(args.flags, 'service-account-issuer'),
+      apiAudiences: listFlag(args.flags, 'api-audiences'),
+      maxExpirationSeconds: maxTokenExpirationFlag(args.flags),
+      jwksUri: args.flags.get('service-account-jwks-uri'),
+    },
+    serviceAccountSigningKeyFile: args.flags.get('service-account-signing-key-file'),
+    serviceAccountKeyFiles: listFlag(args.flags, 'service-account-key-file'),
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   process.stdout.write(`crd-apiserver serving on ${s.server.secureUrl}${s.server.insecureUrl ? ` and ${s.server.insecureUrl}` : ''} (ready in ${ms.toFixed(0)} ms)\n`);
@@ -119,6 +140,21 @@ function durationFlag(flags: ReadonlyMap<string, string>, name: string): number 
   const ns = parseGoDuration(v);
   if (ns === undefined || ns <= 0n) throw new Error(`invalid --${name}: ${v}`);
   return Number(ns / 1_000_000n);
+}
+
+/** A comma-separated list flag; undefined when not given. */
+function listFlag(flags: ReadonlyMap<string, string>, name: string): string[] | undefined {
+  const v = flags.get(name);
+  return v === undefined ? undefined : v.split(',').map((x) => x.trim()).filter(Boolean);
+}
+
+/** --service-account-max-token-expiration: a duration kube requires to be from one hour to 2^32 seconds. */
+function maxTokenExpirationFlag(flags: ReadonlyMap<string, string>): number | undefined {
+  const ms = durationFlag(flags, 'service-account-max-token-expiration');
+  if (ms === undefined) return undefined;
+  const s = Math.floor(ms / 1000);
+  if (s < 3600 || s > 2 ** 32) throw new Error('service-account-max-token-expiration is set, but is less than 1 hour or more than 2^32 seconds');
+  return s;
 }
 
 /** A non-negative integer flag; undefined when not given. */

@@ -7,7 +7,8 @@ import type { StorageSync } from '../storage/sqlite-schema.js';
 import { createCachedStore } from '../storage/cache.js';
 import { ensureCertificates } from '../auth/certs.js';
 import { writeKubeconfig } from '../auth/kubeconfig.js';
-import { startServer, type RunningServer } from '../server/server.js';
+import { loadServiceAccountKeys } from '../auth/service-account-keys.js';
+import { startServer, type RunningServer, type ServiceAccountTokenOptions } from '../server/server.js';
 import type { ServiceResolver } from '../conversion/types.js';
 import type { TokenTable } from '../auth/authenticate.js';
 import type { KVStore } from '../storage/types.js';
@@ -41,6 +42,12 @@ export interface ServeOptions {
   /** kube's --tls-min-version and --tls-cipher-suites (Go's names). */
   tlsMinVersion?: string;
   tlsCipherSuites?: string[];
+  /** --service-account-issuer, --api-audiences, --service-account-max-token-expiration (seconds). */
+  serviceAccountTokens?: Omit<ServiceAccountTokenOptions, 'keys'>;
+  /** --service-account-signing-key-file; default: <dataDir>/pki/sa.key, generated on first start. */
+  serviceAccountSigningKeyFile?: string;
+  /** --service-account-key-file: further PEM files of keys that verify tokens. */
+  serviceAccountKeyFiles?: string[];
 }
 
 export interface Served {
@@ -56,7 +63,10 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Current reads are served from memory; writes, watches and older revisions go to SQLite.
   const kv = await createCachedStore(openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' }));
-  const certs = await ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] });
+  const [certs, saKeys] = await Promise.all([
+    ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] }),
+    loadServiceAccountKeys(dataDir, { signingKeyFile: opts.serviceAccountSigningKeyFile, keyFiles: opts.serviceAccountKeyFiles }),
+  ]);
   const server = await startServer({
     kv,
     tls: { cert: certs.serverCert, key: certs.serverKey, ca: certs.caCert, minVersion: opts.tlsMinVersion, cipherSuites: opts.tlsCipherSuites },
@@ -72,6 +82,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     requestTimeoutMs: opts.requestTimeoutMs,
     maxRequestsInFlight: opts.maxRequestsInFlight,
     maxMutatingRequestsInFlight: opts.maxMutatingRequestsInFlight,
+    serviceAccountTokens: { ...opts.serviceAccountTokens, keys: saKeys },
   });
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   const serverUrl = server.secureUrl!.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//127.0.0.1:');

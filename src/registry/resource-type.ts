@@ -8,7 +8,7 @@ import type { GoStruct } from '../api/go-struct.js';
 import type { DeleteOptions } from './deletion.js';
 import type { ManagedFieldsTypes } from './field-manager/types.js';
 
-export type Subresource = '' | 'status' | 'scale' | 'finalize';
+export type Subresource = '' | 'status' | 'scale' | 'finalize' | 'token';
 
 export interface Strategy {
   /** Reset what a client may not set on create (status, generation, ...). Mutates obj. */

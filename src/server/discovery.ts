@@ -142,11 +142,20 @@ export function apiGroup(group: string, resources: readonly ServedResource[]): A
 
 const SUBRESOURCE_VERBS = ['get', 'patch', 'update'];
 
-/** The subresources kube lists for a resource, each with the kind its endpoint returns. */
-function subresourcesOf(r: ServedResource): { name: string; group?: string; version?: string; kind: string }[] {
-  const out: { name: string; group?: string; version?: string; kind: string }[] = [];
-  if (r.subresources.status) out.push({ name: 'status', kind: r.kind });
-  if (r.subresources.scale) out.push({ name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale' });
+interface SubresourceEntry {
+  name: string;
+  group?: string;
+  version?: string;
+  kind: string;
+  verbs: readonly string[];
+}
+
+/** The subresources kube lists for a resource, each with the kind its endpoint returns and its verbs. */
+function subresourcesOf(r: ServedResource): SubresourceEntry[] {
+  const out: SubresourceEntry[] = [];
+  if (r.subresources.status) out.push({ name: 'status', kind: r.kind, verbs: SUBRESOURCE_VERBS });
+  if (r.subresources.scale) out.push({ name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: SUBRESOURCE_VERBS });
+  for (const s of r.subresources.others ?? []) out.push({ name: s.name, group: s.group, version: s.version, kind: s.kind, verbs: s.verbs });
   // The generic installer registers paths sorted, so built-ins list scale before status; the CRD
   // discovery controller appends status then scale.
   if (isBuiltinGroup(r.group)) out.sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -180,7 +189,7 @@ export function apiResourceList(group: string, version: string, resources: reado
         namespaced: r.namespaced,
         ...(s.group !== undefined ? { group: s.group, version: s.version } : {}),
         kind: s.kind,
-        verbs: [...SUBRESOURCE_VERBS],
+        verbs: [...s.verbs],
       });
     }
   }
@@ -254,7 +263,7 @@ function resourceDiscovery(r: ServedResource): APIResourceDiscovery {
   const subs = subresourcesOf(r).map((s) => ({
     subresource: s.name,
     responseKind: s.group !== undefined ? { group: s.group, version: s.version ?? '', kind: s.kind } : { ...own },
-    verbs: [...SUBRESOURCE_VERBS],
+    verbs: [...s.verbs],
   }));
   if (subs.length > 0) out.subresources = subs;
   return out;

@@ -60,7 +60,8 @@ function operation(route: Route, r: ServedResource, params: V2Parameter[]): Sche
   if (params.length > 0) op['parameters'] = sortParameters(params);
   op['responses'] = responses;
   op['x-kubernetes-action'] = route.action;
-  op['x-kubernetes-group-version-kind'] = { group: r.group, kind: r.kind, version: r.version };
+  const gvk = route.gvk ?? r;
+  op['x-kubernetes-group-version-kind'] = { group: gvk.group, kind: gvk.kind, version: gvk.version };
   return op;
 }
 

@@ -224,6 +224,8 @@ export interface Route {
   path: string;
   action: Action;
   operation: string;
+  /** The kind the route's operation is about, when not the resource's (a declared subresource's, TokenRequest). */
+  gvk?: GVK;
   description: string;
   /** Definition returned with 200 (and 201/202 where the action has them). */
   returns: string;
@@ -259,6 +261,9 @@ function describe(kind: string, sub: string, verb: 'list' | 'create' | 'deleteco
 }
 
 const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The definition name kube's namer gives a Go type of a built-in group (io.k8s.api.<group>.<version>.<Kind>). */
+const builtinDefinitionName = (group: string, version: string, kind: string): string => `io.k8s.api.${group === '' ? 'core' : group.replace(/\.k8s\.io$/, '')}.${version}.${kind}`;
 
 /** The routes apiextensions' OpenAPI builder declares for one resource; built-ins keep only those their verbs allow. */
 export function routesFor(r: ServedResource): Route[] {
@@ -310,6 +315,13 @@ export function routesFor(r: ServedResource): Route[] {
     add(`${item}/scale`, 'scale', 'get', 'get', 'read', scale);
     add(`${item}/scale`, 'scale', 'put', 'put', 'replace', scale, scale);
     add(`${item}/scale`, 'scale', 'patch', 'patch', 'patch', scale, META + 'Patch');
+  }
+  // Declared subresources (a ServiceAccount's token): a POST reading and returning their own kind.
+  for (const s of r.subresources.others ?? []) {
+    if (!s.verbs.includes('create')) continue;
+    const def = builtinDefinitionName(s.group, s.version, s.kind);
+    add(`${item}/${s.name}`, s.name, 'post', 'post', 'create', def, def);
+    routes[routes.length - 1]!.gvk = { group: s.group, version: s.version, kind: s.kind };
   }
   return routes;
 }
@@ -427,6 +439,7 @@ export function registeredKinds(name: string): GVK[] | undefined {
   const unversioned = ['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList'];
   for (const kind of unversioned) if (name === META + kind) return [{ group: '', version: 'v1', kind }];
   if (name === 'io.k8s.api.autoscaling.v1.Scale') return [{ group: 'autoscaling', version: 'v1', kind: 'Scale' }];
+  if (name === 'io.k8s.api.authentication.v1.TokenRequest') return [{ group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }];
   return undefined;
 }
 
@@ -493,7 +506,7 @@ export function openapiV3GroupVersion(group: string, version: string, resources:
     // A built-in kind declared in full is published from its Go types, as kube publishes it.
     const declared = isBuiltinGroup(group) ? BUILTIN_KINDS.find((k) => k.served.group === group && k.served.version === version && k.served.kind === r.kind) : undefined;
     Object.assign(own, declared && builtinKindDefinitions(declared));
-    for (const route of routesFor(r)) routes.push({ route, gvk });
+    for (const route of routesFor(r)) routes.push({ route, gvk: route.gvk ?? gvk });
   }
   const gvkByRoute = new Map(routes.map(({ route, gvk }) => [route, gvk]));
   let paths = pathItems(

@@ -12,6 +12,8 @@ import { serveOpenAPI } from './openapi-handler.js';
 import { verbRefusal } from './served-verbs.js';
 import { servedByCrdHandler } from '../registry/endpoint.js';
 import type { WatchBufferLimits } from './watch.js';
+import { JWKS_PATH, OPENID_CONFIG_PATH, discoverableIssuer, jwks, openIDConfiguration } from '../auth/openid-metadata.js';
+import type { ServiceAccountTokenConfig } from '../auth/service-account-token.js';
 
 interface RouterOptions {
   registry: ApiRegistry;
@@ -21,6 +23,8 @@ interface RouterOptions {
   watchBuffer?: WatchBufferLimits;
   /** False once the server is shutting down: /readyz fails. */
   ready(): boolean;
+  /** The ServiceAccount token issuer, whose discovery documents are served when its issuer is an https URL. */
+  serviceAccountIssuer?: { config: ServiceAccountTokenConfig; jwksUri?: string };
 }
 
 export const VERSION_INFO = {
@@ -43,12 +47,26 @@ export function apiRouter(opts: RouterOptions): Handler {
     if (HEALTH_PATHS.has(path) || /^\/(healthz|livez|readyz)\//.test(path)) return serveHealth(ctx, opts.ready());
     if (path === '/version' || path === '/version/') return writeRaw(res, 200, 'application/json', JSON.stringify(VERSION_INFO, null, 2));
     if (path.startsWith('/openapi/')) return serveOpenAPI(opts.registry, req, res, path, ctx.query);
+    if ((path === OPENID_CONFIG_PATH || path === JWKS_PATH) && opts.serviceAccountIssuer && discoverableIssuer(opts.serviceAccountIssuer.config.issuers[0]!)) {
+      return serveIssuerDiscovery(ctx, opts.serviceAccountIssuer);
+    }
     if (!ctx.info.isResourceRequest) {
       if (serveDiscovery(opts.registry, req, res, path, ctx.serverAddress)) return;
       return writeNotFoundPage(res);
     }
     return serveResourceRequest(ctx, opts);
   };
+}
+
+/** The issuer's OIDC discovery document or key set, cacheable for an hour as kube serves them. */
+function serveIssuerDiscovery(ctx: RequestContext, issuer: NonNullable<RouterOptions['serviceAccountIssuer']>): void {
+  const keys = issuer.config.signingKeys().verifying;
+  const headers = { 'Cache-Control': 'public, max-age=3600' };
+  if (ctx.path === JWKS_PATH) return writeRaw(ctx.res, 200, 'application/jwk-set+json', JSON.stringify(jwks(keys)), headers);
+  // kube's default jwks_uri is its own external address; here, the address of the port that was asked.
+  const host = ctx.serverAddress || ctx.req.headers.host || '';
+  const jwksUri = issuer.jwksUri ?? `https://${host}${JWKS_PATH}`;
+  writeRaw(ctx.res, 200, 'application/json', JSON.stringify(openIDConfiguration(issuer.config.issuers[0]!, jwksUri, keys)), headers);
 }
 
 function serveHealth(ctx: RequestContext, ready: boolean): void {
@@ -80,6 +98,8 @@ async function serveResourceRequest(ctx: RequestContext, opts: RouterOptions): P
   if (info.parts.length > 3) return writeNotFoundPage(res);
   const refused = verbRefusal(ep, info, sub);
   if (refused) throw refused;
+  const declared = sub ? opts.registry.subresourceHandler(served.group, served.version, served.resource, sub) : undefined;
+  if (declared) return declared(ctx, ep.store);
   if (sub === 'scale' && ep.scale) return serveScale(ctx, ep.store, ep.scale, { patchTypes: ep.patchTypes, warnings: ep.warnings, replicasPaths: ep.replicasPaths });
   await serveResource(ctx, ep.store, sub, {
     patchTypes: ep.patchTypes,

@@ -30,6 +30,11 @@ import { admissionChain } from '../admission/chain.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { crdTerminating } from '../admission/crd-terminating.js';
 import { authenticate, type TokenTable } from '../auth/authenticate.js';
+import { DEFAULT_ISSUER, type ServiceAccountTokenConfig, type TokenObjectGetter } from '../auth/service-account-token.js';
+import { generatedKeys, type ServiceAccountKeys } from '../auth/service-account-keys.js';
+import { TokenCache } from '../auth/token-cache.js';
+import { secretKind } from '../apis/core/v1/secret.js';
+import { tokenRequestHandler } from './token-request-handler.js';
 import { checkAuthorized } from '../auth/authorize.js';
 import { tlsPolicy, type TlsPolicyFlags } from '../auth/tls-policy.js';
 import type { UserInfo } from '../api/user.js';
@@ -75,6 +80,25 @@ export interface ServerOptions {
   headerReadTimeoutMs?: number;
   /** How long events are kept after their last write (kube's --event-ttl, one hour). */
   eventTtlMs?: number;
+  /** ServiceAccount tokens: how they are issued (the token subresource) and which are accepted. */
+  serviceAccountTokens?: ServiceAccountTokenOptions;
+}
+
+export interface ServiceAccountTokenOptions {
+  /** --service-account-issuer (the first issues); default https://kubernetes.default.svc.cluster.local. */
+  issuers?: readonly string[];
+  /** --api-audiences; default: the issuers. */
+  apiAudiences?: readonly string[];
+  /** --service-account-max-token-expiration in seconds; default none. */
+  maxExpirationSeconds?: number;
+  /** The signing and verification keys; default: a key generated in memory on the first TokenRequest. */
+  keys?: ServiceAccountKeys;
+  /** The clock tokens are issued and checked by (ms since the epoch); tests move it. */
+  now?: () => number;
+  /** --service-account-jwks-uri: the key set's URL in the discovery document (default: this server's /openid/v1/jwks). */
+  jwksUri?: string;
+  /** How long a successful token authentication is remembered (kube's fixed 10 s; tests shorten it; 0: never). */
+  successCacheTtlMs?: number;
 }
 
 export interface RunningServer {
@@ -91,6 +115,23 @@ export interface RunningServer {
  * this user, a member of system:masters.
  */
 const INSECURE_USER: UserInfo = { name: 'system:unsecured', groups: ['system:masters', 'system:authenticated'] };
+
+/** The issuer's configuration from the options, with kube's defaults; an embedded server's key is made when first needed. */
+function serviceAccountTokenConfig(o: ServiceAccountTokenOptions): ServiceAccountTokenConfig {
+  const issuers = o.issuers?.length ? [...o.issuers] : [DEFAULT_ISSUER];
+  let keys = o.keys;
+  return {
+    issuers,
+    apiAudiences: o.apiAudiences?.length ? [...o.apiAudiences] : issuers,
+    maxExpirationSeconds: o.maxExpirationSeconds ?? 0,
+    keys: () => keys,
+    signingKeys: () => (keys ??= generatedKeys()),
+  };
+}
+
+/** A read that answers undefined for a missing object (404) and fails otherwise. */
+const orUndefined = <T>(p: Promise<T>): Promise<T | undefined> =>
+  p.catch((e: unknown) => (e instanceof S.StatusError && e.code === 404 ? undefined : Promise.reject(e)));
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const kv = opts.kv;
@@ -139,6 +180,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   await Promise.all([saController.controller.idle(), rootCAPublisher.controller.idle()]);
   controllers.push(saController, rootCAPublisher);
 
+  // ServiceAccount tokens: issued by the serviceaccounts/token subresource, accepted by the secure port's
+  // authenticator while the objects they name exist (read from the stores' memory: no storage round trip).
+  const saOpts = opts.serviceAccountTokens ?? {};
+  const saTokens = serviceAccountTokenConfig(saOpts);
+  registry.addSubresourceHandler('', 'v1', 'serviceaccounts', 'token', tokenRequestHandler({ config: saTokens, secrets: stores.get(secretKind)!, admission, now: saOpts.now }));
+  const tokenObjects: TokenObjectGetter = {
+    serviceAccount: (ns, name) => orUndefined(stores.get(serviceAccountKind)!.get(ns, name)),
+    secret: (ns, name) => orUndefined(stores.get(secretKind)!.get(ns, name)),
+  };
+
   let ready = true;
   const api = apiRouter({
     registry,
@@ -146,8 +197,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
     watchBuffer: opts.watchBuffer,
     ready: () => ready,
+    serviceAccountIssuer: { config: saTokens, jwksUri: saOpts.jwksUri },
   });
-  const secureAuthenticator: Authenticator = (req) => authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth });
+  const serviceAccounts = { config: saTokens, getter: tokenObjects, now: saOpts.now, cache: new TokenCache(saOpts.successCacheTtlMs) };
+  const secureAuthenticator: Authenticator = (req) => authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth, serviceAccounts });
   const requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   // Each listener counts its own requests (kube has one listener).
   const maxInFlight = {

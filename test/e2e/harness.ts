@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { serve, type Served } from '../../src/cli/serve.js';
 import type { KVStore } from '../../src/storage/types.js';
 import type { ServiceResolver } from '../../src/conversion/types.js';
+import type { ServeOptions } from '../../src/cli/serve.js';
 
 export interface TestServer {
   served: Served;
@@ -44,6 +45,8 @@ export interface TestServerOptions {
   bookmarkIntervalMs?: number;
   /** Where conversion webhooks' service references are reached. */
   serviceResolver?: ServiceResolver;
+  /** ServiceAccount token issuing and authentication (issuers, audiences, the success cache's TTL). */
+  serviceAccountTokens?: ServeOptions['serviceAccountTokens'];
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {

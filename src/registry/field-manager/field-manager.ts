@@ -5,6 +5,7 @@
 import { badRequest } from '../../api/status.js';
 import { unknownServerError } from '../patch.js';
 import type { JSONObject } from '../../util/json.js';
+import type { Subresource } from '../resource-type.js';
 import { isObject } from '../../util/json.js';
 import { rfc3339 } from '../../util/time.js';
 import { ConflictError, type ManagedFields } from '../../smd/managers.js';
@@ -23,7 +24,7 @@ export interface FieldManagerConfig {
   group: string;
   version: string;
   kind: string;
-  subresource: '' | 'status' | 'scale' | 'finalize';
+  subresource: Subresource;
   /** Top-level fields this endpoint's strategy resets (status on the main resource, spec on /status): nobody owns them here. */
   resetFields?: readonly string[];
 }

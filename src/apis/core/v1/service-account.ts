@@ -91,7 +91,8 @@ export const serviceAccountKind: KindDeclaration = {
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
     shortNames: ['sa'],
     categories: [],
-    subresources: {},
+    // The token subresource: kube's TokenREST, served by its own handler (server/token-request-handler.ts).
+    subresources: { others: [{ name: 'token', group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] }] },
   },
   storageVersion: 'v1',
   keyPrefix: '/registry/serviceaccounts/',
@@ -108,5 +109,5 @@ export const serviceAccountKind: KindDeclaration = {
   selectableFields: objectMetaFields,
   // pkg/apis/core/v1 registers no field label conversion for ServiceAccount.
   defaultFieldLabelConversion: true,
-  subresources: [],
+  subresources: ['token'],
 };
