@@ -41,6 +41,8 @@ export interface ServeOptions {
   /** kube's --tls-min-version and --tls-cipher-suites (Go's names). */
   tlsMinVersion?: string;
   tlsCipherSuites?: string[];
+  /** Time between passes of the APF bootstrap configuration ensurer (one minute; tests shorten it). */
+  apfEnsureIntervalMs?: number;
 }
 
 export interface Served {
@@ -72,6 +74,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     requestTimeoutMs: opts.requestTimeoutMs,
     maxRequestsInFlight: opts.maxRequestsInFlight,
     maxMutatingRequestsInFlight: opts.maxMutatingRequestsInFlight,
+    apfEnsureIntervalMs: opts.apfEnsureIntervalMs,
   });
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   const serverUrl = server.secureUrl!.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//127.0.0.1:');

@@ -44,6 +44,8 @@ export interface TestServerOptions {
   bookmarkIntervalMs?: number;
   /** Where conversion webhooks' service references are reached. */
   serviceResolver?: ServiceResolver;
+  /** Time between passes of the APF bootstrap configuration ensurer. */
+  apfEnsureIntervalMs?: number;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
