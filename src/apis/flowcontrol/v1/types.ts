@@ -1,11 +1,15 @@
 // flowcontrol.apiserver.k8s.io/v1 FlowSchema and PriorityLevelConfiguration as Go structs: field numbers
 // from k8s.io/api flowcontrol/v1 generated.proto, docs as kube 1.33 publishes them in OpenAPI.
-import { field as f, kindStruct, struct } from '../../../api/go-struct.js';
+import { field as f, kindStruct, struct, type GoStruct } from '../../../api/go-struct.js';
 import { ListMeta } from '../../meta/v1/list-meta.js';
 import { metadataField } from '../../meta/v1/object-meta.js';
 
 const FLOWCONTROL_V1 = 'io.k8s.api.flowcontrol.v1';
-const opts = (doc: string): { openapi: string; doc: string } => ({ openapi: FLOWCONTROL_V1, doc });
+const opts = (doc: string, union?: GoStruct['union']): { openapi: string; doc: string; union?: GoStruct['union'] } => ({
+  openapi: FLOWCONTROL_V1,
+  doc,
+  ...(union ? { union } : {}),
+});
 const METADATA_DOC = "`metadata` is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
 const SPEC_AND_STATUS = 'More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status';
 
@@ -63,6 +67,7 @@ export const Subject = struct(
   ],
   opts(
     'Subject matches the originator of a request, as identified by the request authentication system. There are three ways of matching an originator; by user, group, or service account.',
+    { discriminator: 'kind', fields: { group: 'Group', serviceAccount: 'ServiceAccount', user: 'User' } },
   ),
 );
 
@@ -238,7 +243,7 @@ export const LimitResponse = struct(
       doc: '`queuing` holds the configuration parameters for queuing. This field may be non-empty only if `type` is `"Queue"`.',
     }),
   ],
-  opts('LimitResponse defines how to handle requests that can not be executed right now.'),
+  opts('LimitResponse defines how to handle requests that can not be executed right now.', { discriminator: 'type', fields: { queuing: 'Queuing' } }),
 );
 
 export const LIMITED_NCS_DOC =
@@ -291,7 +296,10 @@ export const PriorityLevelConfigurationSpec = struct(
       doc: '`exempt` specifies how requests are handled for an exempt priority level. This field MUST be empty if `type` is `"Limited"`. This field MAY be non-empty if `type` is `"Exempt"`. If empty and `type` is `"Exempt"` then the default values for `ExemptPriorityLevelConfiguration` apply.',
     }),
   ],
-  opts('PriorityLevelConfigurationSpec specifies the configuration of a priority level.'),
+  opts('PriorityLevelConfigurationSpec specifies the configuration of a priority level.', {
+    discriminator: 'type',
+    fields: { exempt: 'Exempt', limited: 'Limited' },
+  }),
 );
 
 const PriorityLevelConfigurationCondition = struct(
