@@ -9,6 +9,7 @@ import * as S from '../api/status.js';
 import { metaOf, type GenericStore } from '../registry/store.js';
 import { Controller, RequeueAfter, type ControllerOptions } from './controller.js';
 import { Informer } from './informer.js';
+import { ExponentialFailureRateLimiter } from './rate-limiter.js';
 
 /** The manager the ensurer's writes are recorded for. */
 export const APF_CONFIG_PRODUCER = 'api-priority-and-fairness-config-producer-v1';
@@ -76,7 +77,10 @@ export class ApfBootstrapEnsurer {
     opts: Options = {},
   ) {
     this.intervalMs = opts.intervalMs ?? 60_000;
-    this.controller = new Controller({ ...opts, name: 'APF bootstrap ensurer', sync: () => this.sync() });
+    // A failed pass is retried after a second (kube polls every second until the first pass succeeds), backing
+    // off to the pass interval, never beyond it.
+    const rateLimiter = opts.rateLimiter ?? new ExponentialFailureRateLimiter(Math.min(1000, this.intervalMs), this.intervalMs);
+    this.controller = new Controller({ ...opts, rateLimiter, name: 'APF bootstrap ensurer', sync: () => this.sync() });
     this.informers = new Map(kinds.map((k) => [k, new Informer(k.store, { name: k.typeName, clock: opts.clock })]));
   }
 
@@ -93,6 +97,8 @@ export class ApfBootstrapEnsurer {
   private async sync(): Promise<void> {
     await this.ensure();
     this.markSynced();
+    // Success resets the backoff (the worker forgets a key only when its sync returns).
+    this.controller.queue.forget(KEY);
     throw new RequeueAfter(this.intervalMs, 'next APF bootstrap pass');
   }
 
