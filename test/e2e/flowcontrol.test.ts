@@ -3,6 +3,11 @@
 // priority level, the ensurer bringing back deleted objects, /status, explain and api-resources.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '../../src/cli/serve.js';
 import { requireKubectl, startTestServer, squeeze, type TestServer } from './harness.js';
 
 let s: TestServer;
@@ -197,4 +202,38 @@ test('/status writes keep spec; spec writes keep status', async () => {
   assert.equal(after['spec']['matchingPrecedence'], 5);
   assert.equal(after['metadata']['generation'], 2);
   assert.equal(after['status']['conditions'].length, 2);
+});
+
+test('a restart brings back deleted suggested objects and keeps an opted-out change (the ensurer`s first pass)', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'crd-apiserver-apf-'));
+  const kubectl = (kubeconfig: string, args: string[]): Promise<string> =>
+    new Promise((resolve, reject) =>
+      execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { env: { ...process.env, HOME: join(dataDir, 'home') } }, (err, stdout, stderr) =>
+        err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr}`)) : resolve(stdout),
+      ),
+    );
+  try {
+    const first = await serve({ dataDir, securePort: 0, bindAddress: '127.0.0.1', hosts: [] });
+    try {
+      await kubectl(first.kubeconfigPath, ['delete', 'flowschema', 'global-default']);
+      await kubectl(first.kubeconfigPath, ['delete', 'prioritylevelconfiguration', 'global-default']);
+      await kubectl(first.kubeconfigPath, ['annotate', '--overwrite', 'prioritylevelconfiguration', 'workload-low', 'apf.kubernetes.io/autoupdate-spec=false']);
+      await kubectl(first.kubeconfigPath, ['patch', 'prioritylevelconfiguration', 'workload-low', '--type=merge', '-p', '{"spec":{"limited":{"nominalConcurrencyShares":11}}}']);
+    } finally {
+      await first.close();
+    }
+    const second = await serve({ dataDir, securePort: 0, bindAddress: '127.0.0.1', hosts: [] });
+    try {
+      // Present as soon as the server answers: the first pass runs before it serves.
+      assert.equal((await kubectl(second.kubeconfigPath, ['get', 'flowschema,prioritylevelconfiguration', 'global-default', '-o', 'name'])).trim(), [
+        'flowschema.flowcontrol.apiserver.k8s.io/global-default',
+        'prioritylevelconfiguration.flowcontrol.apiserver.k8s.io/global-default',
+      ].join('\n'));
+      assert.equal(await kubectl(second.kubeconfigPath, ['get', 'prioritylevelconfiguration', 'workload-low', '-o', 'jsonpath={.spec.limited.nominalConcurrencyShares}']), '11');
+    } finally {
+      await second.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
