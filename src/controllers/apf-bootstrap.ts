@@ -84,6 +84,19 @@ export class ApfBootstrapEnsurer {
     this.informers = new Map(kinds.map((k) => [k, new Informer(k.store, { name: k.typeName, clock: opts.clock })]));
   }
 
+  /**
+   * The post-start hook: resolves after the first successful pass, or fails as kube's hook fails when no pass
+   * succeeded within its five minutes.
+   */
+  waitForFirstPass(timeoutMs = 5 * 60_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      // Not unref'd: it keeps the process alive while the retries' (unref'd) timers are all that is pending.
+      timer = setTimeout(() => reject(new Error('unable to initialize APF bootstrap configuration: context deadline exceeded')), timeoutMs);
+    });
+    return Promise.race([this.firstPass, timeout]).finally(() => clearTimeout(timer));
+  }
+
   async start(): Promise<void> {
     this.controller.enqueue(KEY);
     await this.controller.runAfter([...this.informers.values()]);

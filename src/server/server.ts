@@ -153,8 +153,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const apfEnsurer = new ApfBootstrapEnsurer(flowcontrolBootstrapKinds(priorityLevels, flowSchemas), { intervalMs: opts.apfEnsureIntervalMs });
   const apfConsumer = new FlowSchemaDanglingController(flowSchemas, priorityLevels);
   await Promise.all([apfEnsurer.start(), apfConsumer.start()]);
-  await apfEnsurer.firstPass;
   controllers.push(apfEnsurer, apfConsumer);
+  try {
+    await apfEnsurer.waitForFirstPass();
+  } catch (e) {
+    for (const c of [...controllers].reverse()) c.stop();
+    throw e;
+  }
 
   let ready = true;
   const api = apiRouter({

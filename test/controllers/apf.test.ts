@@ -186,3 +186,20 @@ test('strategies: status reset on create and spec writes, spec kept on /status, 
   );
   assert.equal(metaOf(specChange.object).generation, 2);
 });
+
+test('a first pass that cannot succeed fails the post-start hook, as kube`s does after its wait', async () => {
+  const { fs, pl } = stores();
+  const [plKind, fsKind] = flowcontrolBootstrapKinds(pl, fs);
+  // A configuration the server refuses: every pass fails on it.
+  const broken = { ...plKind!, suggested: [{ metadata: { name: 'broken' }, spec: { type: 'Limited' } }] };
+  const errors: unknown[] = [];
+  const ensurer = new ApfBootstrapEnsurer([broken, fsKind!], { onError: (_k, e) => errors.push(e), intervalMs: 50 });
+  await ensurer.start();
+  try {
+    await assert.rejects(ensurer.waitForFirstPass(300), /^Error: unable to initialize APF bootstrap configuration: context deadline exceeded$/);
+    assert.ok(errors.length >= 2, 'retried');
+    assert.match(String(errors[0]), /cannot create PriorityLevelConfiguration type=suggested name="broken" error=PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "broken" is invalid: spec.limited: Required value: must not be empty when type is Limited/);
+  } finally {
+    ensurer.stop();
+  }
+});
