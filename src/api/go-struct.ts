@@ -80,10 +80,12 @@ export interface GoStruct {
   doc?: string;
   /** The +structType=atomic marker. */
   mapType?: 'atomic';
+  /** The +union markers: the discriminator's JSON name, and each member field's JSON name → discriminator value. */
+  union?: { discriminator: string; fields: Readonly<Record<string, string>> };
 }
 
 /** A struct that embeds TypeMeta: a top-level kind. */
-type StructExtra = Pick<GoStruct, 'openapi' | 'doc' | 'mapType' | 'pkg'>;
+type StructExtra = Pick<GoStruct, 'openapi' | 'doc' | 'mapType' | 'pkg' | 'union'>;
 export const kindStruct = (name: string, fields: readonly GoField[], extra: StructExtra = {}): GoStruct => ({ name, typeMeta: true, fields, ...extra });
 export const struct = (name: string, fields: readonly GoField[], extra: StructExtra = {}): GoStruct => ({ name, fields, ...extra });
 

@@ -8,6 +8,8 @@ import { configMapKind } from './core/v1/config-map.js';
 import { secretKind } from './core/v1/secret.js';
 import { serviceAccountKind } from './core/v1/service-account.js';
 import { leaseKind } from './coordination/v1/lease.js';
+import { flowSchemaKind } from './flowcontrol/v1/flow-schema.js';
+import { priorityLevelConfigurationKind } from './flowcontrol/v1/priority-level-configuration.js';
 import { crdKind } from './apiextensions/v1/custom-resource-definition.js';
 import { crdV1beta1Kind } from './apiextensions/v1beta1/custom-resource-definition.js';
 import { eventKind } from './core/v1/event.js';
@@ -30,6 +32,8 @@ export const BUILTIN_KINDS: readonly KindDeclaration[] = [
   eventsV1Kind,
   serviceAccountKind,
   leaseKind,
+  flowSchemaKind,
+  priorityLevelConfigurationKind,
 ];
 
 interface ProtobufType {

@@ -33,6 +33,8 @@ export interface KindDeclaration {
   strategy: Omit<Strategy, 'canonicalize'>;
   /** Printer columns; absent: rest.NewDefaultTableConvertor's Name and Created At. */
   table?: readonly TableColumnDecl[];
+  /** The order the printer puts a list's rows in; absent: as listed. */
+  tableOrder?(a: JSONObject, b: JSONObject): number;
   /** Field selector values of an object. */
   selectableFields(obj: JSONObject): Record<string, string>;
   /** No field label conversion function is registered for the kind: kube's default one refuses other fields. */

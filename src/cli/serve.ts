@@ -48,6 +48,8 @@ export interface ServeOptions {
   serviceAccountSigningKeyFile?: string;
   /** --service-account-key-file: further PEM files of keys that verify tokens. */
   serviceAccountKeyFiles?: string[];
+  /** Time between passes of the APF bootstrap configuration ensurer (one minute; tests shorten it). */
+  apfEnsureIntervalMs?: number;
 }
 
 export interface Served {
@@ -83,6 +85,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     maxRequestsInFlight: opts.maxRequestsInFlight,
     maxMutatingRequestsInFlight: opts.maxMutatingRequestsInFlight,
     serviceAccountTokens: { ...opts.serviceAccountTokens, keys: saKeys },
+    apfEnsureIntervalMs: opts.apfEnsureIntervalMs,
   });
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   const serverUrl = server.secureUrl!.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//127.0.0.1:');

@@ -95,6 +95,7 @@ export function structDefinition(s: GoStruct, typeMeta: { kind: Schema; apiVersi
   const names = s.fields.filter(required).map((f) => f.json);
   if (names.length > 0) out['required'] = names;
   if (s.mapType) out['x-kubernetes-map-type'] = s.mapType;
+  if (s.union) out['x-kubernetes-unions'] = [{ discriminator: s.union.discriminator, 'fields-to-discriminateBy': { ...s.union.fields } }];
   return out;
 }
 

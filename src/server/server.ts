@@ -24,6 +24,11 @@ import { ServiceAccountsController } from '../controllers/service-accounts.js';
 import { RootCAPublisher } from '../controllers/root-ca-publisher.js';
 import { serviceAccountKind } from '../apis/core/v1/service-account.js';
 import { configMapKind } from '../apis/core/v1/config-map.js';
+import { flowSchemaKind } from '../apis/flowcontrol/v1/flow-schema.js';
+import { priorityLevelConfigurationKind } from '../apis/flowcontrol/v1/priority-level-configuration.js';
+import { flowcontrolBootstrapKinds } from '../apis/flowcontrol/v1/ensure.js';
+import { ApfBootstrapEnsurer } from '../controllers/apf-bootstrap.js';
+import { FlowSchemaDanglingController } from '../controllers/flowschema-dangling.js';
 import { mergeSchemaFor, trackManagedFields } from './merge-schema.js';
 import { CrdController, type FinalizerTiming } from '../crd/controller.js';
 import { admissionChain } from '../admission/chain.js';
@@ -80,6 +85,8 @@ export interface ServerOptions {
   headerReadTimeoutMs?: number;
   /** How long events are kept after their last write (kube's --event-ttl, one hour). */
   eventTtlMs?: number;
+  /** Time between passes of the APF bootstrap configuration ensurer (kube: one minute). */
+  apfEnsureIntervalMs?: number;
   /** ServiceAccount tokens: how they are issued (the token subresource) and which are accepted. */
   serviceAccountTokens?: ServiceAccountTokenOptions;
 }
@@ -179,6 +186,21 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // Their first pass over the initial namespaces is done before serving: clients never see `default` without them.
   await Promise.all([saController.controller.idle(), rootCAPublisher.controller.idle()]);
   controllers.push(saController, rootCAPublisher);
+  // kube-apiserver's priority-and-fairness-config-producer post-start hook: the bootstrap FlowSchemas and
+  // PriorityLevelConfigurations are in place before the server is ready; then the config consumer's
+  // Dangling conditions.
+  const flowSchemas = stores.get(flowSchemaKind)!;
+  const priorityLevels = stores.get(priorityLevelConfigurationKind)!;
+  const apfEnsurer = new ApfBootstrapEnsurer(flowcontrolBootstrapKinds(priorityLevels, flowSchemas), { intervalMs: opts.apfEnsureIntervalMs });
+  const apfConsumer = new FlowSchemaDanglingController(flowSchemas, priorityLevels);
+  await Promise.all([apfEnsurer.start(), apfConsumer.start()]);
+  controllers.push(apfEnsurer, apfConsumer);
+  try {
+    await apfEnsurer.waitForFirstPass();
+  } catch (e) {
+    for (const c of [...controllers].reverse()) c.stop();
+    throw e;
+  }
 
   // ServiceAccount tokens: issued by the serviceaccounts/token subresource, accepted by the secure port's
   // authenticator while the objects they name exist (read from the stores' memory: no storage round trip).

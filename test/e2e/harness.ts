@@ -47,6 +47,8 @@ export interface TestServerOptions {
   serviceResolver?: ServiceResolver;
   /** ServiceAccount token issuing and authentication (issuers, audiences, the success cache's TTL). */
   serviceAccountTokens?: ServeOptions['serviceAccountTokens'];
+  /** Time between passes of the APF bootstrap configuration ensurer. */
+  apfEnsureIntervalMs?: number;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {

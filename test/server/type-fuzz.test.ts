@@ -146,6 +146,39 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
       preferredHolder: 'p',
     },
   },
+  'flowcontrol.apiserver.k8s.io/v1/FlowSchema': {
+    metadata: { name: 'fuzz', labels: { a: 'b' } },
+    spec: {
+      priorityLevelConfiguration: { name: 'global-default' },
+      matchingPrecedence: 500,
+      distinguisherMethod: { type: 'ByUser' },
+      rules: [
+        {
+          subjects: [
+            { kind: 'User', user: { name: 'u' } },
+            { kind: 'Group', group: { name: 'g' } },
+            { kind: 'ServiceAccount', serviceAccount: { namespace: 'default', name: 's' } },
+          ],
+          resourceRules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], clusterScope: true, namespaces: ['default'] }],
+          nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }],
+        },
+      ],
+    },
+    status: { conditions: [{ type: 'Dangling', status: 'False', lastTransitionTime: TIME, reason: 'Found', message: 'm' }] },
+  },
+  'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': {
+    metadata: { name: 'fuzz', labels: { a: 'b' } },
+    spec: {
+      type: 'Limited',
+      limited: {
+        nominalConcurrencyShares: 10,
+        limitResponse: { type: 'Queue', queuing: { queues: 16, handSize: 4, queueLengthLimit: 20 } },
+        lendablePercent: 10,
+        borrowingLimitPercent: 20,
+      },
+    },
+    status: { conditions: [{ type: 'ConcurrencyShared', status: 'True', lastTransitionTime: TIME, reason: 'r', message: 'm' }] },
+  },
   'v1/Secret': {
     metadata: { name: 'fuzz', annotations: { c: 'd' } },
     immutable: false,
