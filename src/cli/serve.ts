@@ -37,6 +37,8 @@ export interface ServeOptions {
   /** --max-requests-inflight, --max-mutating-requests-inflight. */
   maxRequestsInFlight?: number;
   maxMutatingRequestsInFlight?: number;
+  /** --enable-priority-and-fairness (default true). */
+  enablePriorityAndFairness?: boolean;
   /** fsync per commit ('full', default) or only at checkpoints ('normal', --storage-sync); see StorageSync. */
   storageSync?: StorageSync;
   /** kube's --tls-min-version and --tls-cipher-suites (Go's names). */
@@ -84,6 +86,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     requestTimeoutMs: opts.requestTimeoutMs,
     maxRequestsInFlight: opts.maxRequestsInFlight,
     maxMutatingRequestsInFlight: opts.maxMutatingRequestsInFlight,
+    enablePriorityAndFairness: opts.enablePriorityAndFairness,
     serviceAccountTokens: { ...opts.serviceAccountTokens, keys: saKeys },
     apfEnsureIntervalMs: opts.apfEnsureIntervalMs,
   });

@@ -48,6 +48,9 @@ import { defaultServiceResolver, type ServiceResolver } from '../conversion/type
 import { webhookConverter } from '../crd/webhook-converter.js';
 import { ApiRegistry } from './api-registry.js';
 import { apiRouter } from './router.js';
+import { Dispatcher } from './flowcontrol/dispatcher.js';
+import { FlowControlConfigSource } from './flowcontrol/config-source.js';
+import { mandatoryFlowControlConfiguration } from './flowcontrol/mandatory.js';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, buildHandlerChain } from './handler-chain.js';
 import { newRequestContext, type Handler } from './context.js';
 import type { Authenticator } from './filters/authentication.js';
@@ -87,6 +90,8 @@ export interface ServerOptions {
   eventTtlMs?: number;
   /** Time between passes of the APF bootstrap configuration ensurer (kube: one minute). */
   apfEnsureIntervalMs?: number;
+  /** API Priority and Fairness (kube's --enable-priority-and-fairness, default true); false: max-in-flight limits alone. */
+  enablePriorityAndFairness?: boolean;
   /** ServiceAccount tokens: how they are issued (the token subresource) and which are accepted. */
   serviceAccountTokens?: ServiceAccountTokenOptions;
 }
@@ -142,6 +147,17 @@ const orUndefined = <T>(p: Promise<T>): Promise<T | undefined> =>
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const kv = opts.kv;
+  const maxInFlight = {
+    readOnly: opts.maxRequestsInFlight ?? DEFAULT_MAX_IN_FLIGHT.readOnly,
+    mutating: opts.maxMutatingRequestsInFlight ?? DEFAULT_MAX_IN_FLIGHT.mutating,
+  };
+  const priorityAndFairness = opts.enablePriorityAndFairness ?? true;
+  // With APF the two limits are one concurrency limit, shared out among priority levels (kube's check).
+  if (priorityAndFairness && maxInFlight.readOnly + maxInFlight.mutating <= 0) {
+    throw new Error(
+      `invalid configuration: MaxRequestsInFlight=${maxInFlight.readOnly} and MaxMutatingRequestsInFlight=${maxInFlight.mutating}; they must add up to something positive`,
+    );
+  }
   // Admission plugins look things up through the stores they guard, so the chain refers to them lazily.
   let serving: CrdServing | undefined;
   const admission: Admission = admissionChain([
@@ -201,6 +217,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     for (const c of [...controllers].reverse()) c.stop();
     throw e;
   }
+  // API Priority and Fairness (on by default, as in kube): one dispatcher for every listener, configured from
+  // the stored objects; off, each listener counts its own requests against the two in-flight limits.
+  let flowControl: { dispatcher: Dispatcher } | undefined;
+  if (priorityAndFairness) {
+    const dispatcher = new Dispatcher(maxInFlight.readOnly + maxInFlight.mutating, mandatoryFlowControlConfiguration());
+    const source = new FlowControlConfigSource(dispatcher, priorityLevels, flowSchemas);
+    await source.start();
+    controllers.push(source);
+    flowControl = { dispatcher };
+  }
 
   // ServiceAccount tokens: issued by the serviceaccounts/token subresource, accepted by the secure port's
   // authenticator while the objects they name exist (read from the stores' memory: no storage round trip).
@@ -224,11 +250,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const serviceAccounts = { config: saTokens, getter: tokenObjects, now: saOpts.now, cache: new TokenCache(saOpts.successCacheTtlMs) };
   const secureAuthenticator: Authenticator = (req) => authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth, serviceAccounts });
   const requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  // Each listener counts its own requests (kube has one listener).
-  const maxInFlight = {
-    readOnly: opts.maxRequestsInFlight ?? DEFAULT_MAX_IN_FLIGHT.readOnly,
-    mutating: opts.maxMutatingRequestsInFlight ?? DEFAULT_MAX_IN_FLIGHT.mutating,
-  };
   const servers: http.Server[] = [];
   const out: RunningServer = {
     registry,
@@ -251,7 +272,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // Node checks its connections' header timeouts this often (30 s by default: too coarse for a 32 s limit).
   const connectionsCheckingInterval = Math.max(10, Math.min(30_000, Math.floor(headerReadTimeoutMs / 4)));
   if (opts.tls) {
-    const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight });
+    const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight, flowControl });
     // Go's defaults unless configured: TLS 1.2+, and for TLS 1.2 only Go's default suites.
     const { minVersion, ciphers } = tlsPolicy(opts.tls);
     const s = https.createServer(
@@ -266,7 +287,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     out.secureUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   }
   if (opts.insecurePort !== undefined) {
-    const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight });
+    const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight, flowControl });
     const s = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval }, listener(chain, () => ''));
     const port = await listen(s, opts.insecurePort, '127.0.0.1');
     servers.push(s);
