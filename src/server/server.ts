@@ -51,6 +51,7 @@ import { apiRouter } from './router.js';
 import { Dispatcher } from './flowcontrol/dispatcher.js';
 import { FlowControlConfigSource } from './flowcontrol/config-source.js';
 import { mandatoryFlowControlConfiguration } from './flowcontrol/mandatory.js';
+import { ObjectCounts } from './flowcontrol/object-counts.js';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, buildHandlerChain } from './handler-chain.js';
 import { newRequestContext, type Handler } from './context.js';
 import type { Authenticator } from './filters/authentication.js';
@@ -219,13 +220,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
   // API Priority and Fairness (on by default, as in kube): one dispatcher for every listener, configured from
   // the stored objects; off, each listener counts its own requests against the two in-flight limits.
-  let flowControl: { dispatcher: Dispatcher } | undefined;
+  let flowControl: { dispatcher: Dispatcher; objectCount(group: string, resource: string): number | undefined } | undefined;
   if (priorityAndFairness) {
     const dispatcher = new Dispatcher(maxInFlight.readOnly + maxInFlight.mutating, mandatoryFlowControlConfiguration());
     const source = new FlowControlConfigSource(dispatcher, priorityLevels, flowSchemas);
     await source.start();
-    controllers.push(source);
-    flowControl = { dispatcher };
+    const counts = new ObjectCounts(registry, kv);
+    counts.start();
+    controllers.push(source, counts);
+    flowControl = { dispatcher, objectCount: (group, resource) => counts.get(group, resource) };
   }
 
   // ServiceAccount tokens: issued by the serviceaccounts/token subresource, accepted by the secure port's
