@@ -4,4 +4,6 @@ export interface UserInfo {
   name: string;
   groups: string[];
   uid?: string;
+  /** Further attributes an authenticator (or an Impersonate-Extra-* header) attaches, keyed by lower-case name. */
+  extra?: Record<string, string[]>;
 }
