@@ -12,6 +12,8 @@ import { crdKind } from './apiextensions/v1/custom-resource-definition.js';
 import { crdV1beta1Kind } from './apiextensions/v1beta1/custom-resource-definition.js';
 import { eventKind } from './core/v1/event.js';
 import { eventsV1Kind } from './events/v1/event.js';
+import { localSubjectAccessReviewKind, selfSubjectAccessReviewKind, selfSubjectRulesReviewKind, subjectAccessReviewKind } from './authorization/v1/kinds.js';
+import { selfSubjectReviewKind, tokenReviewKind } from './authentication/v1/reviews.js';
 import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac/v1/rbac.js';
 import { Scale } from './autoscaling/v1/scale.js';
 import { ObjectMeta } from './meta/v1/object-meta.js';
@@ -29,6 +31,12 @@ export const BUILTIN_KINDS: readonly KindDeclaration[] = [
   eventsV1Kind,
   serviceAccountKind,
   leaseKind,
+  tokenReviewKind,
+  selfSubjectReviewKind,
+  selfSubjectAccessReviewKind,
+  subjectAccessReviewKind,
+  localSubjectAccessReviewKind,
+  selfSubjectRulesReviewKind,
 ];
 
 interface ProtobufType {

@@ -47,6 +47,24 @@ export function authenticate(req: IncomingMessage, opts: AuthenticateOptions = {
   return anonymousUser();
 }
 
+/**
+ * A bearer token through the token authenticators alone, as TokenReview runs it (a request carrying only that
+ * token): the user with system:authenticated, or kube's "invalid bearer token". Static tokens are audience
+ * agnostic: with API audiences configured, they are valid only for those (authenticator.WrapAudienceAgnosticToken).
+ */
+export function authenticateToken(
+  token: string,
+  audiences: readonly string[],
+  opts: { tokens?: TokenTable; apiAudiences?: readonly string[] } = {},
+): { user?: UserInfo; audiences?: string[]; error?: string } {
+  const user = opts.tokens?.get(token);
+  const implicit = opts.apiAudiences ?? [];
+  if (!user) return { error: 'invalid bearer token' };
+  if (implicit.length === 0) return { user: withAuthenticatedGroup(user) };
+  const valid = (audiences.length > 0 ? audiences : implicit).filter((a) => implicit.includes(a));
+  return valid.length > 0 ? { user: withAuthenticatedGroup(user), audiences: valid } : { error: 'invalid bearer token' };
+}
+
 /** The Status for a request `authenticate` rejected: 401, reason Unauthorized, message "Unauthorized". */
 const unauthenticatedError = (): StatusError => unauthorized();
 
@@ -63,7 +81,10 @@ function withAuthenticatedGroup(user: UserInfo): UserInfo {
   const groups = user.groups.includes(ALL_AUTHENTICATED) || user.groups.includes(ALL_UNAUTHENTICATED)
     ? [...user.groups]
     : [...user.groups, ALL_AUTHENTICATED];
-  return user.uid === undefined ? { name: user.name, groups } : { name: user.name, groups, uid: user.uid };
+  const out: UserInfo = { name: user.name, groups };
+  if (user.uid !== undefined) out.uid = user.uid;
+  if (user.extra !== undefined) out.extra = user.extra;
+  return out;
 }
 
 // ---- x509 client certificates ----
