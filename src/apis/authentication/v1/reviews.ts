@@ -22,7 +22,7 @@ const TokenReviewSpec = struct(
   'TokenReviewSpec',
   [
     f(1, 'token', 'string', 'omit', { doc: 'Token is the opaque bearer token.' }),
-    f(2, 'audiences', 'string', 'slice omit', { listType: 'atomic' }),
+    f(2, 'audiences', 'string', 'slice omit', { listType: 'atomic', doc: 'Audiences is a list of the identifiers that the resource server presented with the token identifies as. Audience-aware token authenticators will verify that the token was intended for at least one of the audiences in this list. If no audiences are provided, the audience will default to the audience of the Kubernetes apiserver.' }),
   ],
   { ...o, doc: 'TokenReviewSpec is a description of the token authentication request.' },
 );
@@ -32,7 +32,7 @@ const TokenReviewStatus = struct(
   [
     f(1, 'authenticated', 'bool', 'omit', { doc: 'Authenticated indicates that the token was associated with a known user.' }),
     f(2, 'user', UserInfo, 'omit', { doc: 'User is the UserInfo associated with the provided token.' }),
-    f(4, 'audiences', 'string', 'slice omit', { listType: 'atomic' }),
+    f(4, 'audiences', 'string', 'slice omit', { listType: 'atomic', doc: "Audiences are audience identifiers chosen by the authenticator that are compatible with both the TokenReview and token. An identifier is any identifier in the intersection of the TokenReviewSpec audiences and the token's audiences. A client of the TokenReview API that sets the spec.audiences field should validate that a compatible audience identifier is returned in the status.audiences field to ensure that the TokenReview server is audience aware. If a TokenReview returns an empty status.audience field where status.authenticated is \"true\", the token is valid against the audience of the Kubernetes API server." }),
     f(3, 'error', 'string', 'omit', { doc: "Error indicates that the token couldn't be checked" }),
   ],
   { ...o, doc: 'TokenReviewStatus is the result of the token authentication request.' },
@@ -48,7 +48,9 @@ export const TokenReview = kindStruct(
   { ...o, doc: 'TokenReview attempts to authenticate a token to a known user. Note: TokenReview requests may be cached by the webhook token authenticator plugin in the kube-apiserver.' },
 );
 
-const SelfSubjectReviewStatus = struct('SelfSubjectReviewStatus', [f(1, 'userInfo', UserInfo, 'omit', { doc: 'User attributes of the user making this request.' })], {
+const SelfSubjectReviewStatus = struct('SelfSubjectReviewStatus', [
+  f(1, 'userInfo', UserInfo, 'omit', { doc: 'User attributes of the user making this request.' }),
+], {
   ...o,
   doc: 'SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user.',
 });
