@@ -11,7 +11,8 @@ type GoScalar = 'string' | 'int64' | 'int32' | 'float64' | 'bool' | 'bytes';
  * decode some members without strict checks; json: apiextensions' JSON, any value (merged without
  * strategies, never decoded from protobuf); the jsonSchemaPropsOr* types: apiextensions' unions of a
  * schema with an array or a bool, each a Go struct with its own UnmarshalJSON. The apiextensions types are
- * published in OpenAPI under the package of the struct that holds them.
+ * published in OpenAPI under the package of the struct that holds them. stringList: a named []string as a
+ * map's value (authentication's ExtraValue in map[string]ExtraValue; protobuf: a message of repeated items).
  */
 export type GoFieldType =
   | GoScalar
@@ -23,6 +24,7 @@ export type GoFieldType =
   | 'jsonSchemaPropsOrBool'
   | 'jsonSchemaPropsOrStringArray'
   | 'json'
+  | 'stringList'
   | GoStruct;
 
 export interface GoField {

@@ -40,7 +40,8 @@ function tableConvertorOf(columns: readonly TableColumnDecl[], order?: TableConv
 export function builtinResourceType(k: KindDeclaration): ResourceType {
   const { group, version, kind, resource } = k.served;
   return {
-    served: { ...k.served, storageVersionHash: storageVersionHash(k.storageGroup ?? group, k.storageVersion, kind) },
+    // Create-only kinds have no storage, so discovery publishes no hash for them.
+    served: { ...k.served, storageVersionHash: k.createOnly ? '' : storageVersionHash(k.storageGroup ?? group, k.storageVersion, kind) },
     gr: { group, resource },
     keyPrefix: k.keyPrefix,
     goType: k.object,

@@ -14,6 +14,8 @@ import { crdKind } from './apiextensions/v1/custom-resource-definition.js';
 import { crdV1beta1Kind } from './apiextensions/v1beta1/custom-resource-definition.js';
 import { eventKind } from './core/v1/event.js';
 import { eventsV1Kind } from './events/v1/event.js';
+import { localSubjectAccessReviewKind, selfSubjectAccessReviewKind, selfSubjectRulesReviewKind, subjectAccessReviewKind } from './authorization/v1/kinds.js';
+import { selfSubjectReviewKind, tokenReviewKind } from './authentication/v1/reviews.js';
 import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac/v1/rbac.js';
 import { Scale } from './autoscaling/v1/scale.js';
 import { TokenRequest } from './authentication/v1/token-request.js';
@@ -34,6 +36,12 @@ export const BUILTIN_KINDS: readonly KindDeclaration[] = [
   leaseKind,
   flowSchemaKind,
   priorityLevelConfigurationKind,
+  tokenReviewKind,
+  selfSubjectReviewKind,
+  selfSubjectAccessReviewKind,
+  subjectAccessReviewKind,
+  localSubjectAccessReviewKind,
+  selfSubjectRulesReviewKind,
 ];
 
 interface ProtobufType {

@@ -50,6 +50,11 @@ export interface KindDeclaration {
     /** The stored version's Go type, whose key order stored objects then keep (else this version's). */
     object?: GoStruct;
   };
+  /**
+   * Not stored: a POST answers with the object the server's handler for the kind fills in, as kube's create-only
+   * REST storages (access and token reviews) do. The strategy then only admits the decoded body.
+   */
+  createOnly?: true;
   /** Warnings sent with every response of the endpoint. */
   warnings?: readonly string[];
 }

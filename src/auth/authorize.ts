@@ -35,6 +35,8 @@ export interface Decision {
   allowed: boolean;
   /** Why it was denied, appended to the message as kube does; '' for none. */
   reason: string;
+  /** An explicit deny (kube's DecisionDeny) rather than no opinion; SubjectAccessReview reports it as status.denied. */
+  denied?: boolean;
 }
 
 const PUBLIC_INFO_PATHS: ReadonlySet<string> = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
@@ -49,6 +51,64 @@ export function authorize(attrs: RequestAttributes): Decision {
   // RBAC denies with no reason when no rule matched.
   return { allowed: false, reason: '' };
 }
+
+/** A rule of a SelfSubjectRulesReview: what an authorizer grants on resources (authorizer.ResourceRuleInfo). */
+export interface ResourceRule {
+  verbs: string[];
+  apiGroups: string[];
+  resources: string[];
+  resourceNames: string[];
+}
+
+/** What an authorizer grants on non-resource URLs (authorizer.NonResourceRuleInfo). */
+export interface NonResourceRule {
+  verbs: string[];
+  nonResourceURLs: string[];
+}
+
+/** authorizer.RuleResolver's answer: the rules a user holds in a namespace, and whether the list may be partial. */
+export interface SubjectRules {
+  resourceRules: ResourceRule[];
+  nonResourceRules: NonResourceRule[];
+  incomplete: boolean;
+  /** Why listing failed, when it did (evaluationError). */
+  error?: string;
+}
+
+/**
+ * The rules `authorize` grants a user in a namespace (kube's RuleResolver.RulesFor, what `kubectl auth can-i
+ * --list` shows): the fixed policy's `*` for masters and authenticated users, the public-info paths for anyone.
+ */
+export function rulesFor(user: UserInfo, _namespace: string): SubjectRules {
+  const groups = user.groups;
+  if (groups.includes(MASTERS_GROUP) || groups.includes(ALL_AUTHENTICATED)) {
+    return {
+      resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], resourceNames: [] }],
+      nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+      incomplete: false,
+    };
+  }
+  return { resourceRules: [], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: [...PUBLIC_INFO_PATHS] }], incomplete: false };
+}
+
+/**
+ * The authorizer as the server holds it: a decision per request, and the rules listing behind
+ * SelfSubjectRulesReview. RBAC replaces both; the request filters and the access reviews only see this.
+ */
+export interface AuthorizerHooks {
+  authorize(attrs: RequestAttributes): Decision;
+  rulesFor(user: UserInfo, namespace: string): SubjectRules;
+}
+
+export const fixedPolicy: AuthorizerHooks = { authorize, rulesFor };
+
+/** The 403 for a denied request, or undefined when the hooks allow it. */
+export const checkWith =
+  (hooks: AuthorizerHooks) =>
+  (attrs: RequestAttributes): StatusError | undefined => {
+    const d = hooks.authorize(attrs);
+    return d.allowed ? undefined : forbiddenError(attrs, d.reason);
+  };
 
 /** undefined when allowed, otherwise the 403 to send. */
 export function checkAuthorized(attrs: RequestAttributes): StatusError | undefined {

@@ -11,6 +11,7 @@ import { loadServiceAccountKeys } from '../auth/service-account-keys.js';
 import { startServer, type RunningServer, type ServiceAccountTokenOptions } from '../server/server.js';
 import type { ServiceResolver } from '../conversion/types.js';
 import type { TokenTable } from '../auth/authenticate.js';
+import type { AuthorizerHooks } from '../auth/authorize.js';
 import type { KVStore } from '../storage/types.js';
 
 export interface ServeOptions {
@@ -24,6 +25,8 @@ export interface ServeOptions {
   serviceResolver?: ServiceResolver;
   /** Bearer tokens accepted on the secure port (--token-auth-file). */
   tokens?: TokenTable;
+  /** The authorizer (default: the fixed policy of auth/authorize.ts); tests give their own. */
+  authorizer?: AuthorizerHooks;
   /** Whether requests without credentials are system:anonymous (default) or refused (--anonymous-auth=false). */
   anonymousAuth?: boolean;
   /** Watches last between this and twice this (kube's --min-request-timeout; tests shorten it). */
@@ -80,6 +83,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     serviceResolver: opts.serviceResolver,
     tokens: opts.tokens,
     anonymousAuth: opts.anonymousAuth,
+    authorizer: opts.authorizer,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
     bookmarkIntervalMs: opts.bookmarkIntervalMs,
     eventTtlMs: opts.eventTtlMs,

@@ -49,6 +49,7 @@ function scalar(t: GoFieldType): { schema: Schema; zero: unknown } {
 
 /** A list's items or a map's values: non-pointer elements carry their zero value as default. */
 function elemSchema(t: GoFieldType, owner: GoStruct): Schema {
+  if (t === 'stringList') return { type: 'array', items: { default: '', type: 'string' } };
   const ref = refName(t, owner);
   if (ref) return typeof t === 'object' ? { default: {}, allOf: [{ $ref: REFS + ref }] } : { $ref: REFS + ref };
   const s = scalar(t);

@@ -34,13 +34,14 @@ import { CrdController, type FinalizerTiming } from '../crd/controller.js';
 import { admissionChain } from '../admission/chain.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { crdTerminating } from '../admission/crd-terminating.js';
-import { authenticate, type TokenTable } from '../auth/authenticate.js';
+import { authenticate, authenticateToken, type TokenTable } from '../auth/authenticate.js';
+import { checkWith, fixedPolicy, type AuthorizerHooks } from '../auth/authorize.js';
+import { reviewCreaters } from '../auth/reviews.js';
 import { DEFAULT_ISSUER, type ServiceAccountTokenConfig, type TokenObjectGetter } from '../auth/service-account-token.js';
 import { generatedKeys, type ServiceAccountKeys } from '../auth/service-account-keys.js';
 import { TokenCache } from '../auth/token-cache.js';
 import { secretKind } from '../apis/core/v1/secret.js';
 import { tokenRequestHandler } from './token-request-handler.js';
-import { checkAuthorized } from '../auth/authorize.js';
 import { tlsPolicy, type TlsPolicyFlags } from '../auth/tls-policy.js';
 import type { UserInfo } from '../api/user.js';
 import * as S from '../api/status.js';
@@ -78,6 +79,8 @@ export interface ServerOptions {
   serviceResolver?: ServiceResolver;
   /** Bearer tokens of the secure port (kube's --token-auth-file). */
   tokens?: TokenTable;
+  /** The authorizer behind every request, impersonation and the access reviews (default: the fixed policy of authorize.ts). */
+  authorizer?: AuthorizerHooks;
   /** Whether requests without credentials on the secure port are system:anonymous (true) or refused with 401 (kube's --anonymous-auth). */
   anonymousAuth?: boolean;
   /** How long a request that is not long-running may take before a 504 (kube's --request-timeout, 60 s). */
@@ -165,6 +168,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     crdTerminating((r) => serving?.isTerminating(r) ?? false),
     namespaceLifecycle((name) => namespaces.get('', name).then((ns) => ns, (e: unknown) => (e instanceof S.StatusError && e.code === 404 ? undefined : Promise.reject(e)))),
   ]);
+  const saOpts = opts.serviceAccountTokens ?? {};
+  const saTokens = serviceAccountTokenConfig(saOpts);
+  const authorizerHooks = opts.authorizer ?? fixedPolicy;
+  const checkAuthorized = checkWith(authorizerHooks);
+  const creaters = reviewCreaters({
+    authorizer: authorizerHooks,
+    // The token authenticators of the secure port: the token file and ServiceAccount tokens (for the API's audiences).
+    authenticateToken: (token, audiences) => authenticateToken(token, audiences, { tokens: opts.tokens, apiAudiences: saTokens.apiAudiences, serviceAccounts }),
+    apiAudiences: saTokens.apiAudiences,
+  });
   const builtinTypes = new Map(BUILTIN_KINDS.map((k) => [k, builtinResourceType(k)]));
   trackManagedFields([...builtinTypes.values()]);
   const stores = new Map(BUILTIN_KINDS.map((k) => [k, new GenericStore(kv, builtinTypes.get(k)!, admission)]));
@@ -173,7 +186,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const resolver = opts.serviceResolver ?? defaultServiceResolver;
   serving = new CrdServing(kv, admission, (crd) => webhookConverter(crd, resolver), (served) => mergeSchemaFor(served));
   const registry = new ApiRegistry(serving);
-  for (const [kind, store] of stores) registry.addBuiltin(builtinEndpoint(kind, store));
+  for (const [kind, store] of stores) {
+    const ep = builtinEndpoint(kind, store);
+    if (kind.createOnly) ep.creater = creaters.get(kind.served.kind);
+    registry.addBuiltin(ep);
+  }
 
   await ensureInitialNamespaces(namespaces);
   // The controllers (apiextensions-apiserver's and kube-controller-manager's), stopped in reverse on close.
@@ -183,7 +200,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   controllers.push(crdController);
   // One store per stored kind (events.k8s.io events are core/v1 events): what a namespace holds is every
   // namespaced one and every namespaced custom resource; what the garbage collector watches, all of them.
-  const storedAsServed = (k: (typeof BUILTIN_KINDS)[number]): boolean => k.storageVersion === k.served.version && (k.storageGroup ?? k.served.group) === k.served.group;
+  const storedAsServed = (k: (typeof BUILTIN_KINDS)[number]): boolean =>
+    !k.createOnly && k.storageVersion === k.served.version && (k.storageGroup ?? k.served.group) === k.served.group;
   const storageBuiltins = [...stores.entries()].filter(([k]) => storedAsServed(k));
   const namespacedBuiltins = storageBuiltins.filter(([k]) => k.served.namespaced).map(([, s]) => s);
   const nsController = new NamespaceController(namespaces, () => [...namespacedBuiltins, ...serving!.storageStores((c) => c.spec.scope === 'Namespaced')]);
@@ -233,8 +251,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   // ServiceAccount tokens: issued by the serviceaccounts/token subresource, accepted by the secure port's
   // authenticator while the objects they name exist (read from the stores' memory: no storage round trip).
-  const saOpts = opts.serviceAccountTokens ?? {};
-  const saTokens = serviceAccountTokenConfig(saOpts);
   registry.addSubresourceHandler('', 'v1', 'serviceaccounts', 'token', tokenRequestHandler({ config: saTokens, secrets: stores.get(secretKind)!, admission, now: saOpts.now }));
   const tokenObjects: TokenObjectGetter = {
     serviceAccount: (ns, name) => orUndefined(stores.get(serviceAccountKind)!.get(ns, name)),

@@ -122,6 +122,31 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
       preserveUnknownFields: false,
     },
   },
+  'authentication.k8s.io/v1/TokenReview': { spec: { token: 't', audiences: ['a'] } },
+  'authentication.k8s.io/v1/SelfSubjectReview': { status: { userInfo: { username: 'u', uid: 'i', groups: ['g'], extra: { k: ['v'] } } } },
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': {
+    spec: {
+      resourceAttributes: {
+        namespace: 'default',
+        verb: 'get',
+        group: 'g',
+        version: 'v1',
+        resource: 'r',
+        subresource: 's',
+        name: 'n',
+        fieldSelector: { requirements: [{ key: 'a', operator: 'In', values: ['b'] }] },
+        labelSelector: { rawSelector: 'a=b' },
+      },
+    },
+    status: { allowed: false, denied: false, reason: 'r', evaluationError: 'e' },
+  },
+  'authorization.k8s.io/v1/SubjectAccessReview': {
+    spec: { nonResourceAttributes: { path: '/p', verb: 'get' }, user: 'u', groups: ['g'], extra: { k: ['v'] }, uid: 'i' },
+  },
+  'authorization.k8s.io/v1/LocalSubjectAccessReview': {
+    spec: { resourceAttributes: { namespace: 'default', verb: 'get', resource: 'r' }, user: 'u', groups: ['g'], extra: { k: ['v'] }, uid: 'i' },
+  },
+  'authorization.k8s.io/v1/SelfSubjectRulesReview': { spec: { namespace: 'default' } },
   'v1/ConfigMap': {
     metadata: { name: 'fuzz', labels: { a: 'b' } },
     immutable: false,
@@ -220,6 +245,8 @@ function elemSlot(t: GoFieldType): Slot {
       return { k: 'orArray' };
     case 'jsonSchemaPropsOrStringArray':
       return { k: 'orStringArray' };
+    case 'stringList':
+      return { k: 'slice', elem: { k: 'string' } };
   }
 }
 
