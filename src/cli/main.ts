@@ -34,6 +34,8 @@ Flags for serve:
                          read-only requests served at once before 429s (default 400; 0: no limit)
   --max-mutating-requests-inflight N
                          mutating requests served at once before 429s (default 200; 0: no limit)
+  --max-connections N    open connections per port; more are closed on accept (default 10000, less
+                         when the open-file limit is low; 0: no limit)
   --tls-min-version V    VersionTLS12 (default) or VersionTLS13 (VersionTLS10, VersionTLS11 also accepted)
   --tls-cipher-suites S[,S]
                          TLS 1.2 cipher suites by Go's names (default: Go's defaults, ECDHE with AES-GCM,
@@ -84,6 +86,7 @@ async function main(argv: string[]): Promise<number> {
     requestTimeoutMs: durationFlag(args.flags, 'request-timeout'),
     maxRequestsInFlight: countFlag(args.flags, 'max-requests-inflight'),
     maxMutatingRequestsInFlight: countFlag(args.flags, 'max-mutating-requests-inflight'),
+    maxConnections: countFlag(args.flags, 'max-connections'),
     storageSync: storageSyncFlag(args.flags.get('storage-sync')),
     tlsMinVersion,
     tlsCipherSuites,

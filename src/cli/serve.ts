@@ -36,6 +36,8 @@ export interface ServeOptions {
   /** --max-requests-inflight, --max-mutating-requests-inflight. */
   maxRequestsInFlight?: number;
   maxMutatingRequestsInFlight?: number;
+  /** --max-connections: open connections per listener (0: no limit). */
+  maxConnections?: number;
   /** fsync per commit ('full', default) or only at checkpoints ('normal', --storage-sync); see StorageSync. */
   storageSync?: StorageSync;
   /** kube's --tls-min-version and --tls-cipher-suites (Go's names). */
@@ -72,6 +74,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     requestTimeoutMs: opts.requestTimeoutMs,
     maxRequestsInFlight: opts.maxRequestsInFlight,
     maxMutatingRequestsInFlight: opts.maxMutatingRequestsInFlight,
+    maxConnections: opts.maxConnections,
   });
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   const serverUrl = server.secureUrl!.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//127.0.0.1:');

@@ -43,6 +43,7 @@ import { newRequestContext, type Handler } from './context.js';
 import type { Authenticator } from './filters/authentication.js';
 import { writeError } from './http.js';
 import type { WatchBufferLimits } from './watch.js';
+import { defaultMaxConnections, openFileLimit } from './connection-limit.js';
 
 export { VERSION_INFO } from './router.js';
 
@@ -75,6 +76,11 @@ export interface ServerOptions {
   headerReadTimeoutMs?: number;
   /** How long events are kept after their last write (kube's --event-ttl, one hour). */
   eventTtlMs?: number;
+  /**
+   * Connections each listener keeps open at once; past it a new one is closed on accept (0: no limit, as kube).
+   * Default: connection-limit.ts's, 10,000 or less under a low open-file limit.
+   */
+  maxConnections?: number;
 }
 
 export interface RunningServer {
@@ -197,7 +203,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     servers.push(s);
     out.insecureUrl = `http://127.0.0.1:${port}`;
   }
+  const maxConnections = opts.maxConnections ?? defaultMaxConnections(openFileLimit(), servers.length);
   for (const s of servers) {
+    // Node closes a connection accepted past this at once (0 leaves it unbounded).
+    if (maxConnections > 0) s.maxConnections = maxConnections;
     s.keepAliveTimeout = 65_000;
     // Go's ReadHeaderTimeout as kube's secure serving sets it (32 s); the rest of a request is bounded by
     // the request-timeout filter, not here: watches are long-lived.
