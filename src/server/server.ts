@@ -185,8 +185,21 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight });
     // Go's defaults unless configured: TLS 1.2+, and for TLS 1.2 only Go's default suites.
     const { minVersion, ciphers } = tlsPolicy(opts.tls);
+    // The handshake is bounded as Go bounds it (http.Server.tlsHandshakeTimeout: the header timeout), not by
+    // Node's 120 s: a connection that never says hello is closed as soon as one that never sends headers.
     const s = https.createServer(
-      { cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false, maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval, minVersion, ciphers },
+      {
+        cert: opts.tls.cert,
+        key: opts.tls.key,
+        ca: opts.tls.ca,
+        requestCert: true,
+        rejectUnauthorized: false,
+        maxHeaderSize: MAX_HEADER_BYTES,
+        connectionsCheckingInterval,
+        handshakeTimeout: headerReadTimeoutMs,
+        minVersion,
+        ciphers,
+      },
       listener(chain, (req) => `${req.socket.localAddress ?? ''}:${req.socket.localPort ?? ''}`),
     );
     // https.createServer's highWaterMark option reaches only the TCP socket beneath, not the TLS socket HTTP
