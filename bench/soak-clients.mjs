@@ -3,13 +3,18 @@
 // updates, deletes, gets and lists of CronTabs and ConfigMaps, watchers that read their streams, and
 // hostile clients: watchers that never read, uploaders that trickle a body, connections that say nothing.
 //
-// Messages over IPC: { start: { port, namespaces, clients, live, watchers, stalled, slow, silent } },
-// replied { ready } once traffic runs; { stalledCheck }, replied with what became of the stalled watchers;
+// Messages over IPC: { start: { port, tls, token, namespaces, clients, live, watchers, stalled, slow, silent,
+// baselineOps } }: first the baseline (the same requests one at a time), then the traffic, replied
+// { ready, idle } once it runs. With tls, every client talks HTTPS to the secure port with a bearer token
+// (a user held to max-in-flight, as real clients are; the plain port's user is in system:masters and
+// exempt); the silent connections never start their handshake. { stalledCheck }, replied with what became of the stalled watchers;
 // { killing }: the server is about to be killed, so a write that fails on its connection from here on
 // was in flight (its client stops); { stop }: replied with the figures and every object's last
 // acknowledged state (see finish()).
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
+import tls from 'node:tls';
 import { crontabBody, crontabs } from './fixtures.mjs';
 import { percentile, sleep } from './util.mjs';
 
@@ -17,6 +22,15 @@ process.on('disconnect', () => process.exit(1));
 
 const SEQ = 'soak.example.com/seq';
 let cfg;
+let lib = http;
+let authHeaders = {};
+const newAgent = () => new lib.Agent({ keepAlive: true, maxSockets: 1, rejectUnauthorized: false });
+/** A raw connection to the server (TLS on the secure port); onOpen once it can carry a request. */
+function rawConnect(onOpen) {
+  if (!cfg.tls) return net.connect(cfg.port, '127.0.0.1', onOpen);
+  return tls.connect({ host: '127.0.0.1', port: cfg.port, rejectUnauthorized: false }, onOpen);
+}
+const rawHeaders = () => Object.entries(authHeaders).map(([k, v]) => `${k}: ${v}\r\n`).join('');
 let stopping = false;
 let killing = false;
 let killAt = 0;
@@ -55,8 +69,8 @@ function newObject(kind, ns, name) {
 function call(agent, method, path, body, { parse = false } = {}) {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(
-      { host: '127.0.0.1', port: cfg.port, method, path, agent, headers: { Accept: 'application/json', ...(data ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) } : {}) } },
+    const req = lib.request(
+      { host: '127.0.0.1', port: cfg.port, method, path, agent, headers: { Accept: 'application/json', ...authHeaders, ...(data ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) } : {}) } },
       (res) => {
         const chunks = [];
         res.on('data', (c) => parse && chunks.push(c));
@@ -101,7 +115,7 @@ function connectionFailed(error, obj) {
 
 async function mixedClient(i) {
   const ns = cfg.namespaces[i % cfg.namespaces.length];
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const agent = newAgent();
   const live = []; // objects of this client that exist
   const last = new Map(); // path → last object seen (the next update's base)
   let n = 0;
@@ -185,7 +199,7 @@ async function resync(agent, obj, live, last) {
 async function watcher(i) {
   const ns = cfg.namespaces[i % cfg.namespaces.length];
   const collection = KINDS[i % 2 ? 'configmap' : 'crontab'].collection(ns);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const agent = newAgent();
   let rv;
   while (!stopping && !killing) {
     if (rv === undefined) {
@@ -199,8 +213,15 @@ async function watcher(i) {
     const timeout = 10 + Math.floor(Math.random() * 20);
     const t0 = performance.now();
     await new Promise((resolve) => {
-      const req = http.get(
-        { host: '127.0.0.1', port: cfg.port, path: `${collection}?watch=1&allowWatchBookmarks=true&timeoutSeconds=${timeout}&resourceVersion=${rv}`, agent: false },
+      const req = lib.get(
+        {
+          host: '127.0.0.1',
+          port: cfg.port,
+          path: `${collection}?watch=1&allowWatchBookmarks=true&timeoutSeconds=${timeout}&resourceVersion=${rv}`,
+          headers: authHeaders,
+          agent: false,
+          rejectUnauthorized: false,
+        },
         (res) => {
           record('watch', performance.now() - t0, res.statusCode);
           if (res.statusCode !== 200) rv = undefined;
@@ -235,10 +256,10 @@ const watchEvents = { count: 0 };
 const stalled = [];
 function stalledWatcher(i) {
   const ns = cfg.namespaces[i % cfg.namespaces.length];
-  const s = net.connect(cfg.port, '127.0.0.1');
+  const s = rawConnect();
   s.on('error', () => {});
   // No 'data' listener: the socket stays paused and its kernel buffers fill up.
-  s.write(`GET ${crontabs(ns)}?watch=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  s.write(`GET ${crontabs(ns)}?watch=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n${rawHeaders()}\r\n`);
   stalled.push(s);
 }
 
@@ -272,7 +293,6 @@ async function slowUploader(i) {
   while (!stopping && !killing) {
     const t0 = performance.now();
     await new Promise((resolve) => {
-      const s = net.connect(cfg.port, '127.0.0.1');
       let timer;
       let head = '';
       const done = () => {
@@ -280,6 +300,16 @@ async function slowUploader(i) {
         s.destroy();
         resolve();
       };
+      const s = rawConnect(() => {
+        s.write(`POST /api/v1/namespaces/${ns}/configmaps HTTP/1.1\r\nHost: 127.0.0.1\r\n${rawHeaders()}Content-Type: application/json\r\nContent-Length: 2048\r\n\r\n`);
+        const body = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"slow-${i}"},"data":{"a":"${'z'.repeat(2048)}`;
+        let sent = 0;
+        timer = setInterval(() => {
+          if (stopping || killing) return done();
+          s.write(body.slice(sent, sent + 16));
+          sent += 16;
+        }, 1000);
+      });
       s.on('error', done);
       s.on('data', (c) => {
         head += c.toString('latin1');
@@ -293,21 +323,11 @@ async function slowUploader(i) {
         if (!head && !stopping && !killing) slowResults.cut++;
         done();
       });
-      s.on('connect', () => {
-        s.write(`POST /api/v1/namespaces/${ns}/configmaps HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2048\r\n\r\n`);
-        const body = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"slow-${i}"},"data":{"a":"${'z'.repeat(2048)}`;
-        let sent = 0;
-        timer = setInterval(() => {
-          if (stopping || killing) return done();
-          s.write(body.slice(sent, sent + 16));
-          sent += 16;
-        }, 1000);
-      });
     });
   }
 }
 
-/** A connection that sends nothing: the header timeout must close it. */
+/** A connection that sends nothing (on the secure port: not even a TLS hello): the header timeout must close it. */
 const silentResults = { closed: 0, ms: [] };
 async function silentClient() {
   while (!stopping && !killing) {
@@ -327,6 +347,61 @@ async function silentClient() {
       s.resume();
     });
   }
+}
+
+/** Time to the response headers of a watch (then dropped), as the watchers measure theirs. */
+function watchStart(path) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const req = lib.get({ host: '127.0.0.1', port: cfg.port, path: `${path}?watch=1&timeoutSeconds=5`, headers: authHeaders, agent: false, rejectUnauthorized: false }, (res) => {
+      const t = performance.now() - t0;
+      res.destroy();
+      resolve({ status: res.statusCode, t });
+    });
+    req.on('error', reject);
+  });
+}
+
+/**
+ * The mixed clients' requests one at a time on the idle server, over the same transport, in namespace
+ * soak-base: each verb's latencies, to hold the soak's against.
+ */
+async function idleBaseline() {
+  const ns = 'soak-base';
+  const agent = newAgent();
+  const lat = { create: [], get: [], update: [], list: [], watch: [], delete: [] };
+  const time = async (verb, method, path, body, opts) => {
+    const t0 = performance.now();
+    const r = await call(agent, method, path, body, opts);
+    if (r.status >= 300) throw new Error(`idle ${verb} ${path}: HTTP ${r.status}`);
+    lat[verb].push(performance.now() - t0);
+    return r;
+  };
+  const kindOf = (i) => (i % 2 ? 'crontab' : 'configmap');
+  const path = (i) => `${KINDS[kindOf(i)].collection(ns)}/b-${i}`;
+  // Twice: the first round warms the server up (JIT) and is not kept.
+  for (const round of [0, 1]) {
+    const n = round === 0 ? 50 : cfg.baselineOps;
+    const made = [];
+    for (let i = 0; i < n; i++) made.push((await time('create', 'POST', KINDS[kindOf(i)].collection(ns), newObject(kindOf(i), ns, `b-${i}`), { parse: true })).json);
+    for (let i = 0; i < n; i++) await time('get', 'GET', path(i));
+    for (let i = 0; i < n; i++) {
+      made[i].metadata.annotations[SEQ] = '1';
+      await time('update', 'PUT', path(i), made[i]);
+    }
+    for (let i = 0; i < n; i++) await time('list', 'GET', `${KINDS[kindOf(i)].collection(ns)}?limit=100`);
+    for (let i = 0; i < Math.min(n, 50); i++) {
+      const r = await watchStart(KINDS[kindOf(i)].collection(ns));
+      if (r.status !== 200) throw new Error(`idle watch: HTTP ${r.status}`);
+      lat.watch.push(r.t);
+    }
+    for (let i = 0; i < n; i++) await time('delete', 'DELETE', path(i));
+    if (round === 0) for (const k of Object.keys(lat)) lat[k] = [];
+  }
+  agent.destroy();
+  const out = {};
+  for (const [verb, xs] of Object.entries(lat)) out[verb] = { n: xs.length, p50: percentile(xs, 0.5), p99: percentile(xs, 0.99) };
+  return out;
 }
 
 const summary = (xs) => (xs.length ? { n: xs.length, p50: percentile(xs, 0.5), p99: percentile(xs, 0.99), max: Math.max(...xs) } : { n: 0 });
@@ -355,12 +430,17 @@ async function finish() {
 process.on('message', async (m) => {
   if (m.start) {
     cfg = m.start;
+    if (cfg.tls) {
+      lib = https;
+      authHeaders = { Authorization: `Bearer ${cfg.token}` };
+    }
+    const idle = await idleBaseline();
     for (let i = 0; i < cfg.stalled; i++) stalledWatcher(i);
     for (let i = 0; i < cfg.silent; i++) running.push(silentClient());
     for (let i = 0; i < cfg.slow; i++) running.push(slowUploader(i));
     for (let i = 0; i < cfg.watchers; i++) running.push(watcher(i));
     for (let i = 0; i < cfg.clients; i++) running.push(mixedClient(i));
-    process.send({ ready: true });
+    process.send({ ready: true, idle });
   } else if (m.stalledCheck) {
     // Judged while the server still runs (its death closes every connection).
     stalledWatchers = await stalledOutcome();

@@ -3,12 +3,12 @@
 // flight and a restart on the same data dir. Reports latency per verb beside the same requests on the
 // idle server at the start, 429s and other failures, what became of the hostile clients, the server's
 // RSS over time, and whether every acknowledged write survived. See README.md.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
-import { createNamespace, crontabBody, crontabs, setupCrd } from './fixtures.mjs';
-import { closeAgent, cpuBusy, expectOk, markdownTable, percentile, request, sleep, startChild, stopChild } from './util.mjs';
+import { createNamespace, setupCrd } from './fixtures.mjs';
+import { closeAgent, cpuBusy, markdownTable, request, sleep, startChild, stopChild } from './util.mjs';
 
 const env = (name, def) => (process.env[name] !== undefined && process.env[name] !== '' ? Number(process.env[name]) : def);
 const cfg = {
@@ -22,10 +22,11 @@ const cfg = {
   silent: env('SOAK_SILENT', 50),
   sampleSeconds: env('SOAK_SAMPLE_SECONDS', 5),
   baselineOps: env('SOAK_BASELINE_OPS', 200),
+  // 1: the clients use the TLS port as a user held to max-in-flight; 0: the plain port (system:masters, exempt).
+  tls: env('SOAK_TLS', 1),
 };
 const log = (s) => process.stderr.write(`${s}\n`);
 const SEQ = 'soak.example.com/seq';
-const configmaps = (ns) => `/api/v1/namespaces/${ns}/configmaps`;
 const ms = (x) => (x === undefined ? '—' : x < 10 ? `${x.toFixed(2)} ms` : `${x.toFixed(0)} ms`);
 const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
 const int = (x) => Math.round(x).toLocaleString('en-US');
@@ -48,66 +49,13 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** The clients' bearer token: a user in system:authenticated only (allowed everything, not exempt from max-in-flight). */
+const TOKEN = randomBytes(16).toString('hex');
+
 async function startServer(dataDir) {
   const t0 = performance.now();
-  const { proc, reply } = await startChild('./server.mjs', { dataDir });
-  return { proc, url: reply.url, port: Number(new URL(reply.url).port), startMs: performance.now() - t0 };
-}
-
-/** Time to the response headers of a watch (then dropped), as the soak's watchers measure theirs. */
-function watchStart(url) {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const req = http.get(`${url}?watch=1&timeoutSeconds=5`, { agent: false }, (res) => {
-      const t = performance.now() - t0;
-      res.destroy();
-      resolve({ status: res.statusCode, t });
-    });
-    req.on('error', reject);
-  });
-}
-
-/** The same requests as the soak's clients make, one at a time on the idle server: per verb latencies. */
-async function idleBaseline(url) {
-  const ns = 'soak-base';
-  await createNamespace(url, ns);
-  const lat = { create: [], get: [], update: [], list: [], watch: [], delete: [] };
-  const time = async (verb, p) => {
-    const t0 = performance.now();
-    const r = await expectOk(p, verb);
-    lat[verb].push(performance.now() - t0);
-    return r;
-  };
-  const body = (i) => {
-    const name = `b-${i}`;
-    if (i % 2) return JSON.parse(crontabBody(ns).replace('__NAME__', name));
-    return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, labels: { app: 'soak' } }, data: { payload: 'y'.repeat(900) } };
-  };
-  const collection = (i) => `${url}${i % 2 ? crontabs(ns) : configmaps(ns)}`;
-  // Twice: the first round warms the server up (JIT) and is not kept.
-  for (const round of [0, 1]) {
-    const n = round === 0 ? 50 : cfg.baselineOps;
-    const made = [];
-    for (let i = 0; i < n; i++) made.push((await time('create', request(collection(i), 'POST', body(i)))).json());
-    for (let i = 0; i < n; i++) await time('get', request(`${collection(i)}/b-${i}`, 'GET', undefined, {}, { discard: true }));
-    for (let i = 0; i < n; i++) {
-      const o = made[i];
-      o.metadata.annotations = { ...o.metadata.annotations, [SEQ]: '1' };
-      await time('update', request(`${collection(i)}/b-${i}`, 'PUT', o, {}, { discard: true }));
-    }
-    for (let i = 0; i < n; i++) await time('list', request(`${collection(i)}?limit=100`, 'GET', undefined, {}, { discard: true }));
-    for (let i = 0; i < Math.min(n, 50); i++) {
-      const t0 = performance.now();
-      const r = await watchStart(collection(i));
-      if (r.status !== 200) throw new Error(`watch: HTTP ${r.status}`);
-      lat.watch.push(performance.now() - t0);
-    }
-    for (let i = 0; i < n; i++) await time('delete', request(`${collection(i)}/b-${i}`, 'DELETE', undefined, {}, { discard: true }));
-    if (round === 0) for (const k of Object.keys(lat)) lat[k] = [];
-  }
-  const out = {};
-  for (const [verb, xs] of Object.entries(lat)) out[verb] = { n: xs.length, p50: percentile(xs, 0.5), p99: percentile(xs, 0.99) };
-  return out;
+  const { proc, reply } = await startChild('./server.mjs', { dataDir, tokens: [[TOKEN, { name: 'soak', uid: 'soak', groups: [] }]] });
+  return { proc, url: reply.url, port: Number(new URL(reply.url).port), securePort: Number(new URL(reply.secureUrl).port), startMs: performance.now() - t0 };
 }
 
 /** The next IPC message of a child started with startChild (which consumed the first). */
@@ -158,18 +106,16 @@ async function main() {
   try {
     await setupCrd(server.url);
     const namespaces = Array.from({ length: cfg.namespaces }, (_, i) => `soak-${i}`);
-    for (const ns of namespaces) await createNamespace(server.url, ns);
-    log('idle baseline...');
-    const idle = await idleBaseline(server.url);
+    for (const ns of [...namespaces, 'soak-base']) await createNamespace(server.url, ns);
+    log(`idle baseline, then soak: ${cfg.clients} clients, ${cfg.watchers} watchers, ${cfg.stalled} stalled watchers, ${cfg.slow} slow uploaders, ${cfg.silent} silent connections for ${cfg.seconds} s...`);
+    const port = cfg.tls ? server.securePort : server.port;
     const idleSample = sampleProcess(server.proc.pid);
-
-    log(`soak: ${cfg.clients} clients, ${cfg.watchers} watchers, ${cfg.stalled} stalled watchers, ${cfg.slow} slow uploaders, ${cfg.silent} silent connections for ${cfg.seconds} s...`);
+    const { proc, reply } = await startChild('./soak-clients.mjs', { start: { ...cfg, port, token: TOKEN, namespaces } });
+    clients = proc;
+    const idle = reply.idle;
     const samples = [{ t: 0, ...idleSample }];
     const started = performance.now();
     const serverCpu0 = cpuSeconds(server.proc.pid);
-    ({ proc: clients } = await startChild('./soak-clients.mjs', {
-      start: { port: server.port, namespaces, clients: cfg.clients, live: cfg.live, watchers: cfg.watchers, stalled: cfg.stalled, slow: cfg.slow, silent: cfg.silent },
-    }));
     const sampler = setInterval(() => {
       const s = { t: (performance.now() - started) / 1000, ...sampleProcess(server.proc.pid) };
       samples.push(s);
@@ -235,7 +181,8 @@ function report({ busyAtStart, idle, result, samples, stalledWatchers, durable, 
   const out = [
     '',
     `crd-apiserver soak — ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ${soakSeconds.toFixed(0)} s of ${cfg.clients} clients ` +
-      `(closed loop, no think time) + ${cfg.watchers} watchers + ${cfg.stalled} stalled watchers + ${cfg.slow} slow uploaders + ${cfg.silent} silent connections; ` +
+      `(${cfg.tls ? 'HTTPS, bearer token of a user held to max-in-flight' : 'plain HTTP as system:masters, exempt from max-in-flight'}; ` +
+      `closed loop, no think time) + ${cfg.watchers} watchers + ${cfg.stalled} stalled watchers + ${cfg.slow} slow uploaders + ${cfg.silent} silent connections; ` +
       `CPU ${busyAtStart.toFixed(0)}% busy in the second before the run, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} at the end`,
     ...(busyAtStart > 20 ? ['WARNING: other processes were using the CPU when the run started; the figures are unreliable'] : []),
     '',
