@@ -70,7 +70,7 @@ function call(agent, method, path, body, { parse = false } = {}) {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : JSON.stringify(body);
     const req = lib.request(
-      { host: '127.0.0.1', port: cfg.port, method, path, agent, headers: { Accept: 'application/json', ...authHeaders, ...(data ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) } : {}) } },
+      { host: '127.0.0.1', port: cfg.port, method, path, agent, rejectUnauthorized: false, headers: { Accept: 'application/json', ...authHeaders, ...(data ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) } : {}) } },
       (res) => {
         const chunks = [];
         res.on('data', (c) => parse && chunks.push(c));
@@ -219,7 +219,7 @@ async function watcher(i) {
           port: cfg.port,
           path: `${collection}?watch=1&allowWatchBookmarks=true&timeoutSeconds=${timeout}&resourceVersion=${rv}`,
           headers: authHeaders,
-          agent: false,
+          agent: process.env.SOAK_WATCH_FRESH ? false : agent,
           rejectUnauthorized: false,
         },
         (res) => {
@@ -251,6 +251,17 @@ async function watcher(i) {
   agent.destroy();
 }
 const watchEvents = { count: 0 };
+
+/**
+ * Twice a second, a GET over a connection of its own (TCP and TLS handshakes included), as a client that
+ * has just started sees the server; the soak's other clients keep their connections.
+ */
+async function newConnectionProber() {
+  while (!stopping && !killing) {
+    await timed('get, new connection', false, 'GET', `/api/v1/namespaces/${cfg.namespaces[0]}`);
+    await sleep(500);
+  }
+}
 
 /** Watchers that never read: the server must drop them (slow-watcher limit), not buffer without end. */
 const stalled = [];
@@ -349,14 +360,14 @@ async function silentClient() {
   }
 }
 
-/** Time to the response headers of a watch (then dropped), as the watchers measure theirs. */
-function watchStart(path) {
+/** Time to the response headers of a watch that ends after a second, over agent, as the watchers measure theirs. */
+function watchStart(agent, path) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const req = lib.get({ host: '127.0.0.1', port: cfg.port, path: `${path}?watch=1&timeoutSeconds=5`, headers: authHeaders, agent: false, rejectUnauthorized: false }, (res) => {
+    const req = lib.get({ host: '127.0.0.1', port: cfg.port, path: `${path}?watch=1&timeoutSeconds=1`, headers: authHeaders, agent, rejectUnauthorized: false }, (res) => {
       const t = performance.now() - t0;
-      res.destroy();
-      resolve({ status: res.statusCode, t });
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode, t }));
     });
     req.on('error', reject);
   });
@@ -369,10 +380,10 @@ function watchStart(path) {
 async function idleBaseline() {
   const ns = 'soak-base';
   const agent = newAgent();
-  const lat = { create: [], get: [], update: [], list: [], watch: [], delete: [] };
-  const time = async (verb, method, path, body, opts) => {
+  const lat = { create: [], get: [], update: [], list: [], watch: [], delete: [], 'get, new connection': [] };
+  const time = async (verb, method, path, body, opts = {}) => {
     const t0 = performance.now();
-    const r = await call(agent, method, path, body, opts);
+    const r = await call(opts.agent ?? agent, method, path, body, opts);
     if (r.status >= 300) throw new Error(`idle ${verb} ${path}: HTTP ${r.status}`);
     lat[verb].push(performance.now() - t0);
     return r;
@@ -390,12 +401,13 @@ async function idleBaseline() {
       await time('update', 'PUT', path(i), made[i]);
     }
     for (let i = 0; i < n; i++) await time('list', 'GET', `${KINDS[kindOf(i)].collection(ns)}?limit=100`);
-    for (let i = 0; i < Math.min(n, 50); i++) {
-      const r = await watchStart(KINDS[kindOf(i)].collection(ns));
+    for (let i = 0; i < (round === 0 ? 2 : 10); i++) {
+      const r = await watchStart(agent, KINDS[kindOf(i)].collection(ns));
       if (r.status !== 200) throw new Error(`idle watch: HTTP ${r.status}`);
       lat.watch.push(r.t);
     }
     for (let i = 0; i < n; i++) await time('delete', 'DELETE', path(i));
+    for (let i = 0; i < Math.min(n, 50); i++) await time('get, new connection', 'GET', `/api/v1/namespaces/${ns}`, undefined, { agent: false });
     if (round === 0) for (const k of Object.keys(lat)) lat[k] = [];
   }
   agent.destroy();
@@ -439,6 +451,7 @@ process.on('message', async (m) => {
     for (let i = 0; i < cfg.silent; i++) running.push(silentClient());
     for (let i = 0; i < cfg.slow; i++) running.push(slowUploader(i));
     for (let i = 0; i < cfg.watchers; i++) running.push(watcher(i));
+    running.push(newConnectionProber());
     for (let i = 0; i < cfg.clients; i++) running.push(mixedClient(i));
     process.send({ ready: true, idle });
   } else if (m.stalledCheck) {

@@ -151,7 +151,7 @@ async function main() {
 }
 
 function report({ busyAtStart, idle, result, samples, stalledWatchers, durable, soakSeconds, cpu, restartMs }) {
-  const verbs = ['create', 'update', 'delete', 'get', 'list', 'watch'];
+  const verbs = ['create', 'update', 'delete', 'get', 'list', 'watch', 'get, new connection'];
   const rows = verbs.map((verb) => {
     const v = result.verbs[verb] ?? { n: 0, statuses: {} };
     const i = idle[verb];
@@ -203,7 +203,7 @@ function report({ busyAtStart, idle, result, samples, stalledWatchers, durable, 
       rows,
     ),
     '',
-    `- latency: from sending the request to the end of the response (watch: to its response headers); idle: the same requests one at a time on the idle server before the soak (${cfg.baselineOps} each, after a warm-up; watch ${Math.min(50, cfg.baselineOps)})`,
+    `- latency: from sending the request to the end of the response (watch: to its response headers, on the watcher's keep-alive connection; get, new connection: a GET of a namespace on a connection of its own, TCP and TLS handshakes included, twice a second); idle: the same requests one at a time on the idle server before the soak (${cfg.baselineOps} each, after a warm-up; watch 10, each ending after a second; a GET over a new connection ${Math.min(50, cfg.baselineOps)})`,
     `- ${int(verbs.reduce((a, v) => a + (result.verbs[v]?.n ?? 0), 0) / soakSeconds)} requests/s in all; CPU used: the server ${((100 * cpu.server) / cpu.seconds).toFixed(0)}% of a core, ` +
       `the clients' process ${((100 * cpu.clients) / cpu.seconds).toFixed(0)}% (a closed loop: latency ≈ clients in flight / throughput)`,
     `- non-2xx other than 429: ${JSON.stringify(nonOk)}; connection errors before the kill: ${JSON.stringify(result.networkErrors)}`,
