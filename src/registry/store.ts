@@ -381,7 +381,7 @@ export class GenericStore {
     const errs = this.type.strategy.validate(obj);
     if (!errs.length && !name) errs.push(required('metadata.name', 'name or generateName is required'));
     if (errs.length) throw this.invalidObject(obj, name, errs);
-    await this.admission.validate(this.attrs({ operation: 'CREATE', subresource: '', namespace, name, object: obj, dryRun, user: opts.user }));
+    await this.admission.validate(this.attrs({ operation: 'CREATE', subresource: '', namespace, name, object: obj, dryRun, user: opts.user, warnings: opts.warnings }));
     opts.warnings?.push(...(this.type.strategy.warnings?.(obj) ?? []));
     if (opts.dryRun) {
       const existing = await this.kv.get(this.key(namespace, name));
@@ -456,7 +456,7 @@ export class GenericStore {
       this.type.strategy.prepareForUpdate(desired, old, sub);
       const errs = this.type.strategy.validateUpdate(desired, old, sub);
       if (errs.length) throw this.invalidObject(desired, name, errs);
-      await this.admission.validate(attrs());
+      await this.admission.validate({ ...attrs(), warnings: opts.warnings });
       if (opts.warnings) opts.warnings.push(...(this.type.strategy.warnings?.(desired, old) ?? []));
       // Finalizers emptied on an object being deleted: the update completes the deletion. The answer is
       // the updated object at the revision it was read at (deleteWithoutFinalizers returns it so).

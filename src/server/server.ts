@@ -47,6 +47,11 @@ import * as S from '../api/status.js';
 import { defaultServiceResolver, type ServiceResolver } from '../conversion/types.js';
 import { webhookConverter } from '../crd/webhook-converter.js';
 import { ApiRegistry } from './api-registry.js';
+import type { JSONObject } from '../util/json.js';
+import { equivalentResources, paramSource } from './policy-sources.js';
+import { ValidatingAdmissionPolicyPlugin } from '../admission/validating-policy/plugin.js';
+import { Informer } from '../controllers/informer.js';
+import { validatingAdmissionPolicyBindingKind, validatingAdmissionPolicyKind } from '../apis/admissionregistration/v1/validating-admission-policy.js';
 import { apiRouter } from './router.js';
 import { Dispatcher } from './flowcontrol/dispatcher.js';
 import { FlowControlConfigSource } from './flowcontrol/config-source.js';
@@ -161,9 +166,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
   // Admission plugins look things up through the stores they guard, so the chain refers to them lazily.
   let serving: CrdServing | undefined;
+  let policyPlugin: ValidatingAdmissionPolicyPlugin | undefined;
+  const namespaceByName = (name: string): Promise<JSONObject | undefined> => orUndefined(namespaces.get('', name));
   const admission: Admission = admissionChain([
     crdTerminating((r) => serving?.isTerminating(r) ?? false),
-    namespaceLifecycle((name) => namespaces.get('', name).then((ns) => ns, (e: unknown) => (e instanceof S.StatusError && e.code === 404 ? undefined : Promise.reject(e)))),
+    namespaceLifecycle(namespaceByName),
+    // ValidatingAdmissionPolicy, once its informers have listed (below).
+    { name: 'ValidatingAdmissionPolicy', operations: ['CREATE', 'UPDATE', 'DELETE'], validate: (a) => policyPlugin?.validate(a) },
   ]);
   const builtinTypes = new Map(BUILTIN_KINDS.map((k) => [k, builtinResourceType(k)]));
   trackManagedFields([...builtinTypes.values()]);
@@ -176,11 +185,22 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   for (const [kind, store] of stores) registry.addBuiltin(builtinEndpoint(kind, store));
 
   await ensureInitialNamespaces(namespaces);
+  // The policies and bindings the ValidatingAdmissionPolicy plugin enforces, from informers over their stores.
+  const policyInformer = new Informer(stores.get(validatingAdmissionPolicyKind)!, { name: 'validatingadmissionpolicies' });
+  const bindingInformer = new Informer(stores.get(validatingAdmissionPolicyBindingKind)!, { name: 'validatingadmissionpolicybindings' });
+  await Promise.all([policyInformer.start(), bindingInformer.start()]);
+  policyPlugin = new ValidatingAdmissionPolicyPlugin({
+    policies: policyInformer,
+    bindings: bindingInformer,
+    namespace: namespaceByName,
+    equivalents: (a) => equivalentResources(registry, a),
+    params: (apiVersion, kind) => paramSource(registry, apiVersion, kind),
+  });
   // The controllers (apiextensions-apiserver's and kube-controller-manager's), stopped in reverse on close.
   const controllers: { stop(): void }[] = [];
   const crdController = new CrdController(crds, serving, opts.crdFinalizerTiming);
   await crdController.start();
-  controllers.push(crdController);
+  controllers.push(crdController, policyInformer, bindingInformer);
   // One store per stored kind (events.k8s.io events are core/v1 events): what a namespace holds is every
   // namespaced one and every namespaced custom resource; what the garbage collector watches, all of them.
   const storedAsServed = (k: (typeof BUILTIN_KINDS)[number]): boolean => k.storageVersion === k.served.version && (k.storageGroup ?? k.served.group) === k.served.group;
