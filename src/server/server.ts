@@ -48,7 +48,8 @@ import { defaultServiceResolver, type ServiceResolver } from '../conversion/type
 import { webhookConverter } from '../crd/webhook-converter.js';
 import { ApiRegistry } from './api-registry.js';
 import type { JSONObject } from '../util/json.js';
-import { equivalentResources, paramSource } from './policy-sources.js';
+import { equivalentResources, paramSource, policyTypeResolver } from './policy-sources.js';
+import { PolicyStatusController } from '../admission/validating-policy/status-controller.js';
 import { ValidatingAdmissionPolicyPlugin } from '../admission/validating-policy/plugin.js';
 import { Informer } from '../controllers/informer.js';
 import { validatingAdmissionPolicyBindingKind, validatingAdmissionPolicyKind } from '../apis/admissionregistration/v1/validating-admission-policy.js';
@@ -232,6 +233,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const apfConsumer = new FlowSchemaDanglingController(flowSchemas, priorityLevels);
   await Promise.all([apfEnsurer.start(), apfConsumer.start()]);
   controllers.push(apfEnsurer, apfConsumer);
+  // kube-controller-manager's ValidatingAdmissionPolicy status controller (type checking, observedGeneration).
+  const policyStatus = new PolicyStatusController(stores.get(validatingAdmissionPolicyKind)!, policyTypeResolver(registry));
+  await policyStatus.start();
+  controllers.push(policyStatus);
   try {
     await apfEnsurer.waitForFirstPass();
   } catch (e) {

@@ -373,3 +373,43 @@ spec:
     ].join('\n'),
   );
 });
+
+test('status: observedGeneration and type checking warnings against the matched kinds` schemas', async () => {
+  await ok(['apply', '-f', '-'], `
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: typed}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: ["rules.example.com"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["replicalimits"]}
+  validations:
+  - expression: "object.maxReplica > 1"
+  - expression: "object.maxReplicas > 1"
+    messageExpression: "'max is ' + object.maxReplicas"
+`);
+  let status: { observedGeneration?: number; typeChecking?: { expressionWarnings?: { fieldRef: string; warning: string }[] } } = {};
+  for (let i = 0; i < 100 && status.observedGeneration !== 1; i++) {
+    status = JSON.parse(await ok(['get', 'validatingadmissionpolicy', 'typed', '-o', 'json'])).status ?? {};
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  assert.deepEqual(status.typeChecking, {
+    expressionWarnings: [
+      {
+        fieldRef: 'spec.validations[0].expression',
+        warning: "rules.example.com/v1, Kind=ReplicaLimit: compilation failed: ERROR: <input>:1:7: undefined field 'maxReplica'\n | object.maxReplica > 1\n | ......^\n",
+      },
+      {
+        fieldRef: 'spec.validations[1].messageExpression',
+        warning: "rules.example.com/v1, Kind=ReplicaLimit: compilation failed: ERROR: <input>:1:11: found no matching overload for '_+_' applied to '(string, int)'\n | 'max is ' + object.maxReplicas\n | ..........^\n",
+      },
+    ],
+  });
+  // Fixed: the next generation has no warnings.
+  await ok(['patch', 'validatingadmissionpolicy', 'typed', '--type=json', '-p', '[{"op":"replace","path":"/spec/validations","value":[{"expression":"object.maxReplicas > 1"}]}]']);
+  for (let i = 0; i < 100 && status.observedGeneration !== 2; i++) {
+    status = JSON.parse(await ok(['get', 'validatingadmissionpolicy', 'typed', '-o', 'json'])).status ?? {};
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  assert.deepEqual(status, { observedGeneration: 2, typeChecking: {} });
+});

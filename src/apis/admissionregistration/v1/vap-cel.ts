@@ -73,18 +73,21 @@ export interface DeclOptions {
   hasAuthorizer: boolean;
   /** The policy's `variables` type; absent: no `variables` declared (a policy without variables, validation's stateless compiler). */
   variables?: ObjectType;
+  /** Type checking's overrides: `object` and `oldObject` typed by a matched resource's schema, `params` by the paramKind's. */
+  objectType?: CelType;
+  paramsType?: CelType;
 }
 
 export type EnvMode = 'stored' | 'new';
 
 export function admissionEnv(mode: EnvMode, o: DeclOptions): Env {
   const vars: VariableDecl[] = [
-    { name: 'object', type: DYN },
-    { name: 'oldObject', type: DYN },
+    { name: 'object', type: o.objectType ?? DYN },
+    { name: 'oldObject', type: o.objectType ?? DYN },
     { name: 'namespaceObject', type: NAMESPACE_TYPE },
     { name: 'request', type: REQUEST_TYPE },
   ];
-  if (o.hasParams) vars.push({ name: 'params', type: DYN });
+  if (o.hasParams) vars.push({ name: 'params', type: o.paramsType ?? DYN });
   if (o.variables) vars.push({ name: 'variables', type: o.variables });
   return (mode === 'stored' ? storedExpressionsEnv() : newExpressionsEnv()).withVariables(vars);
 }
