@@ -5,7 +5,17 @@
 import type { JSONObject } from '../../util/json.js';
 import { isObject } from '../../util/json.js';
 import type { AdmissionAttributes } from '../../registry/admission.js';
-import { labelSelectorAsSelector, isEverythingLabels, matchesLabels } from '../../registry/selectors.js';
+import { labelSelectorAsSelector, isEverythingLabels, matchesLabels, type LabelSelector } from '../../registry/selectors.js';
+
+// Selectors parse once per policy or binding object (informer objects are not changed, only replaced).
+const parsed = new WeakMap<object, LabelSelector>();
+const EVERYTHING = labelSelectorAsSelector(undefined);
+function selectorOf(sel: unknown): LabelSelector {
+  if (!isObject(sel)) return EVERYTHING;
+  let s = parsed.get(sel);
+  if (!s) parsed.set(sel, (s = labelSelectorAsSelector(sel as never)));
+  return s;
+}
 
 export interface GVR {
   group: string;
@@ -80,7 +90,7 @@ function matchesResourceRules(rules: JSONObject[], matchPolicy: string, a: Admis
 async function matchNamespaceSelector(sel: unknown, a: AdmissionAttributes, ctx: MatchContext): Promise<boolean> {
   const resource = requestResource(a);
   if (a.namespace === '' && !isNamespaceResource(resource)) return true;
-  const selector = labelSelectorAsSelector(isObject(sel) ? (sel as never) : undefined);
+  const selector = selectorOf(sel);
   if (isEverythingLabels(selector)) return true;
   // A namespace is matched by its own labels (the old object's on delete).
   const labels = isNamespaceResource(resource) ? labelsOf(a.object ?? a.oldObject) : await ctx.namespaceLabels(a.namespace);
@@ -88,7 +98,7 @@ async function matchNamespaceSelector(sel: unknown, a: AdmissionAttributes, ctx:
 }
 
 function matchObjectSelector(sel: unknown, a: AdmissionAttributes): boolean {
-  const selector = labelSelectorAsSelector(isObject(sel) ? (sel as never) : undefined);
+  const selector = selectorOf(sel);
   if (isEverythingLabels(selector)) return true;
   const m = (o: JSONObject | undefined): boolean => {
     const labels = labelsOf(o);
