@@ -40,7 +40,7 @@ import { generatedKeys, type ServiceAccountKeys } from '../auth/service-account-
 import { TokenCache } from '../auth/token-cache.js';
 import { secretKind } from '../apis/core/v1/secret.js';
 import { tokenRequestHandler } from './token-request-handler.js';
-import { checkAuthorized } from '../auth/authorize.js';
+import { authorize, checkAuthorized } from '../auth/authorize.js';
 import { tlsPolicy, type TlsPolicyFlags } from '../auth/tls-policy.js';
 import type { UserInfo } from '../api/user.js';
 import * as S from '../api/status.js';
@@ -196,6 +196,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     namespace: namespaceByName,
     equivalents: (a) => equivalentResources(registry, a),
     params: (apiVersion, kind) => paramSource(registry, apiVersion, kind),
+    authorize: (r) => {
+      const d = authorize({ user: { name: r.user.name, groups: r.user.groups }, verb: r.verb, isResourceRequest: r.resourceRequest, path: r.path, group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, namespace: r.namespace, name: r.name });
+      return { decision: d.allowed ? 'allow' : 'noOpinion', reason: d.reason };
+    },
   });
   // The controllers (apiextensions-apiserver's and kube-controller-manager's), stopped in reverse on close.
   const controllers: { stop(): void }[] = [];

@@ -252,3 +252,43 @@ test('per-expression cost limit and the evaluation budget, as kube words them', 
   const r2 = validate(many, { object: mid, request: {} });
   assert.deepEqual(r2.decisions.map((d) => d.message), ['validation failed due to running out of cost budget, no further validation rules will be run']);
 });
+
+test('authorizer: resource and path checks, serviceAccount, requestResource, Decision accessors, the check`s cost', async () => {
+  const asked: string[] = [];
+  const s: Setup = {
+    policies: [],
+    bindings: [binding('b', 'p')],
+  };
+  const mk = (expression: string, message = 'no'): JSONObject => policy('p', { validations: [{ expression, message }] });
+  const run = async (expression: string): Promise<string | undefined> => {
+    s.policies = [mk(expression)];
+    const p = new ValidatingAdmissionPolicyPlugin({
+      policies: { list: () => s.policies, addEventHandler: () => undefined },
+      bindings: { list: () => s.bindings, addEventHandler: () => undefined },
+      namespace: async () => ({ metadata: { name: 'default' } }),
+      equivalents: () => [],
+      params: () => undefined,
+      authorize: (r) => {
+        asked.push(`${r.user.name} ${r.verb} ${r.resourceRequest ? `${r.group}/${r.version}/${r.resource}/${r.subresource}/${r.namespace}/${r.name}` : r.path}`);
+        return r.user.name === 'alice' ? { decision: 'allow', reason: 'alice may' } : { decision: 'noOpinion', reason: '' };
+      },
+    });
+    return (await outcome(p, attrs()))?.message;
+  };
+  assert.equal(await run("authorizer.group('example.com').resource('widgets').namespace('default').name('w').check('delete').allowed()"), undefined);
+  assert.equal(await run("authorizer.path('/healthz').check('get').reason() == 'alice may'"), undefined);
+  assert.equal(await run("!authorizer.group('').resource('secrets').check('get').errored() && authorizer.group('').resource('secrets').check('get').error() == ''"), undefined);
+  assert.equal(await run("authorizer.requestResource.check('create').allowed()"), undefined);
+  assert.match((await run("authorizer.serviceAccount('default', 'builder').group('').resource('pods').check('create').allowed()"))!, /denied request: no$/);
+  assert.deepEqual(asked, [
+    'alice delete example.com/*/widgets//default/w',
+    'alice get /healthz',
+    'alice get /*/secrets///',
+    'alice get /*/secrets///',
+    'alice create example.com/v1/widgets//default/w',
+    'system:serviceaccount:default:builder create /*/pods///',
+  ]);
+  // Each check costs 350,000: three exceed the per-call limit of 1,000,000.
+  const three = "authorizer.path('/a').check('get').allowed() && authorizer.path('/b').check('get').allowed() && authorizer.path('/c').check('get').allowed()";
+  assert.match((await run(three))!, /resulted in error: operation cancelled: actual cost limit exceeded$/);
+});

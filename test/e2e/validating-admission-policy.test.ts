@@ -413,3 +413,31 @@ spec:
   }
   assert.deepEqual(status, { observedGeneration: 2, typeChecking: {} });
 });
+
+test('authorizer: the requester`s own checks pass, a ServiceAccount without rights is refused', async () => {
+  await ok(['apply', '-f', '-'], `
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: authz}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: ["example.com"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"]}
+  validations:
+  - expression: "authorizer.requestResource.check('delete').allowed()"
+  - expression: "!has(object.metadata.annotations) || !('builder' in object.metadata.annotations) || authorizer.serviceAccount(object.metadata.namespace, object.metadata.annotations['builder']).group('example.com').resource('deployments').namespace(object.metadata.namespace).check('create').allowed()"
+    messageExpression: "'serviceaccount ' + object.metadata.annotations['builder'] + ' may not create deployments'"
+    reason: Forbidden
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: authz}
+spec:
+  policyName: authz
+  validationActions: [Deny]
+`);
+  const err = await failsWith(['create', '-f', '-'], deployment('az', 'prod', 1, ', annotations: {builder: ci}'), /may not create/);
+  assert.equal(err, 'Error from server (Forbidden): error when creating "STDIN": deployments.example.com "az" is forbidden: ValidatingAdmissionPolicy \'authz\' with binding \'authz\' denied request: serviceaccount ci may not create deployments');
+  await ok(['create', '-f', '-'], deployment('az', 'prod', 1));
+  await ok(['delete', 'validatingadmissionpolicybinding', 'authz']);
+});

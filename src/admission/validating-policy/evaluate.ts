@@ -11,6 +11,7 @@ import { PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from '../../cel/cost-estimato
 import type { CompiledExpression } from '../../apis/admissionregistration/v1/vap-cel.js';
 import { NAMESPACE_TYPE, REQUEST_TYPE } from '../../apis/admissionregistration/v1/vap-cel.js';
 import { goQuote } from '../../api/field-error.js';
+import type { AuthorizerValue, ResourceCheckValue } from '../../cel/lib/authz.js';
 import type { CompiledPolicy } from './compile.js';
 
 /** celconfig.RuntimeCELCostBudgetMatchConditions. */
@@ -45,6 +46,9 @@ export interface EvaluationInput {
   request: JSONObject;
   params?: JSONObject | null;
   namespaceObject?: JSONObject;
+  /** `authorizer` and `authorizer.requestResource`, when the server has an authorizer. */
+  authorizer?: AuthorizerValue;
+  requestResource?: ResourceCheckValue;
 }
 
 class OutOfBudget extends Error {}
@@ -109,6 +113,7 @@ class Activation {
       params: jsonToVal(this.input.params ?? null, DYN),
       namespaceObject: this.withNamespace ? jsonToVal(this.input.namespaceObject, NAMESPACE_TYPE) : null,
       variables: this.variables,
+      ...(this.input.authorizer ? { authorizer: this.input.authorizer, 'authorizer.requestResource': this.input.requestResource ?? null } : {}),
     });
   }
 

@@ -11,8 +11,9 @@ import type { Informer } from '../../controllers/informer.js';
 import { labelSelectorAsSelector, matchesLabels } from '../../registry/selectors.js';
 import type { AdmissionPlugin } from '../chain.js';
 import { compilePolicy, type CompiledPolicy } from './compile.js';
-import { matches, type GVK, type GVR, type MatchContext } from './matching.js';
+import { matches, requestResource as requestResource_, type GVK, type GVR, type MatchContext } from './matching.js';
 import { validate, type PolicyDecision } from './evaluate.js';
+import { AuthorizerValue, requestResourceCheck, type AuthorizeFn } from '../../cel/lib/authz.js';
 
 /** Where a paramKind's objects are read: one served resource's store. */
 export interface ParamSource {
@@ -28,6 +29,8 @@ export interface PolicyPluginOptions {
   equivalents: MatchContext['equivalents'];
   /** The store of a paramKind, or undefined when nothing serves it. */
   params(apiVersion: string, kind: string): ParamSource | undefined;
+  /** The server's authorizer, for the `authorizer` variable; absent: every check has no opinion. */
+  authorize?: AuthorizeFn;
 }
 
 interface Hook {
@@ -167,6 +170,9 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     };
     const denials: Denial[] = [];
     let namespace: JSONObject | null | undefined;
+    // One authorizer per request, as kube's caching authorizer (the checks are decided afresh here).
+    const authorizer = new AuthorizerValue(a.user ?? { name: '', groups: [] }, this.o.authorize ?? (() => ({ decision: 'noOpinion', reason: '' })));
+    const requestResource = requestResourceCheck(authorizer, { ...requestResource_(a), subresource: a.subresource, namespace: a.namespace, name: a.name });
     for (const hook of hooks) {
       const policy = hook.compiled;
       const fp = policy.failurePolicy;
@@ -211,6 +217,8 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
             request,
             params: param,
             ...(nsName && namespace ? { namespaceObject: namespaceObject(namespace) } : {}),
+            authorizer,
+            requestResource,
           });
           for (const d of result.decisions) {
             if (d.action !== 'deny') continue;

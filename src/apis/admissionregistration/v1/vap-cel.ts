@@ -4,12 +4,15 @@
 // whose fields are the policy's variables, each typed by its compiled expression, declared in order),
 // over the base library set CRD rules use. Compilation as CompileCELExpression words its errors.
 import { compile } from '../../../cel/compile.js';
-import type { Env, VariableDecl } from '../../../cel/env.js';
+import type { VariableDecl } from '../../../cel/env.js';
+type Env = CelEnv;
 import { formatIssues } from '../../../cel/issues.js';
 import { CelPlanError, plan, type Program } from '../../../cel/program.js';
 import { KUBERNETES_MACROS } from '../../../cel/macros.js';
 import { BOOL, DYN, NULL, STRING, TIMESTAMP, INT, formatType, listOf, mapOf, type CelType, type ObjectType } from '../../../cel/types.js';
 import { newExpressionsEnv, storedExpressionsEnv } from '../../../crd/cel-env.js';
+import { Env as CelEnv } from '../../../cel/env.js';
+import { AUTHORIZER_TYPE, AUTHZ_LIBRARY, RESOURCE_CHECK_TYPE } from '../../../cel/lib/authz.js';
 
 const K8S_COMPILE = { parse: { macros: KUBERNETES_MACROS } };
 
@@ -69,7 +72,7 @@ export const newVariablesType = (): ObjectType => ({ kind: 'object', name: 'kube
 
 export interface DeclOptions {
   hasParams: boolean;
-  /** `authorizer` is not served yet: expressions naming it fail to compile (see README). */
+  /** `authorizer` and `authorizer.requestResource` declared (not in messageExpressions). */
   hasAuthorizer: boolean;
   /** The policy's `variables` type; absent: no `variables` declared (a policy without variables, validation's stateless compiler). */
   variables?: ObjectType;
@@ -88,9 +91,15 @@ export function admissionEnv(mode: EnvMode, o: DeclOptions): Env {
     { name: 'request', type: REQUEST_TYPE },
   ];
   if (o.hasParams) vars.push({ name: 'params', type: o.paramsType ?? DYN });
+  if (o.hasAuthorizer) vars.push({ name: 'authorizer', type: AUTHORIZER_TYPE }, { name: 'authorizer.requestResource', type: RESOURCE_CHECK_TYPE });
   if (o.variables) vars.push({ name: 'variables', type: o.variables });
-  return (mode === 'stored' ? storedExpressionsEnv() : newExpressionsEnv()).withVariables(vars);
+  return baseEnv(mode).withVariables(vars);
 }
+
+// The base environments with the authorization library, which kube's base environment carries too.
+const envs: Partial<Record<EnvMode, Env>> = {};
+const baseEnv = (mode: EnvMode): Env =>
+  (envs[mode] ??= new CelEnv([...(mode === 'stored' ? storedExpressionsEnv() : newExpressionsEnv()).libraries, AUTHZ_LIBRARY]));
 
 /** apiservercel.Error: Invalid errors are the author's (field.Invalid), Internal ones ours. */
 export interface CelCompileError {
