@@ -441,3 +441,18 @@ spec:
   await ok(['create', '-f', '-'], deployment('az', 'prod', 1));
   await ok(['delete', 'validatingadmissionpolicybinding', 'authz']);
 });
+
+test('kubectl explain and api-resources know both kinds', async () => {
+  const out = await ok(['explain', 'validatingadmissionpolicybinding.spec.paramRef.parameterNotFoundAction']);
+  assert.match(out, /FIELD: parameterNotFoundAction <string>/);
+  assert.match(out, /`parameterNotFoundAction` controls the behavior of the binding/);
+  assert.match(await ok(['explain', 'validatingadmissionpolicy.spec.matchConstraints.namespaceSelector']), /FIELD: namespaceSelector <LabelSelector>/);
+  assert.equal(
+    squeeze(await ok(['api-resources', '--api-group=admissionregistration.k8s.io'])),
+    [
+      'NAME SHORTNAMES APIVERSION NAMESPACED KIND',
+      'validatingadmissionpolicies admissionregistration.k8s.io/v1 false ValidatingAdmissionPolicy',
+      'validatingadmissionpolicybindings admissionregistration.k8s.io/v1 false ValidatingAdmissionPolicyBinding',
+    ].join('\n'),
+  );
+});
