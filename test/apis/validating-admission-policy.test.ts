@@ -91,7 +91,7 @@ test('updates compile expressions already stored in the StoredExpressions enviro
   // semver is new in 1.33: new expressions may not use it yet, stored ones may.
   const uses = policy({ validations: [{ expression: "isSemver('1.0.0')" }] });
   assert.match(errs(validatePolicy(uses))[0]!, /undeclared reference to 'isSemver'/);
-  const stored = { ...uses, metadata: { name: 'p', resourceVersion: '5' } };
+  const stored: JSONObject = { ...uses, metadata: { name: 'p', resourceVersion: '5' } };
   assert.deepEqual(validatePolicyUpdate(stored, stored), []);
   // A second, new use of it is refused.
   const more = { ...stored, spec: { ...(stored.spec as JSONObject), validations: [{ expression: "isSemver('1.0.0')" }, { expression: "isSemver('2.0.0')" }] } };
