@@ -292,3 +292,13 @@ test('authorizer: resource and path checks, serviceAccount, requestResource, Dec
   const three = "authorizer.path('/a').check('get').allowed() && authorizer.path('/b').check('get').allowed() && authorizer.path('/c').check('get').allowed()";
   assert.match((await run(three))!, /resulted in error: operation cancelled: actual cost limit exceeded$/);
 });
+
+test('admission`s own configuration is exempt: a policy matching everything does not guard policies and bindings', async () => {
+  const all = policy('all', { matchConstraints: { resourceRules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['*'], resources: ['*'] }], namespaceSelector: {}, objectSelector: {}, matchPolicy: 'Equivalent' }, validations: [{ expression: 'false' }] });
+  const { plugin: p } = plugin({ policies: [all], bindings: [binding('b', 'all')] });
+  for (const resource of ['validatingadmissionpolicies', 'validatingadmissionpolicybindings', 'validatingwebhookconfigurations', 'mutatingwebhookconfigurations']) {
+    const served = { ...widgets, group: 'admissionregistration.k8s.io', resource, namespaced: false } as ServedResource;
+    assert.equal(await outcome(p, attrs({ resource: served, namespace: '' })), undefined, resource);
+  }
+  assert.notEqual(await outcome(p, attrs()), undefined);
+});

@@ -112,6 +112,17 @@ function namespaceObject(ns: JSONObject): JSONObject {
   return { metadata: meta, spec: ns['spec'] ?? {}, status: ns['status'] ?? {} };
 }
 
+/** rules.IsExemptAdmissionConfigurationResource: admission's own configuration is never subject to it. */
+const EXEMPT_RESOURCES = new Set([
+  'validatingwebhookconfigurations',
+  'mutatingwebhookconfigurations',
+  'validatingadmissionpolicies',
+  'validatingadmissionpolicybindings',
+  'mutatingadmissionpolicies',
+  'mutatingadmissionpolicybindings',
+]);
+const isExemptConfigurationResource = (a: AdmissionAttributes): boolean => a.resource.group === 'admissionregistration.k8s.io' && EXEMPT_RESOURCES.has(a.resource.resource);
+
 export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   readonly name = 'ValidatingAdmissionPolicy';
   readonly operations = ['CREATE', 'UPDATE', 'DELETE'] as const;
@@ -158,6 +169,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   }
 
   async validate(a: AdmissionAttributes): Promise<void> {
+    if (isExemptConfigurationResource(a)) return;
     const hooks = this.currentHooks();
     if (hooks.length === 0) return;
     const ctx: MatchContext = {
