@@ -42,6 +42,8 @@ export type ListFilter = Pick<ListOptions, 'labelMatch' | 'fieldMatch'>;
 /** A delete's scope: the requester, and whether mutating admission already ran (each item of a deletecollection). */
 interface DeleteScope extends RequestScope {
   admitted?: boolean;
+  /** Collects validating admission's warnings for the response. */
+  warnings?: string[];
 }
 
 export interface ListResult {
@@ -503,7 +505,7 @@ export class GenericStore {
       const current = await this.read(kv);
       const failed = preconditionFailure(this.type, name, opts.preconditions, metaOf(current));
       if (failed) throw failed;
-      await this.admission.validate(attrs(current));
+      await this.admission.validate({ ...attrs(current), warnings: scope.warnings });
       const decided = this.type.strategy.beforeDelete?.(structuredClone(current), opts);
       if (decided === 'keep') return { object: current, deleted: false };
       const next = decided ? decided.update : markForDeletion(structuredClone(current), opts);

@@ -456,3 +456,51 @@ test('kubectl explain and api-resources know both kinds', async () => {
     ].join('\n'),
   );
 });
+
+test('deletes are admitted too: oldObject, and Warn on a delete', async () => {
+  await ok(['apply', '-f', '-'], `
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: protect}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: ["v1"], operations: ["DELETE"], resources: ["configmaps"]}
+  validations:
+  - expression: "object == null && !('protected' in oldObject.metadata.labels)"
+    messageExpression: "'configmap ' + oldObject.metadata.name + ' is protected'"
+    reason: Forbidden
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: protect}
+spec:
+  policyName: protect
+  validationActions: [Deny]
+  matchResources: {objectSelector: {matchLabels: {protected: "yes"}}}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: protect-warn}
+spec:
+  policyName: protect
+  validationActions: [Warn]
+  matchResources: {objectSelector: {matchLabels: {protected: "soft"}}}
+`);
+  await ok(['create', 'configmap', 'keep', '-n', 'prod']);
+  await ok(['label', 'configmap', 'keep', '-n', 'prod', 'protected=yes']);
+  await ok(['create', 'configmap', 'soft', '-n', 'prod']);
+  await ok(['label', 'configmap', 'soft', '-n', 'prod', 'protected=soft']);
+  let r;
+  for (let i = 0; i < 50; i++) {
+    r = await s.kubectl(['delete', 'configmap', 'keep', '-n', 'prod']);
+    if (r.code !== 0) break;
+    await ok(['create', 'configmap', 'keep', '-n', 'prod']);
+    await ok(['label', 'configmap', 'keep', '-n', 'prod', 'protected=yes']);
+  }
+  assert.equal(r!.stderr.trim(), 'Error from server (Forbidden): configmaps "keep" is forbidden: ValidatingAdmissionPolicy \'protect\' with binding \'protect\' denied request: configmap keep is protected');
+  r = await s.kubectl(['delete', 'configmap', 'soft', '-n', 'prod']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr.trim(), "Warning: Validation failed for ValidatingAdmissionPolicy 'protect' with binding 'protect-warn': configmap soft is protected");
+  await ok(['delete', 'validatingadmissionpolicybinding', 'protect', 'protect-warn']);
+});
