@@ -45,8 +45,8 @@ const labelsOf = (o: JSONObject | undefined): Record<string, string> | undefined
 
 const isNamespaceResource = (r: GVR): boolean => r.group === '' && r.resource === 'namespaces';
 
-export const requestResource = (a: AdmissionAttributes): GVR => ({ group: a.resource.group, version: a.resource.version, resource: a.resource.resource });
-export const requestKind = (a: AdmissionAttributes): GVK =>
+export const requestGVR = (a: AdmissionAttributes): GVR => ({ group: a.resource.group, version: a.resource.version, resource: a.resource.resource });
+export const requestGVK = (a: AdmissionAttributes): GVK =>
   a.subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: a.resource.group, version: a.resource.version, kind: a.resource.kind };
 
 const exactOrWildcard = (items: string[], requested: string): boolean => items.some((i) => i === '*' || i === requested);
@@ -75,8 +75,8 @@ const nameMatches = (rule: JSONObject, a: AdmissionAttributes): boolean => {
 };
 
 function matchesResourceRules(rules: JSONObject[], matchPolicy: string, a: AdmissionAttributes, ctx: MatchContext): MatchResult {
-  const resource = requestResource(a);
-  for (const r of rules) if (ruleMatches(r, a, resource) && nameMatches(r, a)) return { matches: true, resource, kind: requestKind(a) };
+  const resource = requestGVR(a);
+  for (const r of rules) if (ruleMatches(r, a, resource) && nameMatches(r, a)) return { matches: true, resource, kind: requestGVK(a) };
   if (matchPolicy !== 'Equivalent') return { matches: false };
   const equivalents = ctx.equivalents(a);
   for (const r of rules) {
@@ -88,7 +88,7 @@ function matchesResourceRules(rules: JSONObject[], matchPolicy: string, a: Admis
 }
 
 async function matchNamespaceSelector(sel: unknown, a: AdmissionAttributes, ctx: MatchContext): Promise<boolean> {
-  const resource = requestResource(a);
+  const resource = requestGVR(a);
   if (a.namespace === '' && !isNamespaceResource(resource)) return true;
   const selector = selectorOf(sel);
   if (isEverythingLabels(selector)) return true;
@@ -116,6 +116,6 @@ export async function matches(criteria: JSONObject, a: AdmissionAttributes, ctx:
   const matchPolicy = typeof criteria['matchPolicy'] === 'string' ? criteria['matchPolicy'] : 'Exact';
   if (matchesResourceRules(rulesOf(criteria['excludeResourceRules']), matchPolicy, a, ctx).matches) return { matches: false };
   const rules = rulesOf(criteria['resourceRules']);
-  if (rules.length === 0) return { matches: true, resource: requestResource(a), kind: requestKind(a) };
+  if (rules.length === 0) return { matches: true, resource: requestGVR(a), kind: requestGVK(a) };
   return matchesResourceRules(rules, matchPolicy, a, ctx);
 }

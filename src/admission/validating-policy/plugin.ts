@@ -11,7 +11,7 @@ import type { Informer } from '../../controllers/informer.js';
 import { labelSelectorAsSelector, matchesLabels } from '../../registry/selectors.js';
 import type { AdmissionPlugin } from '../chain.js';
 import { compilePolicy, type CompiledPolicy } from './compile.js';
-import { matches, requestResource as requestResource_, type GVK, type GVR, type MatchContext } from './matching.js';
+import { matches, requestGVR, type GVK, type GVR, type MatchContext } from './matching.js';
 import { validate, type PolicyDecision } from './evaluate.js';
 import { AuthorizerValue, requestResourceCheck, type AuthorizeFn } from '../../cel/lib/authz.js';
 
@@ -184,7 +184,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     let namespace: JSONObject | null | undefined;
     // One authorizer per request, as kube's caching authorizer (the checks are decided afresh here).
     const authorizer = new AuthorizerValue(a.user ?? { name: '', groups: [] }, this.o.authorize ?? (() => ({ decision: 'noOpinion', reason: '' })));
-    const requestResource = requestResourceCheck(authorizer, { ...requestResource_(a), subresource: a.subresource, namespace: a.namespace, name: a.name });
+    const requestResource = requestResourceCheck(authorizer, { ...requestGVR(a), subresource: a.subresource, namespace: a.namespace, name: a.name });
     for (const hook of hooks) {
       const policy = hook.compiled;
       const fp = policy.failurePolicy;
