@@ -11,6 +11,8 @@ import type { TypeResolver } from '../admission/validating-policy/type-checking.
 import { DYN, INT, STRING, TIMESTAMP, listOf, mapOf, type CelType } from '../cel/types.js';
 import { newStructural } from '../schema/structural-model.js';
 import { celTypeOf, schemaDeclType } from '../crd/cel-types.js';
+import { BUILTIN_KINDS } from '../apis/index.js';
+import { goStructCelType } from '../apis/cel-type.js';
 
 const splitApiVersion = (apiVersion: string): { group: string; version: string } => {
   const i = apiVersion.indexOf('/');
@@ -76,6 +78,9 @@ export function policyTypeResolver(registry: ApiRegistry): TypeResolver {
     schemaType: (gvk) => {
       const served = registry.served().find((r) => r.group === gvk.group && r.version === gvk.version && r.kind === gvk.kind && !r.resource.includes('/'));
       if (!served) return undefined;
+      const name = `${gvk.kind}${(typeNameSeq = (typeNameSeq + 1) % 1_000_000_000)}`;
+      const builtin = BUILTIN_KINDS.find((k) => k.served.group === gvk.group && k.served.version === gvk.version && k.served.kind === gvk.kind);
+      if (builtin) return goStructCelType(builtin.object, name);
       const crd = registry.crds.lookup(gvk.group, gvk.version, served.resource)?.crd;
       const schema = crd?.spec.versions.find((v) => v.name === gvk.version)?.schema?.openAPIV3Schema;
       if (!schema) return undefined;
@@ -84,7 +89,7 @@ export function policyTypeResolver(registry: ApiRegistry): TypeResolver {
       const decl = schemaDeclType(s.structural, true);
       if (!decl) return undefined;
       // generateUniqueTypeName: the kind and a number rule authors cannot depend on.
-      const t = celTypeOf(decl, `${gvk.kind}${(typeNameSeq = (typeNameSeq + 1) % 1_000_000_000)}`);
+      const t = celTypeOf(decl, name);
       if (t.kind === 'object') t.fields.set('metadata', { type: OBJECT_META, jsonName: 'metadata' });
       return t;
     },

@@ -405,6 +405,36 @@ spec:
       },
     ],
   });
+  // Built-in kinds are typed by their declared Go types; params by the paramKind's.
+  await ok(['apply', '-f', '-'], `
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: typed-cm}
+spec:
+  paramKind: {apiVersion: rules.example.com/v1, kind: ReplicaLimit}
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"]}
+  validations:
+  - expression: "object.dat.size() <= params.maxReplicas"
+  - expression: "size(object.data) <= params.maxReplica"
+  - expression: "!has(object.binaryData) || object.binaryData.all(k, size(object.binaryData[k]) < 1024)"
+`);
+  let cm: typeof status = {};
+  for (let i = 0; i < 100 && cm.observedGeneration !== 1; i++) {
+    cm = JSON.parse(await ok(['get', 'validatingadmissionpolicy', 'typed-cm', '-o', 'json'])).status ?? {};
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  assert.deepEqual(cm.typeChecking?.expressionWarnings, [
+    {
+      fieldRef: 'spec.validations[0].expression',
+      warning: "/v1, Kind=ConfigMap: compilation failed: ERROR: <input>:1:7: undefined field 'dat'\n | object.dat.size() <= params.maxReplicas\n | ......^\n",
+    },
+    {
+      fieldRef: 'spec.validations[1].expression',
+      warning: "/v1, Kind=ConfigMap: compilation failed: ERROR: <input>:1:28: undefined field 'maxReplica'\n | size(object.data) <= params.maxReplica\n | ...........................^\n",
+    },
+  ]);
   // Fixed: the next generation has no warnings.
   await ok(['patch', 'validatingadmissionpolicy', 'typed', '--type=json', '-p', '[{"op":"replace","path":"/spec/validations","value":[{"expression":"object.maxReplicas > 1"}]}]']);
   for (let i = 0; i < 100 && status.observedGeneration !== 2; i++) {

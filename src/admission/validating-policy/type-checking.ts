@@ -68,9 +68,8 @@ export function checkPolicy(policy: JSONObject, r: TypeResolver): ExpressionWarn
     const i = apiVersion.indexOf('/');
     paramsType = r.schemaType({ group: i < 0 ? '' : apiVersion.slice(0, i), version: i < 0 ? apiVersion : apiVersion.slice(i + 1), kind: String(pk['kind'] ?? '') });
   }
-  // kube declares params only when their schema resolves; here an unresolved paramKind (a built-in kind,
-  // whose schema type checking does not read yet) keeps `params` as dyn rather than warning about it.
-  const hasParams = pk !== undefined;
+  // As kube: `params` is declared only when the paramKind's schema resolves.
+  const hasParams = paramsType !== undefined;
   const variables = arr(spec['variables']).map((v) => ({ name: String(v['name'] ?? ''), expression: String(v['expression'] ?? '') }));
   const check = (expression: string): string => {
     const out: string[] = [];
