@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { crontabBody, crontabs, createNamespace, setupCrd } from './fixtures.mjs';
 import { measureWatch } from './watch.mjs';
 import { timeStart, timeStartBare } from './startup.mjs';
-import { closeAgent, cpuBusy, expectOk, load, markdownTable, median, percentile, request, startChild, stopChild } from './util.mjs';
+import { closeAgent, cpuBusy, expectOk, load, markdownTable, median, percentile, request, sleep, startChild, stopChild } from './util.mjs';
 import { openSqliteStore } from '../dist/storage/sqlite-store.js';
 
 const env = (name, def) => (process.env[name] !== undefined && process.env[name] !== '' ? Number(process.env[name]) : def);
@@ -27,7 +27,7 @@ const cfg = {
   applyMemoryObjects: env('BENCH_APPLY_MEMORY_OBJECTS', 100_000),
   gcDependents: env('BENCH_GC_DEPENDENTS', 1000),
 };
-const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup,memory,apply,events,gc,schema,cel,protobuf').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup,memory,apply,events,gc,schema,cel,protobuf,vap').split(',').map((s) => s.trim()));
 // Profile our server processes: BENCH_CPU_PROF=<dir> writes one .cpuprofile per server.
 const serverExecArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
 
@@ -173,7 +173,7 @@ async function main() {
   }
 
   // ---- server B: creates and watch ----
-  if (only.has('create') || only.has('watch')) {
+  if (only.has('create') || only.has('watch') || only.has('vap')) {
     const b = await startOurs(join(tmp, 'writes'));
     await setupCrd(b.url);
     if (only.has('create')) {
@@ -202,6 +202,51 @@ async function main() {
       }
       ratioRow('create CRs vs raw better-sqlite3 single-row commits/s (WAL, NORMAL)', r.ours, median(single), fmt.rate, undefined);
       notes.push(`better-sqlite3: single-row commits ${single.map((x) => Math.round(x)).join(', ')}/s; rows in transactions of 100 ${batched.map((x) => Math.round(x)).join(', ')}/s; single-row commits with synchronous=FULL ${singleFull.map((x) => Math.round(x)).join(', ')}/s; our server runs ${process.env.BENCH_STORAGE_SYNC || 'full'}`);
+    }
+    if (only.has('vap')) {
+      // One ValidatingAdmissionPolicy of three expressions bound to the namespace labelled vap=on, against
+      // creates in a namespace it does not select, on the same server, runs paired.
+      log('create with a ValidatingAdmissionPolicy...');
+      const ns = (name, labels) => expectOk(request(`${b.url}/api/v1/namespaces`, 'POST', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } }), `create namespace ${name}`);
+      await ns('bench-vap', { vap: 'on' });
+      await ns('bench-novap', { vap: 'off' });
+      const arPath = `${b.url}/apis/admissionregistration.k8s.io/v1`;
+      await expectOk(request(`${arPath}/validatingadmissionpolicies`, 'POST', {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'bench' },
+        spec: {
+          matchConstraints: { resourceRules: [{ apiGroups: ['stable.example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['crontabs'] }] },
+          validations: [
+            { expression: 'object.spec.replicas <= 10' },
+            { expression: "object.metadata.labels['app'] == 'bench'" },
+            { expression: "object.spec.image.startsWith('registry.example.com/')" },
+          ],
+        },
+      }), 'create policy');
+      await expectOk(request(`${arPath}/validatingadmissionpolicybindings`, 'POST', {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicyBinding',
+        metadata: { name: 'bench' },
+        spec: { policyName: 'bench', validationActions: ['Deny'], matchResources: { namespaceSelector: { matchLabels: { vap: 'on' } } } },
+      }), 'create binding');
+      // A denied create proves the policy is enforced before anything is measured.
+      const denied = JSON.parse(crontabBody('bench-vap').replace('__NAME__', 'denied-probe'));
+      denied.spec.replicas = 11;
+      for (let i = 0; ; i++) {
+        const r = await request(`${b.url}${crontabs('bench-vap')}`, 'POST', denied);
+        if (r.status === 422) break;
+        if (r.status === 201) await request(`${b.url}${crontabs('bench-vap')}/denied-probe`, 'DELETE');
+        if (i > 200) throw new Error(`the policy is not enforced: ${r.status}`);
+        await sleep(10);
+      }
+      const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
+      const r = await throughput(
+        'create with policy',
+        (i) => ({ ...timing, port: b.port, method: 'POST', path: crontabs('bench-novap'), headers, body: crontabBody('bench-novap'), nameTemplate: `v${i}-` }),
+        (i) => ({ ...timing, port: b.port, method: 'POST', path: crontabs('bench-vap'), headers, body: crontabBody('bench-vap'), nameTemplate: `v${i}-` }),
+      );
+      ratioRow(`create CRs with one matching ValidatingAdmissionPolicy (3 expressions), creates/s vs the same creates unmatched`, r.ours, r.base, fmt.rate, { text: '≥ 0.8×', ok: (x) => x >= 0.8 }, r.ratio);
     }
     if (only.has('watch')) {
       log('watch...');

@@ -27,6 +27,8 @@ export interface AdmissionAttributes {
   dryRun: boolean;
   /** Who asks; absent for the server's own writes (controllers, start-up). */
   user?: UserInfo;
+  /** Where plugins add the response's Warning headers (ValidatingAdmissionPolicy's Warn action). */
+  warnings?: string[];
 }
 
 export interface Admission {

@@ -42,6 +42,8 @@ export type ListFilter = Pick<ListOptions, 'labelMatch' | 'fieldMatch'>;
 /** A delete's scope: the requester, and whether mutating admission already ran (each item of a deletecollection). */
 interface DeleteScope extends RequestScope {
   admitted?: boolean;
+  /** Collects validating admission's warnings for the response. */
+  warnings?: string[];
 }
 
 export interface ListResult {
@@ -381,7 +383,7 @@ export class GenericStore {
     const errs = this.type.strategy.validate(obj);
     if (!errs.length && !name) errs.push(required('metadata.name', 'name or generateName is required'));
     if (errs.length) throw this.invalidObject(obj, name, errs);
-    await this.admission.validate(this.attrs({ operation: 'CREATE', subresource: '', namespace, name, object: obj, dryRun, user: opts.user }));
+    await this.admission.validate(this.attrs({ operation: 'CREATE', subresource: '', namespace, name, object: obj, dryRun, user: opts.user, warnings: opts.warnings }));
     opts.warnings?.push(...(this.type.strategy.warnings?.(obj) ?? []));
     if (opts.dryRun) {
       const existing = await this.kv.get(this.key(namespace, name));
@@ -456,7 +458,7 @@ export class GenericStore {
       this.type.strategy.prepareForUpdate(desired, old, sub);
       const errs = this.type.strategy.validateUpdate(desired, old, sub);
       if (errs.length) throw this.invalidObject(desired, name, errs);
-      await this.admission.validate(attrs());
+      await this.admission.validate({ ...attrs(), warnings: opts.warnings });
       if (opts.warnings) opts.warnings.push(...(this.type.strategy.warnings?.(desired, old) ?? []));
       // Finalizers emptied on an object being deleted: the update completes the deletion. The answer is
       // the updated object at the revision it was read at (deleteWithoutFinalizers returns it so).
@@ -503,7 +505,7 @@ export class GenericStore {
       const current = await this.read(kv);
       const failed = preconditionFailure(this.type, name, opts.preconditions, metaOf(current));
       if (failed) throw failed;
-      await this.admission.validate(attrs(current));
+      await this.admission.validate({ ...attrs(current), warnings: scope.warnings });
       const decided = this.type.strategy.beforeDelete?.(structuredClone(current), opts);
       if (decided === 'keep') return { object: current, deleted: false };
       const next = decided ? decided.update : markForDeletion(structuredClone(current), opts);

@@ -454,7 +454,9 @@ async function readDeleteOptions(r: ResourceRequest): Promise<DeleteOptions> {
 async function del(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
   const neg = negotiate(r, 'object', store);
   const opts = await readDeleteOptions(r);
-  const { object, deleted } = await store.delete(ns, r.info.name, opts, { user: r.user });
+  const warnings: string[] = [];
+  const { object, deleted } = await store.delete(ns, r.info.name, opts, { user: r.user, warnings });
+  for (const w of warnings) r.warn(w);
   // 202 only for a kept object when the deprecated orphanDependents=false asked for cascading deletion.
   const code = !deleted && opts.orphanDependents === false ? 202 : 200;
   if (deleted && !store.type.strategy.returnDeletedObject) {

@@ -48,6 +48,12 @@ import * as S from '../api/status.js';
 import { defaultServiceResolver, type ServiceResolver } from '../conversion/types.js';
 import { webhookConverter } from '../crd/webhook-converter.js';
 import { ApiRegistry } from './api-registry.js';
+import type { JSONObject } from '../util/json.js';
+import { equivalentResources, paramSource, policyTypeResolver } from './policy-sources.js';
+import { PolicyStatusController } from '../admission/validating-policy/status-controller.js';
+import { ValidatingAdmissionPolicyPlugin } from '../admission/validating-policy/plugin.js';
+import { Informer } from '../controllers/informer.js';
+import { validatingAdmissionPolicyBindingKind, validatingAdmissionPolicyKind } from '../apis/admissionregistration/v1/validating-admission-policy.js';
 import { apiRouter } from './router.js';
 import { Dispatcher } from './flowcontrol/dispatcher.js';
 import { FlowControlConfigSource } from './flowcontrol/config-source.js';
@@ -170,9 +176,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
   // Admission plugins look things up through the stores they guard, so the chain refers to them lazily.
   let serving: CrdServing | undefined;
+  let policyPlugin: ValidatingAdmissionPolicyPlugin | undefined;
+  const namespaceByName = (name: string): Promise<JSONObject | undefined> => orUndefined(namespaces.get('', name));
   const admission: Admission = admissionChain([
     crdTerminating((r) => serving?.isTerminating(r) ?? false),
-    namespaceLifecycle((name) => namespaces.get('', name).then((ns) => ns, (e: unknown) => (e instanceof S.StatusError && e.code === 404 ? undefined : Promise.reject(e)))),
+    namespaceLifecycle(namespaceByName),
+    // ValidatingAdmissionPolicy, once its informers have listed (below).
+    { name: 'ValidatingAdmissionPolicy', operations: ['CREATE', 'UPDATE', 'DELETE'], validate: (a) => policyPlugin?.validate(a) },
   ]);
   const saOpts = opts.serviceAccountTokens ?? {};
   const saTokens = serviceAccountTokenConfig(saOpts);
@@ -199,11 +209,26 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
 
   await ensureInitialNamespaces(namespaces);
+  // The policies and bindings the ValidatingAdmissionPolicy plugin enforces, from informers over their stores.
+  const policyInformer = new Informer(stores.get(validatingAdmissionPolicyKind)!, { name: 'validatingadmissionpolicies' });
+  const bindingInformer = new Informer(stores.get(validatingAdmissionPolicyBindingKind)!, { name: 'validatingadmissionpolicybindings' });
+  await Promise.all([policyInformer.start(), bindingInformer.start()]);
+  policyPlugin = new ValidatingAdmissionPolicyPlugin({
+    policies: policyInformer,
+    bindings: bindingInformer,
+    namespace: namespaceByName,
+    equivalents: (a) => equivalentResources(registry, a),
+    params: (apiVersion, kind) => paramSource(registry, apiVersion, kind),
+    authorize: (r) => {
+      const d = authorizerHooks.authorize({ user: { name: r.user.name, groups: r.user.groups }, verb: r.verb, isResourceRequest: r.resourceRequest, path: r.path, group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, namespace: r.namespace, name: r.name });
+      return { decision: d.allowed ? 'allow' : 'noOpinion', reason: d.reason };
+    },
+  });
   // The controllers (apiextensions-apiserver's and kube-controller-manager's), stopped in reverse on close.
   const controllers: { stop(): void }[] = [];
   const crdController = new CrdController(crds, serving, opts.crdFinalizerTiming);
   await crdController.start();
-  controllers.push(crdController);
+  controllers.push(crdController, policyInformer, bindingInformer);
   // One store per stored kind (events.k8s.io events are core/v1 events): what a namespace holds is every
   // namespaced one and every namespaced custom resource; what the garbage collector watches, all of them.
   const storedAsServed = (k: (typeof BUILTIN_KINDS)[number]): boolean =>
@@ -236,6 +261,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const apfConsumer = new FlowSchemaDanglingController(flowSchemas, priorityLevels);
   await Promise.all([apfEnsurer.start(), apfConsumer.start()]);
   controllers.push(apfEnsurer, apfConsumer);
+  // kube-controller-manager's ValidatingAdmissionPolicy status controller (type checking, observedGeneration).
+  const policyStatus = new PolicyStatusController(stores.get(validatingAdmissionPolicyKind)!, policyTypeResolver(registry));
+  await policyStatus.start();
+  controllers.push(policyStatus);
   try {
     await apfEnsurer.waitForFirstPass();
   } catch (e) {

@@ -171,6 +171,33 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
       preferredHolder: 'p',
     },
   },
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': {
+    metadata: { name: 'fuzz-policy' },
+    spec: {
+      failurePolicy: 'Fail',
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      matchConstraints: {
+        resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'], resourceNames: ['a'], scope: '*' }],
+        excludeResourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['secrets'] }],
+        namespaceSelector: { matchLabels: { a: 'b' }, matchExpressions: [{ key: 'k', operator: 'In', values: ['v'] }] },
+        objectSelector: {},
+        matchPolicy: 'Equivalent',
+      },
+      matchConditions: [{ name: 'm', expression: 'true' }],
+      variables: [{ name: 'v', expression: '1' }],
+      validations: [{ expression: 'variables.v == 1', message: 'm', messageExpression: "'x'", reason: 'Invalid' }],
+      auditAnnotations: [{ key: 'k', valueExpression: "'v'" }],
+    },
+  },
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': {
+    metadata: { name: 'fuzz-binding' },
+    spec: {
+      policyName: 'fuzz-policy',
+      paramRef: { name: 'p', namespace: 'default', parameterNotFoundAction: 'Allow' },
+      matchResources: { namespaceSelector: {}, objectSelector: {}, matchPolicy: 'Exact', resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['*'], resources: ['*'] }] },
+      validationActions: ['Deny'],
+    },
+  },
   'flowcontrol.apiserver.k8s.io/v1/FlowSchema': {
     metadata: { name: 'fuzz', labels: { a: 'b' } },
     spec: {
