@@ -35,7 +35,12 @@ import { generatedKeys, type ServiceAccountKeys } from '../auth/service-account-
 import { TokenCache } from '../auth/token-cache.js';
 import { secretKind } from '../apis/core/v1/secret.js';
 import { tokenRequestHandler } from './token-request-handler.js';
-import { checkAuthorized } from '../auth/authorize.js';
+import { alwaysAllow, alwaysDeny, checkWith, privilegedGroups, unionAuthorizer, type Authorize } from '../auth/authorize.js';
+import { RbacAuthorizer } from '../auth/rbac/authorizer.js';
+import { rbacEscalationCheck } from '../auth/rbac/escalation.js';
+import { ensureBootstrapPolicy } from '../auth/rbac/reconcile.js';
+import { ClusterRoleAggregationController } from '../controllers/cluster-role-aggregation.js';
+import { clusterRoleBindingKind, clusterRoleKind, roleBindingKind, roleKind } from '../apis/rbac/v1/kinds.js';
 import { tlsPolicy, type TlsPolicyFlags } from '../auth/tls-policy.js';
 import type { UserInfo } from '../api/user.js';
 import * as S from '../api/status.js';
@@ -82,7 +87,13 @@ export interface ServerOptions {
   eventTtlMs?: number;
   /** ServiceAccount tokens: how they are issued (the token subresource) and which are accepted. */
   serviceAccountTokens?: ServiceAccountTokenOptions;
+  /** kube's --authorization-mode, in order after the system:masters authorizer (default: RBAC). */
+  authorizationModes?: readonly AuthorizationMode[];
 }
+
+/** The modes of --authorization-mode this server has. */
+export const AUTHORIZATION_MODES = ['RBAC', 'AlwaysAllow', 'AlwaysDeny'] as const;
+export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
 
 export interface ServiceAccountTokenOptions {
   /** --service-account-issuer (the first issues); default https://kubernetes.default.svc.cluster.local. */
@@ -107,6 +118,10 @@ export interface RunningServer {
   /** http://127.0.0.1:port of the insecure port, when asked for. */
   insecureUrl?: string;
   registry: ApiRegistry;
+  /** The server's authorizer (system:masters, then the modes), as the request filter and the RBAC checks use it. */
+  authorize: Authorize;
+  /** The RBAC authorizer and rule resolver over the server's RBAC caches (also when RBAC is not a mode). */
+  rbac: RbacAuthorizer;
   close(): Promise<void>;
 }
 
@@ -137,9 +152,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const kv = opts.kv;
   // Admission plugins look things up through the stores they guard, so the chain refers to them lazily.
   let serving: CrdServing | undefined;
+  let rbac: RbacAuthorizer | undefined;
+  let authorize: Authorize = alwaysDeny;
   const admission: Admission = admissionChain([
     crdTerminating((r) => serving?.isTerminating(r) ?? false),
     namespaceLifecycle((name) => namespaces.get('', name).then((ns) => ns, (e: unknown) => (e instanceof S.StatusError && e.code === 404 ? undefined : Promise.reject(e)))),
+    // kube's RBAC storage wrappers run after mutating admission, before the strategy.
+    rbacEscalationCheck({ authorize: () => authorize, resolver: () => rbac?.resolver }),
   ]);
   const builtinTypes = new Map(BUILTIN_KINDS.map((k) => [k, builtinResourceType(k)]));
   trackManagedFields([...builtinTypes.values()]);
@@ -152,8 +171,26 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   for (const [kind, store] of stores) registry.addBuiltin(builtinEndpoint(kind, store));
 
   await ensureInitialNamespaces(namespaces);
+  // RBAC: the bootstrap policy (rbac/bootstrap-roles), the aggregation controller (its first pass done before
+  // serving, so admin, edit and view hold their rules), and the authorizer's caches of the four kinds.
+  const clusterRoles = stores.get(clusterRoleKind)!;
+  await ensureBootstrapPolicy(clusterRoles, stores.get(clusterRoleBindingKind)!);
+  const aggregation = new ClusterRoleAggregationController(clusterRoles);
+  await aggregation.start();
+  await aggregation.idle();
+  rbac = new RbacAuthorizer({
+    roles: stores.get(roleKind)!,
+    roleBindings: stores.get(roleBindingKind)!,
+    clusterRoles,
+    clusterRoleBindings: stores.get(clusterRoleBindingKind)!,
+  });
+  await rbac.start();
+  const rbacAuthorizer = rbac;
+  const modes = opts.authorizationModes ?? ['RBAC'];
+  authorize = unionAuthorizer([privilegedGroups, ...modes.map((m) => (m === 'RBAC' ? rbacAuthorizer.authorize : m === 'AlwaysAllow' ? alwaysAllow : alwaysDeny))]);
+  const checkAuthorized = checkWith(authorize);
   // The controllers (apiextensions-apiserver's and kube-controller-manager's), stopped in reverse on close.
-  const controllers: { stop(): void }[] = [];
+  const controllers: { stop(): void }[] = [aggregation, rbacAuthorizer];
   const crdController = new CrdController(crds, serving, opts.crdFinalizerTiming);
   await crdController.start();
   controllers.push(crdController);
@@ -210,6 +247,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const servers: http.Server[] = [];
   const out: RunningServer = {
     registry,
+    authorize,
+    rbac: rbacAuthorizer,
     close: async () => {
       ready = false;
       for (const c of [...controllers].reverse()) c.stop();

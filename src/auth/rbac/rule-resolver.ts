@@ -1,0 +1,195 @@
+// RBAC's rule resolver (pkg/registry/rbac/validation/rule.go, DefaultRuleResolver) over in-memory caches of
+// the four RBAC kinds: the rules a user holds in a namespace are those of the ClusterRoleBindings naming
+// them, then those of the RoleBindings in that namespace. Bindings are indexed by subject (user name,
+// group, ServiceAccount), so a decision looks at the bindings that name the user and no others, however
+// many there are.
+import type { UserInfo } from '../../api/user.js';
+import type { JSONObject } from '../../util/json.js';
+import { isObject } from '../../util/json.js';
+import { rulesOf, type PolicyRule } from './policy-rule.js';
+
+export interface RoleRef {
+  apiGroup: string;
+  kind: string;
+  name: string;
+}
+
+interface Subject {
+  kind?: string;
+  apiGroup?: string;
+  name?: string;
+  namespace?: string;
+}
+
+/** Read access to the cached objects (an informer's cache), keyed namespace/name or name. */
+export interface ObjectCache {
+  get(key: string): JSONObject | undefined;
+}
+
+/** Where a rule came from, for errors and logs (kube's clusterRoleBindingDescriber and roleBindingDescriber). */
+export interface RuleSource {
+  binding: JSONObject;
+  namespace: string;
+}
+
+/** Returns false to stop visiting. */
+export type RuleVisitor = (source: RuleSource | undefined, rule: PolicyRule | undefined, err: string | undefined) => boolean;
+
+const SA_PREFIX = 'system:serviceaccount:';
+
+const metaOf = (o: JSONObject): { name?: string; namespace?: string } => (isObject(o['metadata']) ? (o['metadata'] as { name?: string; namespace?: string }) : {});
+export const roleRefOf = (binding: JSONObject): RoleRef => {
+  const r = isObject(binding['roleRef']) ? (binding['roleRef'] as Partial<RoleRef>) : {};
+  return { apiGroup: r.apiGroup ?? '', kind: r.kind ?? '', name: r.name ?? '' };
+};
+const subjectsOf = (binding: JSONObject): Subject[] => (Array.isArray(binding['subjects']) ? (binding['subjects'] as Subject[]).filter(isObject) : []);
+
+/**
+ * The index keys a subject is found under. A ServiceAccount subject of a RoleBinding without a namespace
+ * names the binding's own namespace (appliesToUser); one of a ClusterRoleBinding without one names nobody.
+ */
+function subjectKey(s: Subject, bindingNamespace: string): string | undefined {
+  switch (s.kind) {
+    case 'User':
+      return `u:${s.name ?? ''}`;
+    case 'Group':
+      return `g:${s.name ?? ''}`;
+    case 'ServiceAccount': {
+      const ns = s.namespace || bindingNamespace;
+      return ns ? `u:${SA_PREFIX}${ns}:${s.name ?? ''}` : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The keys a user is found under: their name (a ServiceAccount's is its user name too) and each group. */
+const userKeys = (user: UserInfo): string[] => [`u:${user.name}`, ...user.groups.map((g) => `g:${g}`)];
+
+/** Bindings by subject key, per namespace ('' for ClusterRoleBindings). */
+export class BindingIndex {
+  private readonly byKey = new Map<string, Map<string, JSONObject>>();
+
+  private static slot(namespace: string, key: string): string {
+    return `${namespace}\u0000${key}`;
+  }
+
+  private keysOf(binding: JSONObject): Set<string> {
+    const ns = metaOf(binding).namespace ?? '';
+    const keys = new Set<string>();
+    for (const s of subjectsOf(binding)) {
+      const k = subjectKey(s, ns);
+      if (k !== undefined) keys.add(BindingIndex.slot(ns, k));
+    }
+    return keys;
+  }
+
+  private static id(binding: JSONObject): string {
+    const m = metaOf(binding);
+    return `${m.namespace ?? ''}/${m.name ?? ''}`;
+  }
+
+  add(binding: JSONObject): void {
+    const id = BindingIndex.id(binding);
+    for (const slot of this.keysOf(binding)) {
+      let m = this.byKey.get(slot);
+      if (!m) this.byKey.set(slot, (m = new Map()));
+      m.set(id, binding);
+    }
+  }
+
+  delete(binding: JSONObject): void {
+    const id = BindingIndex.id(binding);
+    for (const slot of this.keysOf(binding)) {
+      const m = this.byKey.get(slot);
+      if (!m) continue;
+      m.delete(id);
+      if (m.size === 0) this.byKey.delete(slot);
+    }
+  }
+
+  update(old: JSONObject, binding: JSONObject): void {
+    this.delete(old);
+    this.add(binding);
+  }
+
+  /** The bindings in a namespace naming the user, each once, in name order (kube's lister order is unspecified). */
+  bindingsFor(user: UserInfo, namespace: string): JSONObject[] {
+    let found: Map<string, JSONObject> | undefined;
+    let single: Map<string, JSONObject> | undefined;
+    for (const k of userKeys(user)) {
+      const m = this.byKey.get(BindingIndex.slot(namespace, k));
+      if (!m) continue;
+      if (!single) {
+        single = m;
+        continue;
+      }
+      if (!found) found = new Map(single);
+      for (const [id, b] of m) found.set(id, b);
+    }
+    const all = found ?? single;
+    if (!all) return [];
+    return all.size === 1 ? [...all.values()] : [...all.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, b]) => b);
+  }
+
+  /** Event handlers that keep the index in step with an informer. */
+  handlers(): { add(o: JSONObject): void; update(old: JSONObject, o: JSONObject): void; delete(o: JSONObject): void } {
+    return { add: (o) => this.add(o), update: (old, o) => this.update(old, o), delete: (o) => this.delete(o) };
+  }
+}
+
+/** kube's NotFound wording for a role a binding refers to (what the listers' errors print). */
+const notFound = (resource: string, name: string): string => `${resource}.rbac.authorization.k8s.io ${JSON.stringify(name)} not found`;
+
+export class RuleResolver {
+  constructor(
+    private readonly roles: ObjectCache,
+    private readonly clusterRoles: ObjectCache,
+    private readonly roleBindings: BindingIndex,
+    private readonly clusterRoleBindings: BindingIndex,
+  ) {}
+
+  /** GetRoleReferenceRules: the rules of the role a binding in `namespace` ('' for a ClusterRoleBinding) refers to. */
+  roleReferenceRules(ref: RoleRef, namespace: string): { rules: PolicyRule[]; error?: string; missing?: { resource: string; name: string } } {
+    switch (ref.kind) {
+      case 'Role': {
+        const role = namespace ? this.roles.get(`${namespace}/${ref.name}`) : undefined;
+        return role ? { rules: rulesOf(role) } : { rules: [], error: notFound('roles', ref.name), missing: { resource: 'roles', name: ref.name } };
+      }
+      case 'ClusterRole': {
+        const role = this.clusterRoles.get(ref.name);
+        return role ? { rules: rulesOf(role) } : { rules: [], error: notFound('clusterroles', ref.name), missing: { resource: 'clusterroles', name: ref.name } };
+      }
+      default:
+        return { rules: [], error: `unsupported role reference kind: ${JSON.stringify(ref.kind)}` };
+    }
+  }
+
+  /** VisitRulesFor: cluster-wide rules first, then the namespace's. */
+  visitRulesFor(user: UserInfo, namespace: string, visitor: RuleVisitor): void {
+    const scopes = namespace ? [{ index: this.clusterRoleBindings, ns: '' }, { index: this.roleBindings, ns: namespace }] : [{ index: this.clusterRoleBindings, ns: '' }];
+    for (const { index, ns } of scopes) {
+      for (const binding of index.bindingsFor(user, ns)) {
+        const { rules, error } = this.roleReferenceRules(roleRefOf(binding), ns);
+        if (error !== undefined) {
+          if (!visitor(undefined, undefined, error)) return;
+          continue;
+        }
+        const source = { binding, namespace: ns };
+        for (const rule of rules) if (!visitor(source, rule, undefined)) return;
+      }
+    }
+  }
+
+  /** RulesFor: every rule, and the errors met resolving them (the rules are then possibly incomplete). */
+  rulesFor(user: UserInfo, namespace: string): { rules: PolicyRule[]; errors: string[] } {
+    const rules: PolicyRule[] = [];
+    const errors: string[] = [];
+    this.visitRulesFor(user, namespace, (_s, rule, err) => {
+      if (rule) rules.push(rule);
+      if (err !== undefined) errors.push(err);
+      return true;
+    });
+    return { rules, errors };
+  }
+}
