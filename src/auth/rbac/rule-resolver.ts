@@ -138,8 +138,8 @@ export class BindingIndex {
   }
 }
 
-/** kube's NotFound wording for a role a binding refers to (what the listers' errors print). */
-const notFound = (resource: string, name: string): string => `${resource}.rbac.authorization.k8s.io ${JSON.stringify(name)} not found`;
+/** kube's NotFound wording for a role a binding refers to: its listers name the resource by the singular kind. */
+const notFound = (resource: string, name: string): string => `${resource.replace(/s$/, '')}.rbac.authorization.k8s.io ${JSON.stringify(name)} not found`;
 
 export class RuleResolver {
   constructor(
