@@ -39,9 +39,28 @@ const V1BETA1_CLUSTER_ROLE_BINDING_ROLE_REF_DOC =
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
-const strategyOf = (kind: string, validate: (o: JSONObject) => FieldError[], validateUpdate: (o: JSONObject, old: JSONObject) => FieldError[]): KindDeclaration['strategy'] => ({
-  admitBody(_obj, fieldValidation, warnings, decodeErrors = []) {
+/**
+ * rbac/v1's defaulting of bindings: an empty roleRef.apiGroup is RBAC's, and so is a User's or Group's
+ * subject apiGroup (a ServiceAccount's stays the core group).
+ */
+function defaultBinding(obj: JSONObject): void {
+  const ref = isObject(obj['roleRef']) ? obj['roleRef'] : (obj['roleRef'] = {});
+  if (!ref['apiGroup']) ref['apiGroup'] = RBAC_GROUP;
+  if (!Array.isArray(obj['subjects'])) return;
+  for (const s of obj['subjects'] as unknown[]) {
+    if (isObject(s) && !s['apiGroup'] && (s['kind'] === 'User' || s['kind'] === 'Group')) s['apiGroup'] = RBAC_GROUP;
+  }
+}
+
+const strategyOf = (
+  kind: string,
+  validate: (o: JSONObject) => FieldError[],
+  validateUpdate: (o: JSONObject, old: JSONObject) => FieldError[],
+  defaults?: (o: JSONObject) => void,
+): KindDeclaration['strategy'] => ({
+  admitBody(obj, fieldValidation, warnings, decodeErrors = []) {
     reportStrictDecoding(decodeErrors, fieldValidation, warnings, kind, 'v1');
+    defaults?.(obj);
   },
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
@@ -131,7 +150,7 @@ export const roleBindingKind = rbacKind(
   true,
   RoleBinding,
   RoleBindingList,
-  strategyOf('RoleBinding', validateRoleBinding, validateRoleBindingUpdate),
+  strategyOf('RoleBinding', validateRoleBinding, validateRoleBindingUpdate, defaultBinding),
   bindingColumns(V1BETA1_ROLE_BINDING_ROLE_REF_DOC, 'roleBinding'),
 );
 export const clusterRoleKind = rbacKind(
@@ -149,6 +168,6 @@ export const clusterRoleBindingKind = rbacKind(
   false,
   ClusterRoleBinding,
   ClusterRoleBindingList,
-  strategyOf('ClusterRoleBinding', validateClusterRoleBinding, validateClusterRoleBindingUpdate),
+  strategyOf('ClusterRoleBinding', validateClusterRoleBinding, validateClusterRoleBindingUpdate, defaultBinding),
   bindingColumns(V1BETA1_CLUSTER_ROLE_BINDING_ROLE_REF_DOC, 'clusterRoleBinding'),
 );
