@@ -3,15 +3,17 @@
 // Receives { dataDir } over IPC, replies { url }; on 'close' shuts down cleanly (so a --cpu-prof
 // profile is written) and exits.
 import { serve } from '../dist/index.js';
+import { parseTokenFile } from '../dist/auth/authenticate.js';
 
 // Never outlive the benchmark (it may have failed or been interrupted).
 process.on('disconnect', () => process.exit(1));
 
-process.once('message', async ({ dataDir }) => {
+// `tokens` (the text of a --token-auth-file) authenticate bearer tokens on the secure port, whose URL is replied too.
+process.once('message', async ({ dataDir, tokens }) => {
   // BENCH_STORAGE_SYNC=normal measures the faster, less durable mode (the default is full).
   const storageSync = process.env.BENCH_STORAGE_SYNC || undefined;
-  const s = await serve({ dataDir, securePort: 0, insecurePort: 0, bindAddress: '127.0.0.1', hosts: [], storageSync });
-  process.send({ url: s.server.insecureUrl });
+  const s = await serve({ dataDir, securePort: 0, insecurePort: 0, bindAddress: '127.0.0.1', hosts: [], storageSync, tokens: tokens ? parseTokenFile(tokens) : undefined });
+  process.send({ url: s.server.insecureUrl, secureUrl: s.server.secureUrl });
   process.on('message', async (m) => {
     if (m !== 'close') return;
     await s.close();

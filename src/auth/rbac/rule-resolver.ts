@@ -113,8 +113,11 @@ export class BindingIndex {
     this.add(binding);
   }
 
-  /** The bindings in a namespace naming the user, each once, in name order (kube's lister order is unspecified). */
-  bindingsFor(user: UserInfo, namespace: string): JSONObject[] {
+  /**
+   * The bindings in a namespace naming the user, each once (kube's listers have no order either: the
+   * decision does not depend on it).
+   */
+  bindingsFor(user: UserInfo, namespace: string): Iterable<JSONObject> {
     let found: Map<string, JSONObject> | undefined;
     let single: Map<string, JSONObject> | undefined;
     for (const k of userKeys(user)) {
@@ -127,9 +130,7 @@ export class BindingIndex {
       if (!found) found = new Map(single);
       for (const [id, b] of m) found.set(id, b);
     }
-    const all = found ?? single;
-    if (!all) return [];
-    return all.size === 1 ? [...all.values()] : [...all.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, b]) => b);
+    return (found ?? single)?.values() ?? [];
   }
 
   /** Event handlers that keep the index in step with an informer. */
