@@ -123,7 +123,7 @@ async function rbacFigure() {
   await post(`${rbac}/namespaces/${ns}/rolebindings`, { metadata: { name: 'bob' }, roleRef: roleRef('Role', 'cm-reader'), subjects: [subject('User', 'bob')] });
   const path = `/api/v1/namespaces/${ns}/configmaps/bench-cm`;
   const job = (token) => () => ({ ...timing, port: s.securePort, tls: true, method: 'GET', path, headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } });
-  const r = await throughput('GET as an RBAC user', job('admin-token'), job('bob-token'));
+  const r = await throughput('GET as an RBAC user', job(process.env.BENCH_RBAC_BASE ?? 'admin-token'), job(process.env.BENCH_RBAC_OURS ?? 'bob-token'));
   ratioRow(`GET one ConfigMap as a user RBAC allows among 1,000 bindings, req/s at ${cfg.connections} TLS conns vs the same as system:masters`, r.ours, r.base, fmt.rate, { text: '≥ 0.9×', ok: (x) => x >= 0.9 }, r.ratio);
   await stopChild(s.proc);
 }

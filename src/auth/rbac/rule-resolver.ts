@@ -45,67 +45,79 @@ export const roleRefOf = (binding: JSONObject): RoleRef => {
 const subjectsOf = (binding: JSONObject): Subject[] => (Array.isArray(binding['subjects']) ? (binding['subjects'] as Subject[]).filter(isObject) : []);
 
 /**
- * The index keys a subject is found under. A ServiceAccount subject of a RoleBinding without a namespace
- * names the binding's own namespace (appliesToUser); one of a ClusterRoleBinding without one names nobody.
+ * Where a subject is found: users by name (a ServiceAccount by its user name), groups by name. A
+ * ServiceAccount subject of a RoleBinding without a namespace names the binding's own namespace
+ * (appliesToUser); one of a ClusterRoleBinding without one names nobody.
  */
-function subjectKey(s: Subject, bindingNamespace: string): string | undefined {
+function subjectSlot(s: Subject, bindingNamespace: string): { kind: 'user' | 'group'; name: string } | undefined {
   switch (s.kind) {
     case 'User':
-      return `u:${s.name ?? ''}`;
+      return { kind: 'user', name: s.name ?? '' };
     case 'Group':
-      return `g:${s.name ?? ''}`;
+      return { kind: 'group', name: s.name ?? '' };
     case 'ServiceAccount': {
       const ns = s.namespace || bindingNamespace;
-      return ns ? `u:${SA_PREFIX}${ns}:${s.name ?? ''}` : undefined;
+      return ns ? { kind: 'user', name: `${SA_PREFIX}${ns}:${s.name ?? ''}` } : undefined;
     }
     default:
       return undefined;
   }
 }
 
-/** The keys a user is found under: their name (a ServiceAccount's is its user name too) and each group. */
-const userKeys = (user: UserInfo): string[] => [`u:${user.name}`, ...user.groups.map((g) => `g:${g}`)];
+type Bindings = Map<string, JSONObject>;
 
-/** Bindings by subject key, per namespace ('' for ClusterRoleBindings). */
+interface NamespaceIndex {
+  users: Map<string, Bindings>;
+  groups: Map<string, Bindings>;
+}
+
+/**
+ * Bindings by namespace ('' for ClusterRoleBindings), then by user or group name. A decision looks up the
+ * user's name and each of their groups: no strings are made per request.
+ */
 export class BindingIndex {
-  private readonly byKey = new Map<string, Map<string, JSONObject>>();
+  private readonly byNamespace = new Map<string, NamespaceIndex>();
 
-  private static slot(namespace: string, key: string): string {
-    return `${namespace}\u0000${key}`;
-  }
-
-  private keysOf(binding: JSONObject): Set<string> {
+  private static each(binding: JSONObject, fn: (slot: Map<string, Bindings>, name: string) => void, index: NamespaceIndex): void {
     const ns = metaOf(binding).namespace ?? '';
-    const keys = new Set<string>();
     for (const s of subjectsOf(binding)) {
-      const k = subjectKey(s, ns);
-      if (k !== undefined) keys.add(BindingIndex.slot(ns, k));
+      const slot = subjectSlot(s, ns);
+      if (slot) fn(slot.kind === 'user' ? index.users : index.groups, slot.name);
     }
-    return keys;
-  }
-
-  private static id(binding: JSONObject): string {
-    const m = metaOf(binding);
-    return `${m.namespace ?? ''}/${m.name ?? ''}`;
   }
 
   add(binding: JSONObject): void {
-    const id = BindingIndex.id(binding);
-    for (const slot of this.keysOf(binding)) {
-      let m = this.byKey.get(slot);
-      if (!m) this.byKey.set(slot, (m = new Map()));
-      m.set(id, binding);
-    }
+    const ns = metaOf(binding).namespace ?? '';
+    let index = this.byNamespace.get(ns);
+    if (!index) this.byNamespace.set(ns, (index = { users: new Map(), groups: new Map() }));
+    const id = metaOf(binding).name ?? '';
+    BindingIndex.each(
+      binding,
+      (slot, name) => {
+        let m = slot.get(name);
+        if (!m) slot.set(name, (m = new Map()));
+        m.set(id, binding);
+      },
+      index,
+    );
   }
 
   delete(binding: JSONObject): void {
-    const id = BindingIndex.id(binding);
-    for (const slot of this.keysOf(binding)) {
-      const m = this.byKey.get(slot);
-      if (!m) continue;
-      m.delete(id);
-      if (m.size === 0) this.byKey.delete(slot);
-    }
+    const ns = metaOf(binding).namespace ?? '';
+    const index = this.byNamespace.get(ns);
+    if (!index) return;
+    const id = metaOf(binding).name ?? '';
+    BindingIndex.each(
+      binding,
+      (slot, name) => {
+        const m = slot.get(name);
+        if (!m) return;
+        m.delete(id);
+        if (m.size === 0) slot.delete(name);
+      },
+      index,
+    );
+    if (index.users.size === 0 && index.groups.size === 0) this.byNamespace.delete(ns);
   }
 
   update(old: JSONObject, binding: JSONObject): void {
@@ -118,10 +130,12 @@ export class BindingIndex {
    * decision does not depend on it).
    */
   bindingsFor(user: UserInfo, namespace: string): Iterable<JSONObject> {
-    let found: Map<string, JSONObject> | undefined;
-    let single: Map<string, JSONObject> | undefined;
-    for (const k of userKeys(user)) {
-      const m = this.byKey.get(BindingIndex.slot(namespace, k));
+    const index = this.byNamespace.get(namespace);
+    if (!index) return [];
+    let single = index.users.get(user.name);
+    let found: Bindings | undefined;
+    for (const g of user.groups) {
+      const m = index.groups.get(g);
       if (!m) continue;
       if (!single) {
         single = m;
@@ -168,18 +182,21 @@ export class RuleResolver {
 
   /** VisitRulesFor: cluster-wide rules first, then the namespace's. */
   visitRulesFor(user: UserInfo, namespace: string, visitor: RuleVisitor): void {
-    const scopes = namespace ? [{ index: this.clusterRoleBindings, ns: '' }, { index: this.roleBindings, ns: namespace }] : [{ index: this.clusterRoleBindings, ns: '' }];
-    for (const { index, ns } of scopes) {
-      for (const binding of index.bindingsFor(user, ns)) {
-        const { rules, error } = this.roleReferenceRules(roleRefOf(binding), ns);
-        if (error !== undefined) {
-          if (!visitor(undefined, undefined, error)) return;
-          continue;
-        }
-        const source = { binding, namespace: ns };
-        for (const rule of rules) if (!visitor(source, rule, undefined)) return;
+    if (this.visitScope(this.clusterRoleBindings, user, '', visitor) && namespace) this.visitScope(this.roleBindings, user, namespace, visitor);
+  }
+
+  /** The rules of one scope's bindings naming the user; false when the visitor stopped. */
+  private visitScope(index: BindingIndex, user: UserInfo, namespace: string, visitor: RuleVisitor): boolean {
+    for (const binding of index.bindingsFor(user, namespace)) {
+      const { rules, error } = this.roleReferenceRules(roleRefOf(binding), namespace);
+      if (error !== undefined) {
+        if (!visitor(undefined, undefined, error)) return false;
+        continue;
       }
+      const source = { binding, namespace };
+      for (const rule of rules) if (!visitor(source, rule, undefined)) return false;
     }
+    return true;
   }
 
   /** RulesFor: every rule, and the errors met resolving them (the rules are then possibly incomplete). */
