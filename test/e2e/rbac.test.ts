@@ -16,21 +16,22 @@ let t: TestServer;
 let bobConfig: string;
 
 before(async () => {
-  t = await startTestServer({ tokens: parseTokenFile('bob-token,bob,u-bob,"team"\n') });
+  t = await startTestServer({ tokens: parseTokenFile('bob-token,bob,u-bob,"team"\ndave-token,dave,u-dave,\nmia-token,mia,u-mia,"manager"\n') });
   const certs = await ensureCertificates(t.dataDir, { hosts: ['127.0.0.1'] });
   const caFile = t.file('ca.crt', certs.caCert);
   bobConfig = join(t.dataDir, 'bob-kubeconfig');
   writeFileSync(
     bobConfig,
     `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "${t.url}", certificate-authority: "${caFile}"}}]\n` +
-      `contexts: [{name: bob, context: {cluster: c, user: bob, namespace: default}}]\ncurrent-context: bob\nusers: [{name: bob, user: {token: bob-token}}]\n`,
+      `contexts: [{name: bob, context: {cluster: c, user: bob, namespace: default}}, {name: dave, context: {cluster: c, user: dave}}, {name: mia, context: {cluster: c, user: mia}}]\n` +
+      `current-context: bob\nusers: [{name: bob, user: {token: bob-token}}, {name: dave, user: {token: dave-token}}, {name: mia, user: {token: mia-token}}]\n`,
   );
 });
 after(async () => t?.close());
 
-function bob(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function bob(args: string[], stdin?: string, context = 'bob'): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile('kubectl', ['--kubeconfig', bobConfig, ...args], { env: { ...process.env, HOME: join(t.dataDir, 'bob-home') }, timeout: 60_000 }, (err, stdout, stderr) =>
+    const child = execFile('kubectl', ['--kubeconfig', bobConfig, '--context', context, ...args], { env: { ...process.env, HOME: join(t.dataDir, 'bob-home') }, timeout: 60_000 }, (err, stdout, stderr) =>
       resolve({ code: err ? 1 : 0, stdout: String(stdout), stderr: String(stderr) }),
     );
     child.stdin?.end(stdin ?? '');
@@ -178,4 +179,139 @@ test('kubectl get clusterroles and clusterrolebindings show the bootstrap policy
   assert.deepEqual(edit.aggregationRule, { clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' } }] });
   // Discovery works for any authenticated user (system:discovery), and bob can read version.
   assert.equal((await bob(['version', '-o', 'json'])).code, 0);
+});
+
+// The examples of the Kubernetes documentation page "Using RBAC Authorization", applied as they are written.
+const DOC_EXAMPLES = `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  namespace: default
+  name: pod-reader
+rules:
+- apiGroups: [""] # "" indicates the core API group
+  resources: ["pods"]
+  verbs: ["get", "watch", "list"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: secret-reader
+rules:
+- apiGroups: [""]
+  resources: ["secrets"]
+  verbs: ["get", "watch", "list"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: read-pods
+  namespace: default
+subjects:
+- kind: User
+  name: jane
+  apiGroup: rbac.authorization.k8s.io
+roleRef:
+  kind: Role
+  name: pod-reader
+  apiGroup: rbac.authorization.k8s.io
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: read-secrets
+  namespace: development
+subjects:
+- kind: User
+  name: dave
+  apiGroup: rbac.authorization.k8s.io
+roleRef:
+  kind: ClusterRole
+  name: secret-reader
+  apiGroup: rbac.authorization.k8s.io
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: read-secrets-global
+subjects:
+- kind: Group
+  name: manager
+  apiGroup: rbac.authorization.k8s.io
+roleRef:
+  kind: ClusterRole
+  name: secret-reader
+  apiGroup: rbac.authorization.k8s.io
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  namespace: default
+  name: configmap-updater
+rules:
+- apiGroups: [""]
+  resources: ["configmaps"]
+  resourceNames: ["my-configmap"]
+  verbs: ["update", "get"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  namespace: default
+  name: pod-and-pod-logs-reader
+rules:
+- apiGroups: [""]
+  resources: ["pods", "pods/log"]
+  verbs: ["get", "list"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: aggregate-cron-tabs-edit
+  labels:
+    rbac.authorization.k8s.io/aggregate-to-admin: "true"
+    rbac.authorization.k8s.io/aggregate-to-edit: "true"
+rules:
+- apiGroups: ["stable.example.com"]
+  resources: ["crontabs"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+`;
+
+test('the "Using RBAC Authorization" examples: who may do what', async () => {
+  await admin(['create', 'namespace', 'development']);
+  const applied = await admin(['apply', '-f', '-'], DOC_EXAMPLES);
+  assert.match(applied, /role.rbac.authorization.k8s.io\/pod-reader created/);
+  assert.match(applied, /clusterrolebinding.rbac.authorization.k8s.io\/read-secrets-global created/);
+  await admin(['create', 'rolebinding', 'jane-cm', '--role=configmap-updater', '--user=jane', '-n', 'default']);
+  await admin(['create', 'rolebinding', 'jane-logs', '--role=pod-and-pod-logs-reader', '--user=jane', '-n', 'default']);
+  const may = (user: string, groups: string[], verb: string, resource: string, namespace: string, name = '', subresource = ''): boolean =>
+    t.served.server.authorize({ user: { name: user, groups: [...groups, 'system:authenticated'] }, verb, isResourceRequest: true, path: '', group: '', resource, subresource, namespace, name }).allowed;
+  assert.deepEqual(
+    [may('jane', [], 'list', 'pods', 'default'), may('jane', [], 'list', 'pods', 'development'), may('jane', [], 'delete', 'pods', 'default', 'p')],
+    [true, false, false],
+  );
+  assert.deepEqual([may('jane', [], 'get', 'pods', 'default', 'p', 'log'), may('jane', [], 'get', 'pods', 'default', 'p', 'exec')], [true, false]);
+  assert.deepEqual(
+    [may('jane', [], 'update', 'configmaps', 'default', 'my-configmap'), may('jane', [], 'update', 'configmaps', 'default', 'other'), may('jane', [], 'list', 'configmaps', 'default')],
+    [true, false, false],
+  );
+  assert.deepEqual([may('dave', [], 'list', 'secrets', 'development'), may('dave', [], 'list', 'secrets', 'default'), may('dave', [], 'list', 'secrets', '')], [true, false, false]);
+  assert.deepEqual([may('mia', ['manager'], 'list', 'secrets', ''), may('mia', ['manager'], 'get', 'secrets', 'kube-system', 'x')], [true, true]);
+  // The same through kubectl, with kube's messages.
+  assert.equal((await bob(['get', 'secrets', '-n', 'development'], undefined, 'dave')).code, 0);
+  assert.equal(
+    (await bob(['get', 'secrets', '-n', 'default'], undefined, 'dave')).stderr.trim(),
+    'Error from server (Forbidden): secrets is forbidden: User "dave" cannot list resource "secrets" in API group "" in the namespace "default"',
+  );
+  assert.equal((await bob(['get', 'secrets', '--all-namespaces'], undefined, 'mia')).code, 0);
+  assert.equal(
+    (await bob(['get', 'secrets', '--all-namespaces'], undefined, 'dave')).stderr.trim(),
+    'Error from server (Forbidden): secrets is forbidden: User "dave" cannot list resource "secrets" in API group "" at the cluster scope',
+  );
+  // aggregate-cron-tabs-edit joins edit and admin.
+  await admin(['create', 'rolebinding', 'editors', '--clusterrole=edit', '--group=editors', '-n', 'default']);
+  const editorMay = (verb: string): boolean =>
+    t.served.server.authorize({ user: { name: 'x', groups: ['editors'] }, verb, isResourceRequest: true, path: '', group: 'stable.example.com', resource: 'crontabs', subresource: '', namespace: 'default', name: '' }).allowed;
+  for (let i = 0; i < 100 && !editorMay('create'); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual([editorMay('create'), editorMay('deletecollection')], [true, false]);
 });
