@@ -61,6 +61,10 @@ test('escalation: a user\'s write through the store is checked; the server\'s ow
       );
       return true;
     });
+    // Bodies of the wrong shape are refused, never a 500: the check reads them as Go would have decoded them.
+    for (const rules of [[null], [1], [{ verbs: 'get' }], [{ verbs: [1], apiGroups: null }]]) {
+      await assert.rejects(roles.create('default', { ...role('odd'), rules } as JSONObject, { user: bob }), (e: unknown) => e instanceof S.StatusError && (e.code === 403 || e.code === 422));
+    }
     // A binding to a missing role, without bind: the role's 404, as kube's registry answers.
     const binding = (name: string, roleName: string): JSONObject => ({
       apiVersion: `${RBAC}/v1`,

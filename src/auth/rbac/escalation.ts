@@ -11,7 +11,7 @@ import type { JSONObject } from '../../util/json.js';
 import { isObject } from '../../util/json.js';
 import { MASTERS_GROUP } from '../authenticate.js';
 import type { Authorize } from '../authorize.js';
-import { compactRules, compactString, covers, goQuotedList, rulesOf, type PolicyRule } from './policy-rule.js';
+import { compactRules, compactString, covers, goQuotedList, goRulesOf, type PolicyRule } from './policy-rule.js';
 import { roleRefOf, type RuleResolver } from './rule-resolver.js';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
@@ -99,7 +99,7 @@ export function rbacEscalationCheck(deps: EscalationDeps): { name: string; opera
           name: a.operation === 'CREATE' ? '' : a.name,
         });
         if (escalate.allowed) return;
-        const why = confirmNoEscalation(resolver, user, a.namespace, rulesOf(obj));
+        const why = confirmNoEscalation(resolver, user, a.namespace, goRulesOf(obj));
         if (why) throw S.forbidden(gr, name, why);
         const aggregated = isObject(obj['aggregationRule']) || (a.operation === 'UPDATE' && isObject(a.oldObject?.['aggregationRule']));
         if (resource === 'clusterroles' && aggregated) {

@@ -21,6 +21,21 @@ export function rulesOf(role: unknown): PolicyRule[] {
   return Array.isArray(rules) ? (rules as PolicyRule[]) : [];
 }
 
+const stringsOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
+
+/**
+ * The rules of an object not validated yet (a write being checked for escalation), as Go would hold them:
+ * null or mistyped entries become zero-valued rules.
+ */
+export function goRulesOf(role: unknown): PolicyRule[] {
+  return rulesOf(role).map((r) => {
+    const o = (typeof r === 'object' && r !== null ? r : {}) as Record<string, unknown>;
+    const rule: PolicyRule = { verbs: stringsOf(o['verbs']) };
+    for (const k of ['apiGroups', 'resources', 'resourceNames', 'nonResourceURLs'] as const) if (Array.isArray(o[k])) rule[k] = stringsOf(o[k]);
+    return rule;
+  });
+}
+
 const verbMatches = (rule: PolicyRule, verb: string): boolean => rule.verbs.some((v) => v === ALL || v === verb);
 const apiGroupMatches = (rule: PolicyRule, group: string): boolean => (rule.apiGroups ?? []).some((g) => g === ALL || g === group);
 const resourceNameMatches = (rule: PolicyRule, name: string): boolean => !rule.resourceNames?.length || rule.resourceNames.includes(name);

@@ -39,8 +39,9 @@ const SA_PREFIX = 'system:serviceaccount:';
 
 const metaOf = (o: JSONObject): { name?: string; namespace?: string } => (isObject(o['metadata']) ? (o['metadata'] as { name?: string; namespace?: string }) : {});
 export const roleRefOf = (binding: JSONObject): RoleRef => {
-  const r = isObject(binding['roleRef']) ? (binding['roleRef'] as Partial<RoleRef>) : {};
-  return { apiGroup: r.apiGroup ?? '', kind: r.kind ?? '', name: r.name ?? '' };
+  const r = isObject(binding['roleRef']) ? binding['roleRef'] : {};
+  const str = (k: string): string => (typeof r[k] === 'string' ? (r[k] as string) : '');
+  return { apiGroup: str('apiGroup'), kind: str('kind'), name: str('name') };
 };
 const subjectsOf = (binding: JSONObject): Subject[] => (Array.isArray(binding['subjects']) ? (binding['subjects'] as Subject[]).filter(isObject) : []);
 

@@ -48,6 +48,12 @@ export const validateRole = (obj: JSONObject): FieldError[] => [
   ...validateRules(obj, true),
 ];
 
+/** A LabelSelector as Go holds it: absent strings are "", null requirements zero values. */
+const goSelector = (s: JSONObject): { matchLabels?: Record<string, string>; matchExpressions: { key: string; operator: string; values: string[] }[] } => ({
+  ...(isObject(s['matchLabels']) ? { matchLabels: s['matchLabels'] as Record<string, string> } : {}),
+  matchExpressions: objects(s['matchExpressions']).map((e) => ({ key: str(e, 'key'), operator: str(e, 'operator'), values: strings(e['values']) })),
+});
+
 /** ValidateClusterRole, with its aggregationRule's selectors. */
 export function validateClusterRole(obj: JSONObject, allowInvalidLabelValueInSelector = false): FieldError[] {
   const errs = [...validateObjectMeta(metaOf(obj), { namespaced: false, nameValidator: minimalNameRequirements }, 'metadata'), ...validateRules(obj, false)];
@@ -55,7 +61,7 @@ export function validateClusterRole(obj: JSONObject, allowInvalidLabelValueInSel
   if (isObject(rule)) {
     const selectors = objects(rule['clusterRoleSelectors']);
     if (selectors.length === 0) errs.push(required('aggregationRule.clusterRoleSelectors', 'at least one clusterRoleSelector required if aggregationRule is non-nil'));
-    selectors.forEach((s, i) => errs.push(...validateLabelSelector(s, `aggregationRule.clusterRoleSelectors[${i}]`, { allowInvalidLabelValueInSelector })));
+    selectors.forEach((s, i) => errs.push(...validateLabelSelector(goSelector(s), `aggregationRule.clusterRoleSelectors[${i}]`, { allowInvalidLabelValueInSelector })));
   }
   return errs;
 }
