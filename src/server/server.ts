@@ -37,6 +37,7 @@ import { secretKind } from '../apis/core/v1/secret.js';
 import { tokenRequestHandler } from './token-request-handler.js';
 import { alwaysAllow, alwaysDeny, checkWith, privilegedGroups, unionAuthorizer, type Authorize } from '../auth/authorize.js';
 import { RbacAuthorizer } from '../auth/rbac/authorizer.js';
+import { alwaysAllowRules, alwaysDenyRules, privilegedGroupRules, unionRulesFor, type RulesFor } from '../auth/subject-rules.js';
 import { rbacEscalationCheck } from '../auth/rbac/escalation.js';
 import { ensureBootstrapPolicy } from '../auth/rbac/reconcile.js';
 import { ClusterRoleAggregationController } from '../controllers/cluster-role-aggregation.js';
@@ -120,6 +121,8 @@ export interface RunningServer {
   registry: ApiRegistry;
   /** The server's authorizer (system:masters, then the modes), as the request filter and the RBAC checks use it. */
   authorize: Authorize;
+  /** What that authorizer grants a user in a namespace (the union's RulesFor: SelfSubjectRulesReview's answer). */
+  rulesFor: RulesFor;
   /** The RBAC authorizer and rule resolver over the server's RBAC caches (also when RBAC is not a mode). */
   rbac: RbacAuthorizer;
   close(): Promise<void>;
@@ -188,6 +191,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const rbacAuthorizer = rbac;
   const modes = opts.authorizationModes ?? ['RBAC'];
   authorize = unionAuthorizer([privilegedGroups, ...modes.map((m) => (m === 'RBAC' ? rbacAuthorizer.authorize : m === 'AlwaysAllow' ? alwaysAllow : alwaysDeny))]);
+  const rulesFor = unionRulesFor([privilegedGroupRules, ...modes.map((m) => (m === 'RBAC' ? rbacAuthorizer.rulesFor : m === 'AlwaysAllow' ? alwaysAllowRules : alwaysDenyRules))]);
   const checkAuthorized = checkWith(authorize);
   // The controllers (apiextensions-apiserver's and kube-controller-manager's), stopped in reverse on close.
   const controllers: { stop(): void }[] = [aggregation, rbacAuthorizer];
@@ -248,6 +252,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const out: RunningServer = {
     registry,
     authorize,
+    rulesFor,
     rbac: rbacAuthorizer,
     close: async () => {
       ready = false;

@@ -35,6 +35,13 @@ test('--authorization-mode: RBAC by default; AlwaysAllow lets everyone; system:m
     assert.equal(open.server.authorize(listConfigMaps({ name: 'system:anonymous', groups: ['system:unauthenticated'] })).allowed, true);
     assert.deepEqual(closed.server.authorize(listConfigMaps(bob)), { allowed: false, reason: 'Everything is forbidden.' });
     assert.equal(closed.server.authorize(listConfigMaps({ name: 'admin', groups: ['system:masters'] })).allowed, true);
+    // What each grants (SelfSubjectRulesReview's rules): RBAC's, and everything where AlwaysAllow is a mode.
+    const rules = rbac.server.rulesFor(bob, 'default');
+    assert.deepEqual(rules.resourceRules, [{ verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], resourceNames: [] }, { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], resourceNames: [] }]);
+    assert.ok(rules.nonResourceRules.some((r) => r.nonResourceURLs.includes('/apis/*')));
+    assert.equal(rules.incomplete, false);
+    assert.deepEqual(open.server.rulesFor(bob, 'default').resourceRules[0], { verbs: ['*'], apiGroups: ['*'], resources: ['*'], resourceNames: [] });
+    assert.deepEqual(closed.server.rulesFor({ name: 'admin', groups: ['system:masters'] }, '').nonResourceRules, [{ verbs: ['*'], nonResourceURLs: ['*'] }]);
     // Anonymous users may read the public info paths, authenticated ones discovery too.
     const path = (user: UserInfo, p: string) => rbac.server.authorize({ ...listConfigMaps(user), verb: 'get', isResourceRequest: false, path: p, resource: '', namespace: '' }).allowed;
     const anon = { name: 'system:anonymous', groups: ['system:unauthenticated'] };

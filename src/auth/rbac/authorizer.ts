@@ -5,6 +5,7 @@
 import type { UserInfo } from '../../api/user.js';
 import { Informer, type InformerSource } from '../../controllers/informer.js';
 import type { Decision, RequestAttributes } from '../authorize.js';
+import type { SubjectRules } from '../subject-rules.js';
 import { ruleAllows, type PolicyRule } from './policy-rule.js';
 import { BindingIndex, RuleResolver } from './rule-resolver.js';
 
@@ -15,13 +16,6 @@ export interface RbacStores {
   clusterRoleBindings: InformerSource;
 }
 
-/** authorizer.ResourceRuleInfo / NonResourceRuleInfo lists, as SelfSubjectRulesReview reports them. */
-export interface SubjectRules {
-  resourceRules: { verbs: string[]; apiGroups: string[]; resources: string[]; resourceNames: string[] }[];
-  nonResourceRules: { verbs: string[]; nonResourceURLs: string[] }[];
-  incomplete: boolean;
-  error?: string;
-}
 
 /** utilerrors.NewAggregate(errs).Error(): one message alone, several as [a, b], duplicates once. */
 export function aggregateMessage(errors: readonly string[]): string {
@@ -76,7 +70,7 @@ export class RbacAuthorizer {
   };
 
   /** The rules a user holds in a namespace (RBAC's RulesFor as SelfSubjectRulesReview shows them). */
-  rulesFor(user: UserInfo, namespace: string): SubjectRules {
+  readonly rulesFor = (user: UserInfo, namespace: string): SubjectRules => {
     const { rules, errors } = this.resolver.rulesFor(user, namespace);
     const out: SubjectRules = { resourceRules: [], nonResourceRules: [], incomplete: errors.length > 0 };
     for (const r of rules as PolicyRule[]) {
@@ -85,5 +79,5 @@ export class RbacAuthorizer {
     }
     if (errors.length) out.error = aggregateMessage(errors);
     return out;
-  }
+  };
 }
