@@ -175,6 +175,9 @@ function decodeElem(s: State, v: unknown, t: GoFieldType, f: GoField, owner: GoS
     case 'fieldsV1':
     case 'json':
       return v;
+    case 'stringList':
+      if (!Array.isArray(v)) return mismatch(s, v, goType());
+      return decodeSlice(s, v, { json: f.json, type: 'string' }, owner);
     case 'jsonSchemaProps': {
       const props = schemaProps(s);
       if (!props) return v;

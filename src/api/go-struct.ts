@@ -11,7 +11,8 @@ type GoScalar = 'string' | 'int64' | 'int32' | 'float64' | 'bool' | 'bytes';
  * decode some members without strict checks; json: apiextensions' JSON, any value (merged without
  * strategies, never decoded from protobuf); the jsonSchemaPropsOr* types: apiextensions' unions of a
  * schema with an array or a bool, each a Go struct with its own UnmarshalJSON. The apiextensions types are
- * published in OpenAPI under the package of the struct that holds them.
+ * published in OpenAPI under the package of the struct that holds them. stringList: a named []string as a
+ * map's value (authentication's ExtraValue in map[string]ExtraValue; protobuf: a message of repeated items).
  */
 export type GoFieldType =
   | GoScalar
@@ -23,6 +24,7 @@ export type GoFieldType =
   | 'jsonSchemaPropsOrBool'
   | 'jsonSchemaPropsOrStringArray'
   | 'json'
+  | 'stringList'
   | GoStruct;
 
 export interface GoField {
@@ -80,10 +82,12 @@ export interface GoStruct {
   doc?: string;
   /** The +structType=atomic marker. */
   mapType?: 'atomic';
+  /** The +union markers: the discriminator's JSON name, and each member field's JSON name → discriminator value. */
+  union?: { discriminator: string; fields: Readonly<Record<string, string>> };
 }
 
 /** A struct that embeds TypeMeta: a top-level kind. */
-type StructExtra = Pick<GoStruct, 'openapi' | 'doc' | 'mapType' | 'pkg'>;
+type StructExtra = Pick<GoStruct, 'openapi' | 'doc' | 'mapType' | 'pkg' | 'union'>;
 export const kindStruct = (name: string, fields: readonly GoField[], extra: StructExtra = {}): GoStruct => ({ name, typeMeta: true, fields, ...extra });
 export const struct = (name: string, fields: readonly GoField[], extra: StructExtra = {}): GoStruct => ({ name, fields, ...extra });
 

@@ -4,6 +4,6 @@ export interface UserInfo {
   name: string;
   groups: string[];
   uid?: string;
-  /** Further facts an authenticator vouches for (a ServiceAccount token's credential id). */
+  /** Further attributes an authenticator (or an Impersonate-Extra-* header) attaches, keyed by lower-case name. */
   extra?: Record<string, string[]>;
 }

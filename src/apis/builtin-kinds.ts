@@ -23,8 +23,9 @@ function valueAt(obj: JSONObject, path: readonly string[]): unknown {
 const keyCount = (v: unknown): number => (Array.isArray(v) ? v.length : isObject(v) ? Object.keys(v).length : 0);
 
 /** A printer from declared columns: each cell the string at its field ('' when absent), an age, or a key (or list item) count. */
-function tableConvertorOf(columns: readonly TableColumnDecl[]): TableConvertor {
+function tableConvertorOf(columns: readonly TableColumnDecl[], order?: TableConvertor['order']): TableConvertor {
   return {
+    ...(order ? { order } : {}),
     columns: columns.map(({ name, type, format, description, priority }) => ({ name, type, format, description, priority })),
     cells: (obj) =>
       columns.map((c) => {
@@ -39,12 +40,13 @@ function tableConvertorOf(columns: readonly TableColumnDecl[]): TableConvertor {
 export function builtinResourceType(k: KindDeclaration): ResourceType {
   const { group, version, kind, resource } = k.served;
   return {
-    served: { ...k.served, storageVersionHash: storageVersionHash(k.storageGroup ?? group, k.storageVersion, kind) },
+    // Create-only kinds have no storage, so discovery publishes no hash for them.
+    served: { ...k.served, storageVersionHash: k.createOnly ? '' : storageVersionHash(k.storageGroup ?? group, k.storageVersion, kind) },
     gr: { group, resource },
     keyPrefix: k.keyPrefix,
     goType: k.object,
     strategy: { ...k.strategy, canonicalize: typedOrder(k.object) },
-    table: k.table ? tableConvertorOf(k.table) : defaultTableConvertor,
+    table: k.table ? tableConvertorOf(k.table, k.tableOrder) : defaultTableConvertor,
     selectableFields: k.selectableFields,
     ...(k.defaultFieldLabelConversion ? { defaultFieldLabelConversion: true as const } : {}),
     // Objects stored at this version are returned as stored: their bytes begin with their TypeMeta.

@@ -8,11 +8,15 @@ import { configMapKind } from './core/v1/config-map.js';
 import { secretKind } from './core/v1/secret.js';
 import { serviceAccountKind } from './core/v1/service-account.js';
 import { leaseKind } from './coordination/v1/lease.js';
+import { flowSchemaKind } from './flowcontrol/v1/flow-schema.js';
+import { priorityLevelConfigurationKind } from './flowcontrol/v1/priority-level-configuration.js';
 import { crdKind } from './apiextensions/v1/custom-resource-definition.js';
 import { crdV1beta1Kind } from './apiextensions/v1beta1/custom-resource-definition.js';
 import { eventKind } from './core/v1/event.js';
 import { eventsV1Kind } from './events/v1/event.js';
 import { clusterRoleBindingKind, clusterRoleKind, roleBindingKind, roleKind } from './rbac/v1/kinds.js';
+import { localSubjectAccessReviewKind, selfSubjectAccessReviewKind, selfSubjectRulesReviewKind, subjectAccessReviewKind } from './authorization/v1/kinds.js';
+import { selfSubjectReviewKind, tokenReviewKind } from './authentication/v1/reviews.js';
 import { Scale } from './autoscaling/v1/scale.js';
 import { TokenRequest } from './authentication/v1/token-request.js';
 import { ObjectMeta } from './meta/v1/object-meta.js';
@@ -34,6 +38,14 @@ export const BUILTIN_KINDS: readonly KindDeclaration[] = [
   roleBindingKind,
   clusterRoleKind,
   clusterRoleBindingKind,
+  flowSchemaKind,
+  priorityLevelConfigurationKind,
+  tokenReviewKind,
+  selfSubjectReviewKind,
+  selfSubjectAccessReviewKind,
+  subjectAccessReviewKind,
+  localSubjectAccessReviewKind,
+  selfSubjectRulesReviewKind,
 ];
 
 interface ProtobufType {

@@ -33,6 +33,8 @@ export interface KindDeclaration {
   strategy: Omit<Strategy, 'canonicalize'>;
   /** Printer columns; absent: rest.NewDefaultTableConvertor's Name and Created At. */
   table?: readonly TableColumnDecl[];
+  /** The order the printer puts a list's rows in; absent: as listed. */
+  tableOrder?(a: JSONObject, b: JSONObject): number;
   /** Field selector values of an object. */
   selectableFields(obj: JSONObject): Record<string, string>;
   /** No field label conversion function is registered for the kind: kube's default one refuses other fields. */
@@ -48,6 +50,11 @@ export interface KindDeclaration {
     /** The stored version's Go type, whose key order stored objects then keep (else this version's). */
     object?: GoStruct;
   };
+  /**
+   * Not stored: a POST answers with the object the server's handler for the kind fills in, as kube's create-only
+   * REST storages (access and token reviews) do. The strategy then only admits the decoded body.
+   */
+  createOnly?: true;
   /** Warnings sent with every response of the endpoint. */
   warnings?: readonly string[];
 }

@@ -68,6 +68,47 @@ export function authenticate(req: IncomingMessage, opts: AuthenticateOptions = {
   return anonymousUser();
 }
 
+/**
+ * A bearer token through the token authenticators alone, as TokenReview runs it (a request carrying only that
+ * token): the user with system:authenticated, or kube's "invalid bearer token". Static tokens are audience
+ * agnostic: with API audiences configured, they are valid only for those (authenticator.WrapAudienceAgnosticToken).
+ */
+export function authenticateToken(
+  token: string,
+  audiences: readonly string[],
+  opts: { tokens?: TokenTable; apiAudiences?: readonly string[]; serviceAccounts?: ServiceAccountAuthentication } = {},
+): TokenAuthentication | Promise<TokenAuthentication> {
+  const user = opts.tokens?.get(token);
+  const implicit = opts.apiAudiences ?? [];
+  if (user) {
+    if (implicit.length === 0) return { user: withAuthenticatedGroup(user) };
+    const valid = (audiences.length > 0 ? audiences : implicit).filter((a) => implicit.includes(a));
+    return valid.length > 0 ? { user: withAuthenticatedGroup(user), audiences: valid } : { error: 'invalid bearer token' };
+  }
+  const sa = opts.serviceAccounts;
+  if (!sa) return { error: 'invalid bearer token' };
+  // A ServiceAccount token is checked against the audiences asked for (the API's by default), and answers
+  // with the ones it names among them.
+  const wanted = audiences.length > 0 ? audiences : implicit;
+  const verified = verifyServiceAccountJwt(token, { ...sa.config, apiAudiences: [...wanted] });
+  if (verified === undefined) return { error: 'invalid bearer token' };
+  if ('error' in verified) return { error: verified.error };
+  const named = new Set(typeof verified.claims['aud'] === 'string' ? [verified.claims['aud']] : (verified.claims['aud'] as string[] | undefined) ?? []);
+  return validateServiceAccountClaims(verified.claims, sa.getter, (sa.now ?? Date.now)()).then(
+    (r) => ('error' in r ? { error: r.error } : { user: withAuthenticatedGroup(r.user), audiences: wanted.filter((a) => named.has(a)) }),
+    (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
+  );
+}
+
+/** What a token authenticates to, as kube's authenticator.Response (or its error) has it. */
+export interface TokenAuthentication {
+  user?: UserInfo;
+  /** The audiences the token is valid for, among those asked (absent for audience-agnostic authenticators). */
+  audiences?: string[];
+  /** Why the token was refused (status.error), e.g. "invalid bearer token". */
+  error?: string;
+}
+
 /** The Status for a request `authenticate` rejected: 401, reason Unauthorized, message "Unauthorized". */
 const unauthenticatedError = (): StatusError => unauthorized();
 
@@ -89,8 +130,9 @@ function withAuthenticatedGroup(user: UserInfo): UserInfo {
   const groups = user.groups.includes(ALL_AUTHENTICATED) || user.groups.includes(ALL_UNAUTHENTICATED)
     ? [...user.groups]
     : [...user.groups, ALL_AUTHENTICATED];
-  const out: UserInfo = user.uid === undefined ? { name: user.name, groups } : { name: user.name, groups, uid: user.uid };
-  if (user.extra) out.extra = user.extra;
+  const out: UserInfo = { name: user.name, groups };
+  if (user.uid !== undefined) out.uid = user.uid;
+  if (user.extra !== undefined) out.extra = user.extra;
   return out;
 }
 

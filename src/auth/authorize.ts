@@ -4,7 +4,7 @@
 // AlwaysAllow; AlwaysDeny). The first to allow decides; when none does, their reasons are joined.
 // Denials produce kube-apiserver's exact 403 Status (responsewriters.Forbidden + errors.NewForbidden).
 import { StatusError, forbidden } from '../api/status.js';
-import { MASTERS_GROUP, type UserInfo } from './authenticate.js';
+import { ALL_AUTHENTICATED, MASTERS_GROUP, type UserInfo } from './authenticate.js';
 
 /** What a request asks to do; the server fills it from its request-info parser. */
 export interface RequestAttributes {
@@ -31,6 +31,8 @@ export interface Decision {
   allowed: boolean;
   /** Why it was denied, appended to the message as kube does; '' for none. */
   reason: string;
+  /** An explicit deny (kube's DecisionDeny) rather than no opinion; SubjectAccessReview reports it as status.denied. */
+  denied?: boolean;
 }
 
 /** An authorizer: synchronous, on the attributes alone (RBAC reads its in-memory caches). */
@@ -60,11 +62,70 @@ export function unionAuthorizer(authorizers: readonly Authorize[]): Authorize {
   };
 }
 
+/** A rule of a SelfSubjectRulesReview: what an authorizer grants on resources (authorizer.ResourceRuleInfo). */
+export interface ResourceRule {
+  verbs: string[];
+  apiGroups: string[];
+  resources: string[];
+  resourceNames: string[];
+}
+
+/** What an authorizer grants on non-resource URLs (authorizer.NonResourceRuleInfo). */
+export interface NonResourceRule {
+  verbs: string[];
+  nonResourceURLs: string[];
+}
+
+/** authorizer.RuleResolver's answer: the rules a user holds in a namespace, and whether the list may be partial. */
+export interface SubjectRules {
+  resourceRules: ResourceRule[];
+  nonResourceRules: NonResourceRule[];
+  incomplete: boolean;
+  /** Why listing failed, when it did (evaluationError). */
+  error?: string;
+}
+
+/**
+ * The authorizer as the server holds it: a decision per request, and the rules listing behind
+ * SelfSubjectRulesReview (subject-rules.ts). The request filter, impersonation and the access reviews only
+ * see this; the server builds it from --authorization-mode.
+ */
+export interface AuthorizerHooks {
+  authorize(attrs: RequestAttributes): Decision;
+  rulesFor(user: UserInfo, namespace: string): SubjectRules;
+}
+
+const PUBLIC_INFO_PATHS: ReadonlySet<string> = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
+
+/**
+ * A fixed policy for tests that hand the server an authorizer of their own: system:masters and every
+ * authenticated user may do everything, anyone else only `get` the public-info paths (what
+ * system:public-info-viewer grants). The server itself runs RBAC.
+ */
+export const fixedPolicy: AuthorizerHooks = {
+  authorize(attrs) {
+    const groups = attrs.user.groups;
+    if (groups.includes(MASTERS_GROUP) || groups.includes(ALL_AUTHENTICATED)) return ALLOW;
+    if (!attrs.isResourceRequest && attrs.verb === 'get' && PUBLIC_INFO_PATHS.has(attrs.path)) return ALLOW;
+    return { allowed: false, reason: '' };
+  },
+  rulesFor(user) {
+    if (user.groups.includes(MASTERS_GROUP) || user.groups.includes(ALL_AUTHENTICATED)) {
+      return {
+        resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], resourceNames: [] }],
+        nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+        incomplete: false,
+      };
+    }
+    return { resourceRules: [], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: [...PUBLIC_INFO_PATHS] }], incomplete: false };
+  },
+};
+
 /** The filter's check: undefined when allowed, otherwise the 403 to send. */
 export const checkWith =
-  (authorize: Authorize) =>
+  (hooks: Pick<AuthorizerHooks, 'authorize'>) =>
   (attrs: RequestAttributes): StatusError | undefined => {
-    const d = authorize(attrs);
+    const d = hooks.authorize(attrs);
     return d.allowed ? undefined : forbiddenError(attrs, d.reason);
   };
 

@@ -2,14 +2,7 @@
 // as SelfSubjectRulesReview reports it: the privileged group's and AlwaysAllow's everything, RBAC's rules.
 import type { UserInfo } from '../api/user.js';
 import { MASTERS_GROUP } from './authenticate.js';
-
-/** authorizer.ResourceRuleInfo and NonResourceRuleInfo lists, whether they may be partial, and why. */
-export interface SubjectRules {
-  resourceRules: { verbs: string[]; apiGroups: string[]; resources: string[]; resourceNames: string[] }[];
-  nonResourceRules: { verbs: string[]; nonResourceURLs: string[] }[];
-  incomplete: boolean;
-  error?: string;
-}
+import type { SubjectRules } from './authorize.js';
 
 export type RulesFor = (user: UserInfo, namespace: string) => SubjectRules;
 

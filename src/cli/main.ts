@@ -50,6 +50,10 @@ Flags for serve:
                          read-only requests served at once before 429s (default 400; 0: no limit)
   --max-mutating-requests-inflight N
                          mutating requests served at once before 429s (default 200; 0: no limit)
+  --enable-priority-and-fairness BOOL
+                         API Priority and Fairness (true, default): requests are classified by FlowSchemas and
+                         queued fairly per priority level within max-requests-inflight + max-mutating-requests-inflight
+                         seats; false: the two in-flight limits alone
   --tls-min-version V    VersionTLS12 (default) or VersionTLS13 (VersionTLS10, VersionTLS11 also accepted)
   --tls-cipher-suites S[,S]
                          TLS 1.2 cipher suites by Go's names (default: Go's defaults, ECDHE with AES-GCM,
@@ -77,7 +81,7 @@ function authorizationModesFlag(v: string | undefined): AuthorizationMode[] | un
 }
 
 async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, new Set(['help', 'anonymous-auth']));
+  const args = parseArgs(argv, new Set(['help', 'anonymous-auth', 'enable-priority-and-fairness']));
   if (args.flags.has('help') || args.command === 'help' || args.command === '') {
     process.stdout.write(USAGE);
     return args.command === '' && !args.flags.has('help') ? 2 : 0;
@@ -115,6 +119,7 @@ async function main(argv: string[]): Promise<number> {
     requestTimeoutMs: durationFlag(args.flags, 'request-timeout'),
     maxRequestsInFlight: countFlag(args.flags, 'max-requests-inflight'),
     maxMutatingRequestsInFlight: countFlag(args.flags, 'max-mutating-requests-inflight'),
+    enablePriorityAndFairness: boolFlag(args.flags, 'enable-priority-and-fairness', true),
     storageSync: storageSyncFlag(args.flags.get('storage-sync')),
     tlsMinVersion,
     tlsCipherSuites,

@@ -11,6 +11,7 @@ import { loadServiceAccountKeys } from '../auth/service-account-keys.js';
 import { startServer, type AuthorizationMode, type RunningServer, type ServiceAccountTokenOptions } from '../server/server.js';
 import type { ServiceResolver } from '../conversion/types.js';
 import type { TokenTable } from '../auth/authenticate.js';
+import type { AuthorizerHooks } from '../auth/authorize.js';
 import type { KVStore } from '../storage/types.js';
 
 export interface ServeOptions {
@@ -24,6 +25,8 @@ export interface ServeOptions {
   serviceResolver?: ServiceResolver;
   /** Bearer tokens accepted on the secure port (--token-auth-file). */
   tokens?: TokenTable;
+  /** The authorizer instead of the one --authorization-mode makes; tests give their own. */
+  authorizer?: AuthorizerHooks;
   /** Whether requests without credentials are system:anonymous (default) or refused (--anonymous-auth=false). */
   anonymousAuth?: boolean;
   /** --authorization-mode (default RBAC). */
@@ -39,6 +42,8 @@ export interface ServeOptions {
   /** --max-requests-inflight, --max-mutating-requests-inflight. */
   maxRequestsInFlight?: number;
   maxMutatingRequestsInFlight?: number;
+  /** --enable-priority-and-fairness (default true). */
+  enablePriorityAndFairness?: boolean;
   /** fsync per commit ('full', default) or only at checkpoints ('normal', --storage-sync); see StorageSync. */
   storageSync?: StorageSync;
   /** kube's --tls-min-version and --tls-cipher-suites (Go's names). */
@@ -50,6 +55,8 @@ export interface ServeOptions {
   serviceAccountSigningKeyFile?: string;
   /** --service-account-key-file: further PEM files of keys that verify tokens. */
   serviceAccountKeyFiles?: string[];
+  /** Time between passes of the APF bootstrap configuration ensurer (one minute; tests shorten it). */
+  apfEnsureIntervalMs?: number;
 }
 
 export interface Served {
@@ -79,13 +86,16 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     tokens: opts.tokens,
     anonymousAuth: opts.anonymousAuth,
     authorizationModes: opts.authorizationModes,
+    authorizer: opts.authorizer,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
     bookmarkIntervalMs: opts.bookmarkIntervalMs,
     eventTtlMs: opts.eventTtlMs,
     requestTimeoutMs: opts.requestTimeoutMs,
     maxRequestsInFlight: opts.maxRequestsInFlight,
     maxMutatingRequestsInFlight: opts.maxMutatingRequestsInFlight,
+    enablePriorityAndFairness: opts.enablePriorityAndFairness,
     serviceAccountTokens: { ...opts.serviceAccountTokens, keys: saKeys },
+    apfEnsureIntervalMs: opts.apfEnsureIntervalMs,
   });
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   const serverUrl = server.secureUrl!.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//127.0.0.1:');

@@ -4,6 +4,14 @@ import type { ScaleSubresource } from '../api/resource.js';
 import type { GenericStore } from './store.js';
 import type { Subresource } from './resource-type.js';
 import type { ReplicasPaths } from './field-manager/scale-mapping.js';
+import type { JSONObject } from '../util/json.js';
+import type { UserInfo } from '../api/user.js';
+
+/**
+ * A create-only kind's REST: given the decoded object (its namespace that of the request), the object to answer
+ * with, status filled in. Nothing is stored; kube's access and token reviews are such storages.
+ */
+export type Creater = (request: { user: UserInfo; namespace: string }, obj: JSONObject) => Promise<JSONObject> | JSONObject;
 
 export interface Endpoint {
   store: GenericStore;
@@ -16,6 +24,8 @@ export interface Endpoint {
   /** Patch content types accepted (kube's list for the kind). */
   patchTypes: readonly string[];
   warnings?: readonly string[];
+  /** For create-only kinds: what a POST runs instead of storing the object. */
+  creater?: Creater;
 }
 
 /**

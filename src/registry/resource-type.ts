@@ -58,6 +58,8 @@ export interface TableColumn {
 export interface TableConvertor {
   columns: TableColumn[];
   cells(obj: JSONObject): unknown[];
+  /** The order of a list's rows, when the printer sorts them (kube's FlowSchema list printer does). */
+  order?(a: JSONObject, b: JSONObject): number;
 }
 
 export interface ResourceType {

@@ -1,7 +1,7 @@
 // The request path, composed once per listener as k8s.io/apiserver's DefaultBuildHandlerChain composes it.
 // Outermost first:
 //   panic recovery → request info → request timeout → authentication
-//   → [impersonation, audit: to come] → priority and fairness (or max in flight) → authorization → the API router
+//   → [audit: to come] → impersonation → priority and fairness (or max in flight) → authorization → the API router
 // Each filter is a small file under filters/; a new cross-cutting concern is a new filter in this list.
 import type { Handler } from './context.js';
 import { composeChain } from './context.js';
@@ -9,6 +9,7 @@ import { withPanicRecovery } from './filters/panic-recovery.js';
 import { withRequestInfo } from './filters/request-info.js';
 import { withAuthentication, type Authenticator } from './filters/authentication.js';
 import { withAuthorization, type Authorizer } from './filters/authorization.js';
+import { withImpersonation } from './filters/impersonation.js';
 import { withRequestTimeout } from './filters/timeout.js';
 import { withMaxInFlight, type InFlightLimits } from './filters/max-inflight.js';
 import { withPriorityAndFairness, type PriorityAndFairnessOptions } from './filters/priority-and-fairness.js';
@@ -37,6 +38,7 @@ export function buildHandlerChain(api: Handler, config: ChainConfig): Handler {
       withRequestInfo,
       withRequestTimeout(requestTimeoutMs),
       withAuthentication(config.authenticator),
+      withImpersonation(config.authorizer),
       config.flowControl ? withPriorityAndFairness({ ...config.flowControl, requestTimeoutMs }) : withMaxInFlight(config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT),
       withAuthorization(config.authorizer),
     ],

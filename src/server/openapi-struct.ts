@@ -49,6 +49,7 @@ function scalar(t: GoFieldType): { schema: Schema; zero: unknown } {
 
 /** A list's items or a map's values: non-pointer elements carry their zero value as default. */
 function elemSchema(t: GoFieldType, owner: GoStruct): Schema {
+  if (t === 'stringList') return { type: 'array', items: { default: '', type: 'string' } };
   const ref = refName(t, owner);
   if (ref) return typeof t === 'object' ? { default: {}, allOf: [{ $ref: REFS + ref }] } : { $ref: REFS + ref };
   const s = scalar(t);
@@ -95,6 +96,7 @@ export function structDefinition(s: GoStruct, typeMeta: { kind: Schema; apiVersi
   const names = s.fields.filter(required).map((f) => f.json);
   if (names.length > 0) out['required'] = names;
   if (s.mapType) out['x-kubernetes-map-type'] = s.mapType;
+  if (s.union) out['x-kubernetes-unions'] = [{ discriminator: s.union.discriminator, 'fields-to-discriminateBy': { ...s.union.fields } }];
   return out;
 }
 

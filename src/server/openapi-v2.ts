@@ -35,6 +35,8 @@ function resourceDefinitions(r: ServedResource): Record<string, Schema> {
   const declared = isBuiltinGroup(r.group) ? BUILTIN_KINDS.find((k) => k.served.group === r.group && k.served.version === r.version && k.served.kind === r.kind) : undefined;
   // A CRD version's selectableFields are published on its kind and list, in v2 as in v3.
   const kinds = declared ? builtinKindDefinitionsV2(declared) : { [kindName]: withSelectableFields(kindSchemaV2(r), r.selectableFields) };
+  // A resource that cannot be listed (the create-only reviews) has no list type.
+  if (!r.verbs.includes('list')) return kinds;
   // A declared list type replaces the CRD-style list.
   return { [definitionName(r.group, r.version, r.listKind)]: withSelectableFields(listSchemaV2(kindName, r), r.selectableFields), ...kinds };
 }

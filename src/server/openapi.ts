@@ -502,7 +502,8 @@ export function openapiV3GroupVersion(group: string, version: string, resources:
     const gvk = { group: r.group, version: r.version, kind: r.kind };
     const kindName = definitionName(r.group, r.version, r.kind);
     own[kindName] = withSelectableFields(publishedObjectSchema(r.schema, gvk), r.selectableFields);
-    own[definitionName(r.group, r.version, r.listKind)] = withSelectableFields(publishedListSchema(SCHEMAS + kindName, gvk, r.listKind, r.resource), r.selectableFields);
+    // A resource that cannot be listed (the create-only reviews) has no list type.
+    if (r.verbs.includes('list')) own[definitionName(r.group, r.version, r.listKind)] = withSelectableFields(publishedListSchema(SCHEMAS + kindName, gvk, r.listKind, r.resource), r.selectableFields);
     // A built-in kind declared in full is published from its Go types, as kube publishes it.
     const declared = isBuiltinGroup(group) ? BUILTIN_KINDS.find((k) => k.served.group === group && k.served.version === version && k.served.kind === r.kind) : undefined;
     Object.assign(own, declared && builtinKindDefinitions(declared));

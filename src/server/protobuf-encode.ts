@@ -158,6 +158,8 @@ export function encodeFields(w: ProtoWriter, schema: MessageSchema, obj: unknown
       if (Array.isArray(v)) for (const x of v) writeValue(w, f.no, f.kind, x);
     } else if (f.kind === 'stringMap' || f.kind === 'bytesMap') {
       if (isObject(v)) writeMap(w, f.no, v, f.kind === 'bytesMap');
+    } else if (f.kind === 'stringListMap') {
+      if (isObject(v)) writeListMap(w, f.no, v);
     } else if (v === undefined || v === null) {
       // A nil pointer or []byte is left out; a non-pointer field is written as its zero value.
       if (!f.ptr && f.kind !== 'bytes') writeValue(w, f.no, f.kind, undefined);
@@ -189,6 +191,7 @@ function writeValue(w: ProtoWriter, no: number, kind: FieldKind, v: unknown): vo
       });
     case 'stringMap':
     case 'bytesMap':
+    case 'stringListMap':
       throw new Error('maps are written by writeMap');
     default:
       return w.nested(no, () => encodeFields(w, kind, v));
@@ -210,6 +213,19 @@ function writeMap(w: ProtoWriter, no: number, m: Record<string, unknown>, bytes:
       if (bytes) {
         if (typeof v === 'string') w.bytes(2, Buffer.from(v, 'base64'));
       } else w.string(2, typeof v === 'string' ? v : '');
+    });
+  }
+}
+
+/** map<string, ExtraValue>: each entry's value a message of repeated strings (field 1). */
+function writeListMap(w: ProtoWriter, no: number, m: Record<string, unknown>): void {
+  for (const k of Object.keys(m).sort(byteOrder)) {
+    const v = m[k];
+    w.nested(no, () => {
+      w.string(1, k);
+      w.nested(2, () => {
+        if (Array.isArray(v)) for (const x of v) w.string(1, typeof x === 'string' ? x : '');
+      });
     });
   }
 }

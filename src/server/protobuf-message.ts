@@ -10,9 +10,10 @@ import { parseJSON } from '../util/json-int64.js';
 type Scalar = 'string' | 'bytes' | 'int64' | 'int32' | 'bool';
 /**
  * time: metav1.Time; microTime: metav1.MicroTime; fieldsV1: metav1.FieldsV1; stringMap: map<string,string>;
- * bytesMap: map<string,bytes> (values base64, as JSON has them).
+ * bytesMap: map<string,bytes> (values base64, as JSON has them); stringListMap: map<string, message{repeated string
+ * items = 1}> (authentication's map[string]ExtraValue).
  */
-export type FieldKind = Scalar | 'time' | 'microTime' | 'fieldsV1' | 'stringMap' | 'bytesMap' | MessageSchema;
+export type FieldKind = Scalar | 'time' | 'microTime' | 'fieldsV1' | 'stringMap' | 'bytesMap' | 'stringListMap' | MessageSchema;
 
 export interface FieldSpec {
   no: number;
@@ -59,7 +60,7 @@ export function field(no: number, json: string, kind: FieldKind, flags = '', go?
 type TimeValue = { zero: true } | { zero: false; seconds: bigint; nanos: number };
 /** A decoded FieldsV1: its Raw bytes, or nil. */
 type FieldsValue = { raw?: Uint8Array };
-type Value = string | Uint8Array | bigint | boolean | TimeValue | FieldsValue | Map<string, string> | State | Value[];
+type Value = string | Uint8Array | bigint | boolean | TimeValue | FieldsValue | Map<string, string> | Map<string, string[]> | State | Value[];
 /** What one message decoded to, by field; absent fields are not in the map. */
 export type State = Map<FieldSpec, Value>;
 
@@ -121,6 +122,8 @@ function readValue(kind: FieldKind, cur: Cursor, prev: Value | undefined): Value
     case 'stringMap':
     case 'bytesMap':
       return readMapEntry(cur.sub(), (prev as Map<string, string> | undefined) ?? new Map(), kind === 'bytesMap');
+    case 'stringListMap':
+      return readListMapEntry(cur.sub(), (prev as Map<string, string[]> | undefined) ?? new Map());
     default:
       return decodeMessage(kind, cur.sub(), (prev as State | undefined) ?? new Map());
   }
@@ -150,6 +153,28 @@ function readMapEntry(cur: Cursor, into: Map<string, string>, bytes: boolean): M
   return into;
 }
 
+/** One map<string, ExtraValue> entry: key 1, value 2 a message whose field 1 repeats the strings. */
+function readListMapEntry(cur: Cursor, into: Map<string, string[]>): Map<string, string[]> {
+  let key = '';
+  const items: string[] = [];
+  while (!cur.done) {
+    const start = cur.pos;
+    const { field: no } = cur.tag();
+    if (no === 1) key = cur.string();
+    else if (no === 2) {
+      const sub = cur.sub();
+      while (!sub.done) {
+        const s0 = sub.pos;
+        const t = sub.tag();
+        if (t.field === 1) items.push(sub.string());
+        else sub.skipField(s0);
+      }
+    } else cur.skipField(start);
+  }
+  into.set(key, items);
+  return into;
+}
+
 // ------------------------------------------------------------------ Go JSON rendering
 
 /** FieldsV1 whose Raw is not a JSON object cannot be marshalled; the caller reports it. */
@@ -163,8 +188,8 @@ export function render(schema: MessageSchema, state: State): Record<string, unkn
       const list = v as Value[] | undefined;
       if (list?.length) out[f.json] = list.map((x) => renderValue(f.kind, x));
       else if (!f.omitempty) out[f.json] = null;
-    } else if (f.kind === 'stringMap' || f.kind === 'bytesMap') {
-      const m = v as Map<string, string> | undefined;
+    } else if (f.kind === 'stringMap' || f.kind === 'bytesMap' || f.kind === 'stringListMap') {
+      const m = v as Map<string, unknown> | undefined;
       if (m?.size) out[f.json] = renderMap(m);
       else if (!f.omitempty) out[f.json] = null;
     } else if (f.ptr || f.kind === 'bytes') {
@@ -203,16 +228,17 @@ function renderValue(kind: FieldKind, v: Value): unknown {
       return renderFields(v as FieldsValue);
     case 'stringMap':
     case 'bytesMap':
-      return renderMap(v as Map<string, string>);
+    case 'stringListMap':
+      return renderMap(v as Map<string, unknown>);
     default:
       return render(kind, v as State);
   }
 }
 
 /** encoding/json writes map keys sorted bytewise. */
-function renderMap(m: Map<string, string>): Record<string, string> {
+function renderMap(m: Map<string, unknown>): Record<string, unknown> {
   const keys = [...m.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-  const out: Record<string, string> = {};
+  const out: Record<string, unknown> = {};
   for (const k of keys) out[k] = m.get(k)!;
   return out;
 }

@@ -18,9 +18,11 @@ function fieldKind(f: GoField, where: string): FieldKind {
   }
   if (f.map) {
     if (t === 'bytes') return 'bytesMap';
+    if (t === 'stringList') return 'stringListMap';
     if (t !== 'string') throw new Error(`${where}: only map[string]string and map[string][]byte are decoded from protobuf`);
     return 'stringMap';
   }
+  if (t === 'stringList') throw new Error(`${where}: a string list is declared only as a map's value`);
   return t;
 }
 

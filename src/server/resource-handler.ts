@@ -22,6 +22,7 @@ import { applyPatchRequest, applyRequest } from './patch-request.js';
 import { decodeProtobufDeleteOptions, hasProtobufForm, isProtobufContentType } from './protobuf.js';
 import { APPLY_PATCH, patchTypeFor, type FieldValidation } from '../registry/patch.js';
 import type { RequestContext } from './context.js';
+import type { Creater } from '../registry/endpoint.js';
 
 interface EndpointOptions {
   /** Patch content types this endpoint accepts (custom resources refuse strategic merge patch). */
@@ -35,6 +36,8 @@ interface EndpointOptions {
   watchBuffer?: WatchBufferLimits;
   /** Warnings to add to every response (deprecated versions). */
   warnings?: readonly string[];
+  /** A create-only kind's handler, run instead of the store's create. */
+  creater?: Creater;
 }
 
 /** A resource request is the request context: request info, user, warnings. */
@@ -58,7 +61,7 @@ export async function serveResource(r: ResourceRequest, store: GenericStore, sub
       return watch(r, store, ns, opts);
     case 'create':
       if (sub) break;
-      return create(r, store, ns);
+      return opts.creater ? createOnly(r, store, ns, opts.creater) : create(r, store, ns);
     case 'update':
       return update(r, store, ns, sub);
     case 'patch':
@@ -333,6 +336,32 @@ async function create(r: ResourceRequest, store: GenericStore, ns: string): Prom
   const out = await store.create(ns, obj, { dryRun: wq.dryRun, warnings, user: r.user, manager: wq.manager });
   for (const w of warnings) r.warn(w);
   respondObject(r, store, 201, out, neg);
+}
+
+/**
+ * A create-only kind's POST, as kube's create handler runs a rest.Creater without a store: decode, record the
+ * managed fields, make the object's namespace the request's (EnsureObjectNamespaceMatchesRequestNamespace),
+ * then the kind's handler answers 201 with the object it returns.
+ */
+async function createOnly(r: ResourceRequest, store: GenericStore, ns: string, creater: Creater): Promise<void> {
+  const neg = negotiate(r, 'object', store);
+  const wq = writeQuery(r, 'CreateOptions');
+  const decoded = await decodeObject(r, store, wq.fieldValidation);
+  const warnings: string[] = [];
+  admitDecoded(store, decoded, wq.fieldValidation, warnings);
+  const fm = store.fieldManager('');
+  const obj = fm ? await fm.update(undefined, decoded.obj, wq.manager) : decoded.obj;
+  const meta = metaOf(obj);
+  if (meta.namespace && ns && meta.namespace !== ns) throw S.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  if (ns) meta.namespace = ns;
+  else delete meta.namespace;
+  if (!r.user) throw S.badRequest('no user present on request');
+  const out = await creater({ user: r.user, namespace: ns }, obj);
+  // A zero metav1.Time marshals as null, and omitempty does not leave a struct out.
+  const outMeta = metaOf(out) as Record<string, unknown>;
+  if (outMeta['creationTimestamp'] === undefined) outMeta['creationTimestamp'] = null;
+  for (const w of warnings) r.warn(w);
+  respondObject(r, store, 201, store.type.strategy.canonicalize(out), neg);
 }
 
 async function update(r: ResourceRequest, store: GenericStore, ns: string, sub: Subresource): Promise<void> {

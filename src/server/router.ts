@@ -108,5 +108,6 @@ async function serveResourceRequest(ctx: RequestContext, opts: RouterOptions): P
     bookmarkIntervalMs: opts.bookmarkIntervalMs,
     watchBuffer: opts.watchBuffer,
     warnings: ep.warnings,
+    creater: ep.creater,
   });
 }

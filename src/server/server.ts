@@ -24,18 +24,24 @@ import { ServiceAccountsController } from '../controllers/service-accounts.js';
 import { RootCAPublisher } from '../controllers/root-ca-publisher.js';
 import { serviceAccountKind } from '../apis/core/v1/service-account.js';
 import { configMapKind } from '../apis/core/v1/config-map.js';
+import { flowSchemaKind } from '../apis/flowcontrol/v1/flow-schema.js';
+import { priorityLevelConfigurationKind } from '../apis/flowcontrol/v1/priority-level-configuration.js';
+import { flowcontrolBootstrapKinds } from '../apis/flowcontrol/v1/ensure.js';
+import { ApfBootstrapEnsurer } from '../controllers/apf-bootstrap.js';
+import { FlowSchemaDanglingController } from '../controllers/flowschema-dangling.js';
 import { mergeSchemaFor, trackManagedFields } from './merge-schema.js';
 import { CrdController, type FinalizerTiming } from '../crd/controller.js';
 import { admissionChain } from '../admission/chain.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { crdTerminating } from '../admission/crd-terminating.js';
-import { authenticate, type TokenTable } from '../auth/authenticate.js';
+import { authenticate, authenticateToken, type TokenTable } from '../auth/authenticate.js';
+import { reviewCreaters } from '../auth/reviews.js';
 import { DEFAULT_ISSUER, type ServiceAccountTokenConfig, type TokenObjectGetter } from '../auth/service-account-token.js';
 import { generatedKeys, type ServiceAccountKeys } from '../auth/service-account-keys.js';
 import { TokenCache } from '../auth/token-cache.js';
 import { secretKind } from '../apis/core/v1/secret.js';
 import { tokenRequestHandler } from './token-request-handler.js';
-import { alwaysAllow, alwaysDeny, checkWith, privilegedGroups, unionAuthorizer, type Authorize } from '../auth/authorize.js';
+import { alwaysAllow, alwaysDeny, checkWith, privilegedGroups, unionAuthorizer, type Authorize, type AuthorizerHooks } from '../auth/authorize.js';
 import { RbacAuthorizer } from '../auth/rbac/authorizer.js';
 import { alwaysAllowRules, alwaysDenyRules, privilegedGroupRules, unionRulesFor, type RulesFor } from '../auth/subject-rules.js';
 import { rbacEscalationCheck } from '../auth/rbac/escalation.js';
@@ -49,6 +55,10 @@ import { defaultServiceResolver, type ServiceResolver } from '../conversion/type
 import { webhookConverter } from '../crd/webhook-converter.js';
 import { ApiRegistry } from './api-registry.js';
 import { apiRouter } from './router.js';
+import { Dispatcher } from './flowcontrol/dispatcher.js';
+import { FlowControlConfigSource } from './flowcontrol/config-source.js';
+import { mandatoryFlowControlConfiguration } from './flowcontrol/mandatory.js';
+import { ObjectCounts } from './flowcontrol/object-counts.js';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, buildHandlerChain } from './handler-chain.js';
 import { newRequestContext, type Handler } from './context.js';
 import type { Authenticator } from './filters/authentication.js';
@@ -75,6 +85,8 @@ export interface ServerOptions {
   serviceResolver?: ServiceResolver;
   /** Bearer tokens of the secure port (kube's --token-auth-file). */
   tokens?: TokenTable;
+  /** The authorizer behind every request, impersonation, the access reviews and RBAC's escalation checks, instead of the one --authorization-mode makes (tests give their own). */
+  authorizer?: AuthorizerHooks;
   /** Whether requests without credentials on the secure port are system:anonymous (true) or refused with 401 (kube's --anonymous-auth). */
   anonymousAuth?: boolean;
   /** How long a request that is not long-running may take before a 504 (kube's --request-timeout, 60 s). */
@@ -86,6 +98,10 @@ export interface ServerOptions {
   headerReadTimeoutMs?: number;
   /** How long events are kept after their last write (kube's --event-ttl, one hour). */
   eventTtlMs?: number;
+  /** Time between passes of the APF bootstrap configuration ensurer (kube: one minute). */
+  apfEnsureIntervalMs?: number;
+  /** API Priority and Fairness (kube's --enable-priority-and-fairness, default true); false: max-in-flight limits alone. */
+  enablePriorityAndFairness?: boolean;
   /** ServiceAccount tokens: how they are issued (the token subresource) and which are accepted. */
   serviceAccountTokens?: ServiceAccountTokenOptions;
   /** kube's --authorization-mode, in order after the system:masters authorizer (default: RBAC). */
@@ -153,16 +169,39 @@ const orUndefined = <T>(p: Promise<T>): Promise<T | undefined> =>
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const kv = opts.kv;
+  const maxInFlight = {
+    readOnly: opts.maxRequestsInFlight ?? DEFAULT_MAX_IN_FLIGHT.readOnly,
+    mutating: opts.maxMutatingRequestsInFlight ?? DEFAULT_MAX_IN_FLIGHT.mutating,
+  };
+  const priorityAndFairness = opts.enablePriorityAndFairness ?? true;
+  // With APF the two limits are one concurrency limit, shared out among priority levels (kube's check).
+  if (priorityAndFairness && maxInFlight.readOnly + maxInFlight.mutating <= 0) {
+    throw new Error(
+      `invalid configuration: MaxRequestsInFlight=${maxInFlight.readOnly} and MaxMutatingRequestsInFlight=${maxInFlight.mutating}; they must add up to something positive`,
+    );
+  }
   // Admission plugins look things up through the stores they guard, so the chain refers to them lazily.
   let serving: CrdServing | undefined;
   let rbac: RbacAuthorizer | undefined;
+  // The server's authorizer, bound to RBAC's caches once they are filled (before anything is served).
   let authorize: Authorize = alwaysDeny;
+  let rulesFor: RulesFor = alwaysDenyRules;
+  const authorizerHooks: AuthorizerHooks = opts.authorizer ?? { authorize: (a) => authorize(a), rulesFor: (u, ns) => rulesFor(u, ns) };
   const admission: Admission = admissionChain([
     crdTerminating((r) => serving?.isTerminating(r) ?? false),
     namespaceLifecycle((name) => namespaces.get('', name).then((ns) => ns, (e: unknown) => (e instanceof S.StatusError && e.code === 404 ? undefined : Promise.reject(e)))),
     // kube's RBAC storage wrappers run after mutating admission, before the strategy.
-    rbacEscalationCheck({ authorize: () => authorize, resolver: () => rbac?.resolver }),
+    rbacEscalationCheck({ authorize: (a) => authorizerHooks.authorize(a), resolver: () => rbac?.resolver }),
   ]);
+  const saOpts = opts.serviceAccountTokens ?? {};
+  const saTokens = serviceAccountTokenConfig(saOpts);
+  const checkAuthorized = checkWith(authorizerHooks);
+  const creaters = reviewCreaters({
+    authorizer: authorizerHooks,
+    // The token authenticators of the secure port: the token file and ServiceAccount tokens (for the API's audiences).
+    authenticateToken: (token, audiences) => authenticateToken(token, audiences, { tokens: opts.tokens, apiAudiences: saTokens.apiAudiences, serviceAccounts }),
+    apiAudiences: saTokens.apiAudiences,
+  });
   const builtinTypes = new Map(BUILTIN_KINDS.map((k) => [k, builtinResourceType(k)]));
   trackManagedFields([...builtinTypes.values()]);
   const stores = new Map(BUILTIN_KINDS.map((k) => [k, new GenericStore(kv, builtinTypes.get(k)!, admission)]));
@@ -171,7 +210,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const resolver = opts.serviceResolver ?? defaultServiceResolver;
   serving = new CrdServing(kv, admission, (crd) => webhookConverter(crd, resolver), (served) => mergeSchemaFor(served));
   const registry = new ApiRegistry(serving);
-  for (const [kind, store] of stores) registry.addBuiltin(builtinEndpoint(kind, store));
+  for (const [kind, store] of stores) {
+    const ep = builtinEndpoint(kind, store);
+    if (kind.createOnly) ep.creater = creaters.get(kind.served.kind);
+    registry.addBuiltin(ep);
+  }
 
   await ensureInitialNamespaces(namespaces);
   // RBAC: the bootstrap policy (rbac/bootstrap-roles), the aggregation controller (its first pass done before
@@ -191,8 +234,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const rbacAuthorizer = rbac;
   const modes = opts.authorizationModes ?? ['RBAC'];
   authorize = unionAuthorizer([privilegedGroups, ...modes.map((m) => (m === 'RBAC' ? rbacAuthorizer.authorize : m === 'AlwaysAllow' ? alwaysAllow : alwaysDeny))]);
-  const rulesFor = unionRulesFor([privilegedGroupRules, ...modes.map((m) => (m === 'RBAC' ? rbacAuthorizer.rulesFor : m === 'AlwaysAllow' ? alwaysAllowRules : alwaysDenyRules))]);
-  const checkAuthorized = checkWith(authorize);
+  rulesFor = unionRulesFor([privilegedGroupRules, ...modes.map((m) => (m === 'RBAC' ? rbacAuthorizer.rulesFor : m === 'AlwaysAllow' ? alwaysAllowRules : alwaysDenyRules))]);
   // The controllers (apiextensions-apiserver's and kube-controller-manager's), stopped in reverse on close.
   const controllers: { stop(): void }[] = [aggregation, rbacAuthorizer];
   const crdController = new CrdController(crds, serving, opts.crdFinalizerTiming);
@@ -200,7 +242,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   controllers.push(crdController);
   // One store per stored kind (events.k8s.io events are core/v1 events): what a namespace holds is every
   // namespaced one and every namespaced custom resource; what the garbage collector watches, all of them.
-  const storedAsServed = (k: (typeof BUILTIN_KINDS)[number]): boolean => k.storageVersion === k.served.version && (k.storageGroup ?? k.served.group) === k.served.group;
+  const storedAsServed = (k: (typeof BUILTIN_KINDS)[number]): boolean =>
+    !k.createOnly && k.storageVersion === k.served.version && (k.storageGroup ?? k.served.group) === k.served.group;
   const storageBuiltins = [...stores.entries()].filter(([k]) => storedAsServed(k));
   const namespacedBuiltins = storageBuiltins.filter(([k]) => k.served.namespaced).map(([, s]) => s);
   const nsController = new NamespaceController(namespaces, () => [...namespacedBuiltins, ...serving!.storageStores((c) => c.spec.scope === 'Namespaced')]);
@@ -220,11 +263,36 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // Their first pass over the initial namespaces is done before serving: clients never see `default` without them.
   await Promise.all([saController.controller.idle(), rootCAPublisher.controller.idle()]);
   controllers.push(saController, rootCAPublisher);
+  // kube-apiserver's priority-and-fairness-config-producer post-start hook: the bootstrap FlowSchemas and
+  // PriorityLevelConfigurations are in place before the server is ready; then the config consumer's
+  // Dangling conditions.
+  const flowSchemas = stores.get(flowSchemaKind)!;
+  const priorityLevels = stores.get(priorityLevelConfigurationKind)!;
+  const apfEnsurer = new ApfBootstrapEnsurer(flowcontrolBootstrapKinds(priorityLevels, flowSchemas), { intervalMs: opts.apfEnsureIntervalMs });
+  const apfConsumer = new FlowSchemaDanglingController(flowSchemas, priorityLevels);
+  await Promise.all([apfEnsurer.start(), apfConsumer.start()]);
+  controllers.push(apfEnsurer, apfConsumer);
+  try {
+    await apfEnsurer.waitForFirstPass();
+  } catch (e) {
+    for (const c of [...controllers].reverse()) c.stop();
+    throw e;
+  }
+  // API Priority and Fairness (on by default, as in kube): one dispatcher for every listener, configured from
+  // the stored objects; off, each listener counts its own requests against the two in-flight limits.
+  let flowControl: { dispatcher: Dispatcher; objectCount(group: string, resource: string): number | undefined } | undefined;
+  if (priorityAndFairness) {
+    const dispatcher = new Dispatcher(maxInFlight.readOnly + maxInFlight.mutating, mandatoryFlowControlConfiguration());
+    const source = new FlowControlConfigSource(dispatcher, priorityLevels, flowSchemas);
+    await source.start();
+    const counts = new ObjectCounts(registry, kv);
+    counts.start();
+    controllers.push(source, counts);
+    flowControl = { dispatcher, objectCount: (group, resource) => counts.get(group, resource) };
+  }
 
   // ServiceAccount tokens: issued by the serviceaccounts/token subresource, accepted by the secure port's
   // authenticator while the objects they name exist (read from the stores' memory: no storage round trip).
-  const saOpts = opts.serviceAccountTokens ?? {};
-  const saTokens = serviceAccountTokenConfig(saOpts);
   registry.addSubresourceHandler('', 'v1', 'serviceaccounts', 'token', tokenRequestHandler({ config: saTokens, secrets: stores.get(secretKind)!, admission, now: saOpts.now }));
   const tokenObjects: TokenObjectGetter = {
     serviceAccount: (ns, name) => orUndefined(stores.get(serviceAccountKind)!.get(ns, name)),
@@ -243,16 +311,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const serviceAccounts = { config: saTokens, getter: tokenObjects, now: saOpts.now, cache: new TokenCache(saOpts.successCacheTtlMs) };
   const secureAuthenticator: Authenticator = (req) => authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth, serviceAccounts });
   const requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  // Each listener counts its own requests (kube has one listener).
-  const maxInFlight = {
-    readOnly: opts.maxRequestsInFlight ?? DEFAULT_MAX_IN_FLIGHT.readOnly,
-    mutating: opts.maxMutatingRequestsInFlight ?? DEFAULT_MAX_IN_FLIGHT.mutating,
-  };
   const servers: http.Server[] = [];
   const out: RunningServer = {
     registry,
-    authorize,
-    rulesFor,
+    authorize: (a) => authorizerHooks.authorize(a),
+    rulesFor: (u, ns) => authorizerHooks.rulesFor(u, ns),
     rbac: rbacAuthorizer,
     close: async () => {
       ready = false;
@@ -273,7 +336,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // Node checks its connections' header timeouts this often (30 s by default: too coarse for a 32 s limit).
   const connectionsCheckingInterval = Math.max(10, Math.min(30_000, Math.floor(headerReadTimeoutMs / 4)));
   if (opts.tls) {
-    const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight });
+    const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight, flowControl });
     // Go's defaults unless configured: TLS 1.2+, and for TLS 1.2 only Go's default suites.
     const { minVersion, ciphers } = tlsPolicy(opts.tls);
     const s = https.createServer(
@@ -288,7 +351,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     out.secureUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   }
   if (opts.insecurePort !== undefined) {
-    const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight });
+    const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight, flowControl });
     const s = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval }, listener(chain, () => ''));
     const port = await listen(s, opts.insecurePort, '127.0.0.1');
     servers.push(s);

@@ -30,7 +30,7 @@ export function toTable(
   for (const k of Object.keys(md)) if (md[k] === undefined || md[k] === '') delete md[k];
   // Both fields are always encoded: null without headers, and null rows from the default convertor's empty lists.
   table['columnDefinitions'] = opts.noHeaders ? null : conv.columns;
-  const rows = objs.map((obj) => {
+  const rows = (conv.order ? [...objs].sort(conv.order) : objs).map((obj) => {
     const row: JSONObject = { cells: conv.cells(obj) };
     if (opts.includeObject === 'Object') row['object'] = obj;
     else if (opts.includeObject === 'Metadata') row['object'] = partialObjectMetadata(obj, opts.version);

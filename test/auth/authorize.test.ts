@@ -34,7 +34,7 @@ const crontabs = { group: 'stable.example.com', resource: 'crontabs' };
 
 // The server's union with no mode that allows anything: every denial below is the 403 of kube's wording.
 const authorize = unionAuthorizer([privilegedGroups]);
-const checkAuthorized = checkWith(authorize);
+const checkAuthorized = checkWith({ authorize });
 
 test('system:masters may do anything, before any mode is asked', () => {
   for (const user of [admin, { name: 'm', groups: ['system:masters'] }]) {
@@ -50,7 +50,7 @@ test('the union: the first mode that allows decides; otherwise the reasons, one 
   const reasonable = (reason: string) => () => ({ allowed: false, reason });
   assert.deepEqual(unionAuthorizer([privilegedGroups, reasonable('a'), reasonable(''), reasonable('b')])(path(alice, 'get', '/x')), { allowed: false, reason: 'a\nb' });
   assert.equal(
-    checkWith(unionAuthorizer([privilegedGroups, alwaysDeny]))(path(alice, 'get', '/apis'))?.status.message,
+    checkWith({ authorize: unionAuthorizer([privilegedGroups, alwaysDeny]) })(path(alice, 'get', '/apis'))?.status.message,
     'forbidden: User "alice" cannot get path "/apis": Everything is forbidden.',
   );
 });

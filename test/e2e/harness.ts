@@ -50,6 +50,8 @@ export interface TestServerOptions {
   /** Bearer tokens (--token-auth-file) and --authorization-mode. */
   tokens?: ServeOptions['tokens'];
   authorizationModes?: ServeOptions['authorizationModes'];
+  /** Time between passes of the APF bootstrap configuration ensurer. */
+  apfEnsureIntervalMs?: number;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {

@@ -201,3 +201,25 @@ test('client-node: createNamespacedServiceAccountToken, then a client authentica
   const list = await asSa.makeApiClient(k8s.CoreV1Api).listNamespacedServiceAccount({ namespace: 'default' });
   assert.ok(list.items.some((sa) => sa.metadata?.name === 'default'));
 });
+
+test('TokenReview: a ServiceAccount token authenticates to its account, for the audiences asked; whoami with it', async () => {
+  const token = await createToken(['default', '--audience=vault', '--audience=https://kubernetes.default.svc.cluster.local']);
+  const review = (spec: string): Promise<KubectlResult> =>
+    s.kubectl(['create', '-o', 'json', '-f', '-'], { stdin: `{"apiVersion":"authentication.k8s.io/v1","kind":"TokenReview","spec":${spec}}` });
+  const api = await review(`{"token":"${token}"}`);
+  assert.equal(api.code, 0, api.stderr);
+  const status = JSON.parse(api.stdout).status;
+  assert.equal(status.authenticated, true);
+  assert.equal(status.user.username, 'system:serviceaccount:default:default');
+  assert.deepEqual(status.user.groups, ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated']);
+  assert.deepEqual(status.audiences, ['https://kubernetes.default.svc.cluster.local']);
+  const vault = JSON.parse((await review(`{"token":"${token}","audiences":["vault"]}`)).stdout).status;
+  assert.equal(vault.authenticated, true);
+  assert.deepEqual(vault.audiences, ['vault']);
+  const other = JSON.parse((await review(`{"token":"${token}","audiences":["elsewhere"]}`)).stdout).status;
+  assert.equal(other.authenticated, undefined);
+  assert.match(other.error, /invalid for the target audiences \["elsewhere"\]/);
+  const who = await kubectlAs(token, ['auth', 'whoami', '-o', 'json']);
+  assert.equal(who.code, 0, who.stderr);
+  assert.equal(JSON.parse(who.stdout).status.userInfo.username, 'system:serviceaccount:default:default');
+});

@@ -14,7 +14,21 @@ import { parseJSON } from '../../src/util/json-int64.js';
 import { bytes, envelope, int, msg, str, type Bytes } from './wire-writer.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/protobuf/', import.meta.url));
-const KINDS = ['core.v1.ConfigMap', 'core.v1.Secret', 'core.v1.ServiceAccount', 'core.v1.Namespace', 'core.v1.Event', 'coordination.k8s.io.v1.Lease', 'events.k8s.io.v1.Event'];
+const KINDS = [
+  'core.v1.ConfigMap',
+  'core.v1.Secret',
+  'core.v1.ServiceAccount',
+  'core.v1.Namespace',
+  'core.v1.Event',
+  'coordination.k8s.io.v1.Lease',
+  'events.k8s.io.v1.Event',
+  'authentication.k8s.io.v1.TokenReview',
+  'authentication.k8s.io.v1.SelfSubjectReview',
+  'authorization.k8s.io.v1.SubjectAccessReview',
+  'authorization.k8s.io.v1.LocalSubjectAccessReview',
+  'authorization.k8s.io.v1.SelfSubjectAccessReview',
+  'authorization.k8s.io.v1.SelfSubjectRulesReview',
+];
 
 for (const k of KINDS) {
   test(`k8s.io/api fixture ${k}: its JSON encodes to its .pb, and the .pb decodes to its JSON and encodes back`, () => {

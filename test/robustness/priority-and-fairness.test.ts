@@ -151,3 +151,40 @@ test('a request whose wait outlasts a quarter of its timeout is refused', { time
   for (const x of await Promise.all(running)) assert.equal(x.status, 200);
   assert.equal(dispatcher.level('narrow')!.queues.idle, true, 'nothing left behind in the queues');
 });
+
+test('a list is charged one seat per 100 objects it may read, up to the level\'s most; a get of one object one seat', { timeout: 10_000 }, async () => {
+  // 40 seats for `wide` (hand of 4): a request may take at most min(15 % of 40, 40 / 4) = 6.
+  const wide = new Dispatcher(40, MANDATORY);
+  wide.configure([MANDATORY.exemptLevel, MANDATORY.catchAllLevel, pl('wide', 1000, 8, 10)], [fs('all', 'wide', 100, [{ kind: 'Group', group: { name: 'users' } }])]);
+  const seats: number[] = [];
+  const c = buildHandlerChain(
+    async (ctx) => {
+      seats.push(wide.level('wide')!.queues.stats.seatsInUse);
+      ctx.res.end();
+    },
+    {
+      authenticator: () => ({ name: 'jane', groups: ['users'] }),
+      authorizer: () => undefined,
+      flowControl: { dispatcher: wide, objectCount: (group, resource) => (group === '' && resource === 'configmaps' ? 250 : resource === 'secrets' ? 100_000 : undefined) },
+    },
+  );
+  const srv = http.createServer((req, res) => void c(newRequestContext(req, res, '')));
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+  try {
+    for (const path of [
+      '/api/v1/namespaces/default/configmaps', // 250 objects: 3 seats
+      '/api/v1/secrets', // 100,000: capped at 6
+      '/api/v1/namespaces/default/configmaps/one', // a get
+      '/api/v1/namespaces/default/leases', // not counted yet: the minimum
+      '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=5', // a watch from a revision lists nothing
+    ]) {
+      const r = await fetch(url + path);
+      await r.arrayBuffer();
+    }
+    assert.deepEqual(seats, [3, 6, 1, 1, 1]);
+  } finally {
+    srv.closeAllConnections();
+    srv.close();
+  }
+});

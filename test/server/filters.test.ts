@@ -11,7 +11,7 @@ import { buildHandlerChain } from '../../src/server/handler-chain.js';
 import { checkWith } from '../../src/auth/authorize.js';
 
 // An authorizer that allows authenticated users only (the filter is under test, not the policy).
-const checkAuthorized = checkWith((a) => ({ allowed: a.user.groups.includes('system:authenticated'), reason: '' }));
+const checkAuthorized = checkWith({ authorize: (a) => ({ allowed: a.user.groups.includes('system:authenticated'), reason: '' }) });
 import * as S from '../../src/api/status.js';
 import { EventEmitter } from 'node:events';
 

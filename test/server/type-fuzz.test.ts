@@ -122,6 +122,31 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
       preserveUnknownFields: false,
     },
   },
+  'authentication.k8s.io/v1/TokenReview': { spec: { token: 't', audiences: ['a'] } },
+  'authentication.k8s.io/v1/SelfSubjectReview': { status: { userInfo: { username: 'u', uid: 'i', groups: ['g'], extra: { k: ['v'] } } } },
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': {
+    spec: {
+      resourceAttributes: {
+        namespace: 'default',
+        verb: 'get',
+        group: 'g',
+        version: 'v1',
+        resource: 'r',
+        subresource: 's',
+        name: 'n',
+        fieldSelector: { requirements: [{ key: 'a', operator: 'In', values: ['b'] }] },
+        labelSelector: { rawSelector: 'a=b' },
+      },
+    },
+    status: { allowed: false, denied: false, reason: 'r', evaluationError: 'e' },
+  },
+  'authorization.k8s.io/v1/SubjectAccessReview': {
+    spec: { nonResourceAttributes: { path: '/p', verb: 'get' }, user: 'u', groups: ['g'], extra: { k: ['v'] }, uid: 'i' },
+  },
+  'authorization.k8s.io/v1/LocalSubjectAccessReview': {
+    spec: { resourceAttributes: { namespace: 'default', verb: 'get', resource: 'r' }, user: 'u', groups: ['g'], extra: { k: ['v'] }, uid: 'i' },
+  },
+  'authorization.k8s.io/v1/SelfSubjectRulesReview': { spec: { namespace: 'default' } },
   'v1/ConfigMap': {
     metadata: { name: 'fuzz', labels: { a: 'b' } },
     immutable: false,
@@ -165,6 +190,39 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
       preferredHolder: 'p',
     },
   },
+  'flowcontrol.apiserver.k8s.io/v1/FlowSchema': {
+    metadata: { name: 'fuzz', labels: { a: 'b' } },
+    spec: {
+      priorityLevelConfiguration: { name: 'global-default' },
+      matchingPrecedence: 500,
+      distinguisherMethod: { type: 'ByUser' },
+      rules: [
+        {
+          subjects: [
+            { kind: 'User', user: { name: 'u' } },
+            { kind: 'Group', group: { name: 'g' } },
+            { kind: 'ServiceAccount', serviceAccount: { namespace: 'default', name: 's' } },
+          ],
+          resourceRules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], clusterScope: true, namespaces: ['default'] }],
+          nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }],
+        },
+      ],
+    },
+    status: { conditions: [{ type: 'Dangling', status: 'False', lastTransitionTime: TIME, reason: 'Found', message: 'm' }] },
+  },
+  'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': {
+    metadata: { name: 'fuzz', labels: { a: 'b' } },
+    spec: {
+      type: 'Limited',
+      limited: {
+        nominalConcurrencyShares: 10,
+        limitResponse: { type: 'Queue', queuing: { queues: 16, handSize: 4, queueLengthLimit: 20 } },
+        lendablePercent: 10,
+        borrowingLimitPercent: 20,
+      },
+    },
+    status: { conditions: [{ type: 'ConcurrencyShared', status: 'True', lastTransitionTime: TIME, reason: 'r', message: 'm' }] },
+  },
   'v1/Secret': {
     metadata: { name: 'fuzz', annotations: { c: 'd' } },
     immutable: false,
@@ -206,6 +264,8 @@ function elemSlot(t: GoFieldType): Slot {
       return { k: 'orArray' };
     case 'jsonSchemaPropsOrStringArray':
       return { k: 'orStringArray' };
+    case 'stringList':
+      return { k: 'slice', elem: { k: 'string' } };
   }
 }
 

@@ -4,8 +4,7 @@
 // resolving the user's bindings failed (a binding naming a missing role): "RBAC: <errors>".
 import type { UserInfo } from '../../api/user.js';
 import { Informer, type InformerSource } from '../../controllers/informer.js';
-import type { Decision, RequestAttributes } from '../authorize.js';
-import type { SubjectRules } from '../subject-rules.js';
+import type { AuthorizerHooks, Decision, RequestAttributes, SubjectRules } from '../authorize.js';
 import { ruleAllows, type PolicyRule } from './policy-rule.js';
 import { BindingIndex, RuleResolver } from './rule-resolver.js';
 
@@ -23,7 +22,7 @@ export function aggregateMessage(errors: readonly string[]): string {
   return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
 }
 
-export class RbacAuthorizer {
+export class RbacAuthorizer implements AuthorizerHooks {
   readonly resolver: RuleResolver;
   private readonly informers: Informer[];
 

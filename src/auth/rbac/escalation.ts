@@ -62,7 +62,7 @@ function normalize(v: unknown): unknown {
 
 interface EscalationDeps {
   /** The server's whole authorizer (privileged groups and the modes), for the `escalate` and `bind` checks. */
-  authorize: () => Authorize;
+  authorize: Authorize;
   resolver: () => RuleResolver | undefined;
 }
 
@@ -82,7 +82,7 @@ export function rbacEscalationCheck(deps: EscalationDeps): { name: string; opera
       const gr = { group: RBAC_GROUP, resource };
       const obj = a.object;
       const name = isObject(obj['metadata']) && typeof obj['metadata']['name'] === 'string' ? obj['metadata']['name'] : '';
-      const authorize = deps.authorize();
+      const authorize = deps.authorize;
       if (a.operation === 'UPDATE' && a.oldObject && onlyGCFieldsChange(obj, a.oldObject)) return;
       if (ROLE_RESOURCES.has(resource)) {
         // RoleEscalationAuthorized: `escalate` on the role resource (named by the URL: none on a create).
