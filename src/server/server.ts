@@ -191,7 +191,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     crdTerminating((r) => serving?.isTerminating(r) ?? false),
     namespaceLifecycle((name) => namespaces.get('', name).then((ns) => ns, (e: unknown) => (e instanceof S.StatusError && e.code === 404 ? undefined : Promise.reject(e)))),
     // kube's RBAC storage wrappers run after mutating admission, before the strategy.
-    rbacEscalationCheck({ authorize: (a) => authorizerHooks.authorize(a), resolver: () => rbac?.resolver }),
+    rbacEscalationCheck({ authorize: (a) => authorizerHooks.authorize(a), resolver: () => rbac?.resolver, synced: () => rbac?.waitForStores() ?? Promise.resolve() }),
   ]);
   const saOpts = opts.serviceAccountTokens ?? {};
   const saTokens = serviceAccountTokenConfig(saOpts);

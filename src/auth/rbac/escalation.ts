@@ -64,20 +64,26 @@ interface EscalationDeps {
   /** The server's whole authorizer (privileged groups and the modes), for the `escalate` and `bind` checks. */
   authorize: Authorize;
   resolver: () => RuleResolver | undefined;
+  /**
+   * Resolves once the resolver's caches hold what the stores hold: kube's storage wrappers read roles and
+   * bindings from storage, so a role or binding written a moment ago must count.
+   */
+  synced?: () => Promise<void>;
 }
 
 /** As an admission plugin (src/admission/chain.ts's shape): refuses creates and updates that escalate. */
-export function rbacEscalationCheck(deps: EscalationDeps): { name: string; operations: readonly Operation[]; admit(a: AdmissionAttributes): void } {
+export function rbacEscalationCheck(deps: EscalationDeps): { name: string; operations: readonly Operation[]; admit(a: AdmissionAttributes): Promise<void> } {
   return {
     name: 'RBACEscalation',
     operations: ['CREATE', 'UPDATE'],
-    admit(a) {
+    async admit(a) {
       if (a.resource.group !== RBAC_GROUP || a.subresource !== '' || !a.object) return;
       const user = a.user;
       // EscalationAllowed: the server's own writes, and system:masters.
       if (!user || user.groups.includes(MASTERS_GROUP)) return;
       const resolver = deps.resolver();
       if (!resolver) return;
+      await deps.synced?.();
       const resource = a.resource.resource;
       const gr = { group: RBAC_GROUP, resource };
       const obj = a.object;
