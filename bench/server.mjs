@@ -9,10 +9,12 @@ import { parseTokenFile } from '../dist/auth/authenticate.js';
 process.on('disconnect', () => process.exit(1));
 
 // `tokens` (the text of a --token-auth-file) authenticate bearer tokens on the secure port, whose URL is replied too.
-process.once('message', async ({ dataDir, tokens }) => {
+// `apf: false` (or BENCH_APF=0 for every server) serves without API Priority and Fairness (max-in-flight limits instead).
+process.once('message', async ({ dataDir, tokens, apf }) => {
   // BENCH_STORAGE_SYNC=normal measures the faster, less durable mode (the default is full).
   const storageSync = process.env.BENCH_STORAGE_SYNC || undefined;
-  const s = await serve({ dataDir, securePort: 0, insecurePort: 0, bindAddress: '127.0.0.1', hosts: [], storageSync, tokens: tokens ? parseTokenFile(tokens) : undefined });
+  const enablePriorityAndFairness = apf ?? process.env.BENCH_APF !== '0';
+  const s = await serve({ dataDir, securePort: 0, insecurePort: 0, bindAddress: '127.0.0.1', hosts: [], storageSync, enablePriorityAndFairness, tokens: tokens ? parseTokenFile(tokens) : undefined });
   process.send({ url: s.server.insecureUrl, secureUrl: s.server.secureUrl });
   process.on('message', async (m) => {
     if (m !== 'close') return;
