@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { crontabBody, crontabs, createNamespace, setupCrd } from './fixtures.mjs';
 import { measureWatch } from './watch.mjs';
 import { timeStart, timeStartBare } from './startup.mjs';
-import { closeAgent, expectOk, load, median, percentile, request, startChild, stopChild } from './util.mjs';
+import { closeAgent, cpuBusy, expectOk, load, markdownTable, median, percentile, request, startChild, stopChild } from './util.mjs';
 import { openSqliteStore } from '../dist/storage/sqlite-store.js';
 
 const env = (name, def) => (process.env[name] !== undefined && process.env[name] !== '' ? Number(process.env[name]) : def);
@@ -31,14 +31,6 @@ const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup,m
 // Profile our server processes: BENCH_CPU_PROF=<dir> writes one .cpuprofile per server.
 const serverExecArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
 
-/** Percentage of all cores busy over the next ms milliseconds (someone else's load, before we start). */
-async function cpuBusy(ms) {
-  const sample = () => os.cpus().reduce((a, c) => ({ idle: a.idle + c.times.idle, all: a.all + Object.values(c.times).reduce((x, y) => x + y, 0) }), { idle: 0, all: 0 });
-  const a = sample();
-  await new Promise((r) => setTimeout(r, ms));
-  const b = sample();
-  return (100 * (1 - (b.idle - a.idle) / Math.max(1, b.all - a.all)));
-}
 const busyAtStart = await cpuBusy(1000);
 const tmp = mkdtempSync(join(os.tmpdir(), 'crd-apiserver-bench-'));
 const rows = [];
@@ -524,8 +516,6 @@ function printTable() {
     ['goal', 'goal'],
     ['met', 'met'],
   ];
-  const width = cols.map(([k, h]) => Math.max(h.length, ...rows.map((r) => r[k].length)));
-  const line = (cells) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(width[i]) : c.padStart(width[i]))).join(' | ')} |`;
   const out = [
     '',
     `crd-apiserver bench — ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${cfg.connections} connections, ` +
@@ -533,9 +523,7 @@ function printTable() {
       `CPU ${busyAtStart.toFixed(0)}% busy in the second before the run, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} at the end`,
     ...(busyAtStart > 20 ? ['WARNING: other processes were using the CPU when the run started; the figures are unreliable'] : []),
     '',
-    line(cols.map(([, h]) => h)),
-    `|${width.map((w, i) => (i === 0 ? ` ${'-'.repeat(w)} ` : ` ${'-'.repeat(w - 1)}: `)).join('|')}|`,
-    ...rows.map((r) => line(cols.map(([k]) => r[k]))),
+    ...markdownTable(cols, rows),
     '',
     ...notes.map((n) => `- ${n}`),
     '',

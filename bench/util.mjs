@@ -2,6 +2,7 @@
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 export const here = (name) => fileURLToPath(new URL(name, import.meta.url));
@@ -101,4 +102,24 @@ export function freePort() {
 
 export function closeAgent() {
   agent.destroy();
+}
+
+/** Percentage of all cores busy over the next ms milliseconds (someone else's load, before we start). */
+export async function cpuBusy(ms) {
+  const sample = () => os.cpus().reduce((a, c) => ({ idle: a.idle + c.times.idle, all: a.all + Object.values(c.times).reduce((x, y) => x + y, 0) }), { idle: 0, all: 0 });
+  const a = sample();
+  await sleep(ms);
+  const b = sample();
+  return 100 * (1 - (b.idle - a.idle) / Math.max(1, b.all - a.all));
+}
+
+/** A Markdown table of rows (objects) under cols ([key, heading] pairs): the first column left-aligned, the rest right. */
+export function markdownTable(cols, rows) {
+  const width = cols.map(([k, h]) => Math.max(h.length, ...rows.map((r) => String(r[k]).length)));
+  const line = (cells) => `| ${cells.map((c, i) => (i === 0 ? String(c).padEnd(width[i]) : String(c).padStart(width[i]))).join(' | ')} |`;
+  return [
+    line(cols.map(([, h]) => h)),
+    `|${width.map((w, i) => (i === 0 ? ` ${'-'.repeat(w)} ` : ` ${'-'.repeat(w - 1)}: `)).join('|')}|`,
+    ...rows.map((r) => line(cols.map(([k]) => r[k]))),
+  ];
 }

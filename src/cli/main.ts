@@ -54,6 +54,8 @@ Flags for serve:
                          API Priority and Fairness (true, default): requests are classified by FlowSchemas and
                          queued fairly per priority level within max-requests-inflight + max-mutating-requests-inflight
                          seats; false: the two in-flight limits alone
+  --max-connections N    open connections per port; more are closed on accept (default 10000, less
+                         when the open-file limit is low; 0: no limit)
   --tls-min-version V    VersionTLS12 (default) or VersionTLS13 (VersionTLS10, VersionTLS11 also accepted)
   --tls-cipher-suites S[,S]
                          TLS 1.2 cipher suites by Go's names (default: Go's defaults, ECDHE with AES-GCM,
@@ -120,6 +122,7 @@ async function main(argv: string[]): Promise<number> {
     maxRequestsInFlight: countFlag(args.flags, 'max-requests-inflight'),
     maxMutatingRequestsInFlight: countFlag(args.flags, 'max-mutating-requests-inflight'),
     enablePriorityAndFairness: boolFlag(args.flags, 'enable-priority-and-fairness', true),
+    maxConnections: countFlag(args.flags, 'max-connections'),
     storageSync: storageSyncFlag(args.flags.get('storage-sync')),
     tlsMinVersion,
     tlsCipherSuites,

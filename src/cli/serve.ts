@@ -44,6 +44,8 @@ export interface ServeOptions {
   maxMutatingRequestsInFlight?: number;
   /** --enable-priority-and-fairness (default true). */
   enablePriorityAndFairness?: boolean;
+  /** --max-connections: open connections per listener (0: no limit). */
+  maxConnections?: number;
   /** fsync per commit ('full', default) or only at checkpoints ('normal', --storage-sync); see StorageSync. */
   storageSync?: StorageSync;
   /** kube's --tls-min-version and --tls-cipher-suites (Go's names). */
@@ -96,6 +98,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     enablePriorityAndFairness: opts.enablePriorityAndFairness,
     serviceAccountTokens: { ...opts.serviceAccountTokens, keys: saKeys },
     apfEnsureIntervalMs: opts.apfEnsureIntervalMs,
+    maxConnections: opts.maxConnections,
   });
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   const serverUrl = server.secureUrl!.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//127.0.0.1:');

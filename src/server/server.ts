@@ -64,6 +64,7 @@ import { newRequestContext, type Handler } from './context.js';
 import type { Authenticator } from './filters/authentication.js';
 import { writeError } from './http.js';
 import type { WatchBufferLimits } from './watch.js';
+import { defaultMaxConnections, openFileLimit } from './connection-limit.js';
 
 export { VERSION_INFO } from './router.js';
 
@@ -102,6 +103,11 @@ export interface ServerOptions {
   apfEnsureIntervalMs?: number;
   /** API Priority and Fairness (kube's --enable-priority-and-fairness, default true); false: max-in-flight limits alone. */
   enablePriorityAndFairness?: boolean;
+  /**
+   * Connections each listener keeps open at once; past it a new one is closed on accept (0: no limit, as kube).
+   * Default: connection-limit.ts's, 10,000 or less under a low open-file limit.
+   */
+  maxConnections?: number;
   /** ServiceAccount tokens: how they are issued (the token subresource) and which are accepted. */
   serviceAccountTokens?: ServiceAccountTokenOptions;
   /** kube's --authorization-mode, in order after the system:masters authorizer (default: RBAC). */
@@ -339,8 +345,21 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight, flowControl });
     // Go's defaults unless configured: TLS 1.2+, and for TLS 1.2 only Go's default suites.
     const { minVersion, ciphers } = tlsPolicy(opts.tls);
+    // The handshake is bounded as Go bounds it (http.Server.tlsHandshakeTimeout: the header timeout), not by
+    // Node's 120 s: a connection that never says hello is closed as soon as one that never sends headers.
     const s = https.createServer(
-      { cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false, maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval, minVersion, ciphers },
+      {
+        cert: opts.tls.cert,
+        key: opts.tls.key,
+        ca: opts.tls.ca,
+        requestCert: true,
+        rejectUnauthorized: false,
+        maxHeaderSize: MAX_HEADER_BYTES,
+        connectionsCheckingInterval,
+        handshakeTimeout: headerReadTimeoutMs,
+        minVersion,
+        ciphers,
+      },
       listener(chain, (req) => `${req.socket.localAddress ?? ''}:${req.socket.localPort ?? ''}`),
     );
     // https.createServer's highWaterMark option reaches only the TCP socket beneath, not the TLS socket HTTP
@@ -357,7 +376,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     servers.push(s);
     out.insecureUrl = `http://127.0.0.1:${port}`;
   }
+  const maxConnections = opts.maxConnections ?? defaultMaxConnections(openFileLimit(), servers.length);
   for (const s of servers) {
+    // Node closes a connection accepted past this at once (0 leaves it unbounded).
+    if (maxConnections > 0) s.maxConnections = maxConnections;
     s.keepAliveTimeout = 65_000;
     // Go's ReadHeaderTimeout as kube's secure serving sets it (32 s); the rest of a request is bounded by
     // the request-timeout filter, not here: watches are long-lived.

@@ -126,6 +126,7 @@ test('OpenAPI: each kind and its list (none for the create-only reviews) have a 
 test('OpenAPI: published Go types derive their definitions, and every reference resolves', () => {
   const structs = publishedStructs(PUBLISHED_TYPES);
   assert.deepEqual(structs.map((s) => s.name).sort(), [
+    'BoundObjectReference',
     'DeleteOptions',
     'ExternalDocumentation',
     'JSONSchemaProps',
@@ -137,6 +138,9 @@ test('OpenAPI: published Go types derive their definitions, and every reference 
     'Scale',
     'ScaleSpec',
     'ScaleStatus',
+    'TokenRequest',
+    'TokenRequestSpec',
+    'TokenRequestStatus',
     'ValidationRule',
   ]);
   for (const s of structs) {
