@@ -4,7 +4,9 @@
 // what is measured.
 //
 // Receives one job over IPC:
-//   { port, method, path, headers, body, nameTemplate?, connections, warmupMs, durationMs, total? }
+//   { port, method, path, headers, body, nameTemplate?, connections, warmupMs, durationMs, total?, tls? }
+// With tls, the connections are TLS (the server's certificate is not checked): the secure port, where
+// bearer tokens authenticate.
 // body and path may hold the placeholder __NAME__, replaced by `${nameTemplate}${counter}` in each
 // request (creates need unique names). With `total`, sends exactly that many requests (no time limit).
 // Per connection instead: `bodies` (an array) makes each connection send them in turn, over and over
@@ -12,6 +14,7 @@
 // bodies is replaced by the connection's index (each connection writing its own object).
 // Replies { requests, seconds, rps, statuses, errors, p50ms, p99ms }.
 import net from 'node:net';
+import tls from 'node:tls';
 
 const CRLF2 = Buffer.from('\r\n\r\n');
 
@@ -96,7 +99,7 @@ function run(job) {
     };
 
     for (let i = 0; i < job.connections; i++) {
-      const sock = net.connect(job.port, '127.0.0.1');
+      const sock = job.tls ? tls.connect({ port: job.port, host: '127.0.0.1', rejectUnauthorized: false }) : net.connect(job.port, '127.0.0.1');
       sock.setNoDelay(true);
       open++;
       let buf = null;
@@ -112,7 +115,7 @@ function run(job) {
         sentAt = performance.now();
         sock.write(cycle ? cycle[sent++ % cycle.length] : nextRequest());
       };
-      sock.on('connect', send);
+      sock.on(job.tls ? 'secureConnect' : 'connect', send);
       sock.on('data', (chunk) => {
         buf = buf === null ? chunk : Buffer.concat([buf, chunk]);
         const n = responseLength(buf);

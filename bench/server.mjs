@@ -1,17 +1,22 @@
 // Our server in its own process, assembled as `crd-apiserver serve` does (SQLite in the data dir,
 // TLS port with generated certificates), plus the plain HTTP port the benchmark talks to.
-// Receives { dataDir, tokens? } over IPC, replies { url, secureUrl }; on 'close' shuts down cleanly (so a --cpu-prof
+// Receives { dataDir, tokens?, apf? } over IPC, replies { url, secureUrl }; on 'close' shuts down cleanly (so a --cpu-prof
 // profile is written) and exits.
 import { serve } from '../dist/index.js';
+import { parseTokenFile } from '../dist/auth/authenticate.js';
 
 // Never outlive the benchmark (it may have failed or been interrupted).
 process.on('disconnect', () => process.exit(1));
 
-process.once('message', async ({ dataDir, tokens }) => {
+// `tokens` authenticate bearer tokens on the secure port, whose URL is replied too: the text of a
+// --token-auth-file, or [token, { name, groups }] pairs as one would give them.
+// `apf: false` (or BENCH_APF=0 for every server) serves without API Priority and Fairness (max-in-flight limits instead).
+process.once('message', async ({ dataDir, tokens, apf }) => {
   // BENCH_STORAGE_SYNC=normal measures the faster, less durable mode (the default is full).
   const storageSync = process.env.BENCH_STORAGE_SYNC || undefined;
-  // tokens: [token, { name, groups }] pairs, as --token-auth-file would give them, for clients of the TLS port.
-  const s = await serve({ dataDir, securePort: 0, insecurePort: 0, bindAddress: '127.0.0.1', hosts: [], storageSync, tokens: tokens && new Map(tokens) });
+  const enablePriorityAndFairness = apf ?? process.env.BENCH_APF !== '0';
+  const tokenTable = typeof tokens === 'string' ? parseTokenFile(tokens) : tokens ? new Map(tokens) : undefined;
+  const s = await serve({ dataDir, securePort: 0, insecurePort: 0, bindAddress: '127.0.0.1', hosts: [], storageSync, enablePriorityAndFairness, tokens: tokenTable });
   process.send({ url: s.server.insecureUrl, secureUrl: s.server.secureUrl });
   process.on('message', async (m) => {
     if (m !== 'close') return;

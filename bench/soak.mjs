@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createNamespace, setupCrd } from './fixtures.mjs';
-import { closeAgent, cpuBusy, markdownTable, request, sleep, startChild, stopChild } from './util.mjs';
+import { closeAgent, cpuBusy, expectOk, markdownTable, request, sleep, startChild, stopChild } from './util.mjs';
 
 const env = (name, def) => (process.env[name] !== undefined && process.env[name] !== '' ? Number(process.env[name]) : def);
 const cfg = {
@@ -49,7 +49,10 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** The clients' bearer token: a user in system:authenticated only (allowed everything, not exempt from max-in-flight). */
+/**
+ * The clients' bearer token: a user in system:authenticated only, not exempt from max-in-flight, allowed
+ * everything by a ClusterRoleBinding to cluster-admin (RBAC).
+ */
 const TOKEN = randomBytes(16).toString('hex');
 
 async function startServer(dataDir) {
@@ -107,6 +110,14 @@ async function main() {
     await setupCrd(server.url);
     const namespaces = Array.from({ length: cfg.namespaces }, (_, i) => `soak-${i}`);
     for (const ns of [...namespaces, 'soak-base']) await createNamespace(server.url, ns);
+    await expectOk(
+      request(`${server.url}/apis/rbac.authorization.k8s.io/v1/clusterrolebindings`, 'POST', {
+        metadata: { name: 'soak-cluster-admin' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'soak' }],
+      }),
+      'bind the soak user to cluster-admin',
+    );
     log(`idle baseline, then soak: ${cfg.clients} clients, ${cfg.watchers} watchers, ${cfg.stalled} stalled watchers, ${cfg.slow} slow uploaders, ${cfg.silent} silent connections for ${cfg.seconds} s...`);
     const port = cfg.tls ? server.securePort : server.port;
     const idleSample = sampleProcess(server.proc.pid);

@@ -15,9 +15,9 @@ import { crdKind } from './apiextensions/v1/custom-resource-definition.js';
 import { crdV1beta1Kind } from './apiextensions/v1beta1/custom-resource-definition.js';
 import { eventKind } from './core/v1/event.js';
 import { eventsV1Kind } from './events/v1/event.js';
+import { clusterRoleBindingKind, clusterRoleKind, roleBindingKind, roleKind } from './rbac/v1/kinds.js';
 import { localSubjectAccessReviewKind, selfSubjectAccessReviewKind, selfSubjectRulesReviewKind, subjectAccessReviewKind } from './authorization/v1/kinds.js';
 import { selfSubjectReviewKind, tokenReviewKind } from './authentication/v1/reviews.js';
-import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './rbac/v1/rbac.js';
 import { Scale } from './autoscaling/v1/scale.js';
 import { TokenRequest } from './authentication/v1/token-request.js';
 import { ObjectMeta } from './meta/v1/object-meta.js';
@@ -35,6 +35,10 @@ export const BUILTIN_KINDS: readonly KindDeclaration[] = [
   eventsV1Kind,
   serviceAccountKind,
   leaseKind,
+  roleKind,
+  roleBindingKind,
+  clusterRoleKind,
+  clusterRoleBindingKind,
   flowSchemaKind,
   priorityLevelConfigurationKind,
   tokenReviewKind,
@@ -52,15 +56,9 @@ interface ProtobufType {
   object: GoStruct;
 }
 
-const RBAC = 'rbac.authorization.k8s.io/v1';
-
 /** Top-level types decodable from a protobuf request body: the served kinds that have a protobuf form, and types not served yet. */
 export const PROTOBUF_TYPES: readonly ProtobufType[] = [
   ...BUILTIN_KINDS.filter((k) => k.protobuf).map((k) => ({ apiVersion: gvString(k.served.group, k.served.version), object: k.object })),
-  { apiVersion: RBAC, object: Role },
-  { apiVersion: RBAC, object: ClusterRole },
-  { apiVersion: RBAC, object: RoleBinding },
-  { apiVersion: RBAC, object: ClusterRoleBinding },
   { apiVersion: 'autoscaling/v1', object: Scale },
   { apiVersion: 'authentication.k8s.io/v1', object: TokenRequest },
 ];

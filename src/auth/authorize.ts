@@ -1,11 +1,7 @@
-// Authorization. There is no RBAC yet (it comes later), so the policy is fixed:
-//   - system:masters is allowed everything (kube's privileged-group authorizer);
-//   - every other authenticated user is allowed everything too — a stand-in for RBAC, which would
-//     grant per role bindings;
-//   - anyone else (system:anonymous / system:unauthenticated) gets only what the default
-//     system:public-info-viewer ClusterRole grants: `get` on /healthz, /livez, /readyz, /version
-//     and /version/ (exact paths, as RBAC non-resource URLs match). Discovery is not included:
-//     kube binds system:discovery to system:authenticated only.
+// Authorization: a decision per request on its attributes. The server's authorizer is kube's union: the
+// privileged-group authorizer first (system:masters may do anything, as kube-apiserver's loopback and
+// admin clients rely on), then the modes of --authorization-mode in order (RBAC by default: rbac/authorizer.ts;
+// AlwaysAllow; AlwaysDeny). The first to allow decides; when none does, their reasons are joined.
 // Denials produce kube-apiserver's exact 403 Status (responsewriters.Forbidden + errors.NewForbidden).
 import { StatusError, forbidden } from '../api/status.js';
 import { ALL_AUTHENTICATED, MASTERS_GROUP, type UserInfo } from './authenticate.js';
@@ -39,17 +35,31 @@ export interface Decision {
   denied?: boolean;
 }
 
-const PUBLIC_INFO_PATHS: ReadonlySet<string> = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
+/** An authorizer: synchronous, on the attributes alone (RBAC reads its in-memory caches). */
+export type Authorize = (attrs: RequestAttributes) => Decision;
 
-export function authorize(attrs: RequestAttributes): Decision {
-  const groups = attrs.user.groups;
-  if (groups.includes(MASTERS_GROUP)) return { allowed: true, reason: '' };
-  if (groups.includes(ALL_AUTHENTICATED)) return { allowed: true, reason: '' };
-  if (!attrs.isResourceRequest && attrs.verb === 'get' && PUBLIC_INFO_PATHS.has(attrs.path)) {
-    return { allowed: true, reason: '' };
-  }
-  // RBAC denies with no reason when no rule matched.
-  return { allowed: false, reason: '' };
+const ALLOW: Decision = { allowed: true, reason: '' };
+
+/** kube's AlwaysAllow mode. */
+export const alwaysAllow: Authorize = () => ALLOW;
+
+/** kube's AlwaysDeny mode (no opinion, with its reason). */
+export const alwaysDeny: Authorize = () => ({ allowed: false, reason: 'Everything is forbidden.' });
+
+/** authorizerfactory.NewPrivilegedGroups(system:masters): allows members, has no opinion on anyone else. */
+export const privilegedGroups: Authorize = (attrs) => (attrs.user.groups.includes(MASTERS_GROUP) ? ALLOW : { allowed: false, reason: '' });
+
+/** union.New: the first authorizer that allows decides; otherwise the non-empty reasons, one per line. */
+export function unionAuthorizer(authorizers: readonly Authorize[]): Authorize {
+  return (attrs) => {
+    let reasons: string[] | undefined;
+    for (const a of authorizers) {
+      const d = a(attrs);
+      if (d.allowed) return d;
+      if (d.reason) (reasons ??= []).push(d.reason);
+    }
+    return { allowed: false, reason: reasons ? reasons.join('\n') : '' };
+  };
 }
 
 /** A rule of a SelfSubjectRulesReview: what an authorizer grants on resources (authorizer.ResourceRuleInfo). */
@@ -76,45 +86,48 @@ export interface SubjectRules {
 }
 
 /**
- * The rules `authorize` grants a user in a namespace (kube's RuleResolver.RulesFor, what `kubectl auth can-i
- * --list` shows): the fixed policy's `*` for masters and authenticated users, the public-info paths for anyone.
- */
-export function rulesFor(user: UserInfo, _namespace: string): SubjectRules {
-  const groups = user.groups;
-  if (groups.includes(MASTERS_GROUP) || groups.includes(ALL_AUTHENTICATED)) {
-    return {
-      resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], resourceNames: [] }],
-      nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
-      incomplete: false,
-    };
-  }
-  return { resourceRules: [], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: [...PUBLIC_INFO_PATHS] }], incomplete: false };
-}
-
-/**
  * The authorizer as the server holds it: a decision per request, and the rules listing behind
- * SelfSubjectRulesReview. RBAC replaces both; the request filters and the access reviews only see this.
+ * SelfSubjectRulesReview (subject-rules.ts). The request filter, impersonation and the access reviews only
+ * see this; the server builds it from --authorization-mode.
  */
 export interface AuthorizerHooks {
   authorize(attrs: RequestAttributes): Decision;
   rulesFor(user: UserInfo, namespace: string): SubjectRules;
 }
 
-export const fixedPolicy: AuthorizerHooks = { authorize, rulesFor };
+const PUBLIC_INFO_PATHS: ReadonlySet<string> = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
 
-/** The 403 for a denied request, or undefined when the hooks allow it. */
+/**
+ * A fixed policy for tests that hand the server an authorizer of their own: system:masters and every
+ * authenticated user may do everything, anyone else only `get` the public-info paths (what
+ * system:public-info-viewer grants). The server itself runs RBAC.
+ */
+export const fixedPolicy: AuthorizerHooks = {
+  authorize(attrs) {
+    const groups = attrs.user.groups;
+    if (groups.includes(MASTERS_GROUP) || groups.includes(ALL_AUTHENTICATED)) return ALLOW;
+    if (!attrs.isResourceRequest && attrs.verb === 'get' && PUBLIC_INFO_PATHS.has(attrs.path)) return ALLOW;
+    return { allowed: false, reason: '' };
+  },
+  rulesFor(user) {
+    if (user.groups.includes(MASTERS_GROUP) || user.groups.includes(ALL_AUTHENTICATED)) {
+      return {
+        resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], resourceNames: [] }],
+        nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+        incomplete: false,
+      };
+    }
+    return { resourceRules: [], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: [...PUBLIC_INFO_PATHS] }], incomplete: false };
+  },
+};
+
+/** The filter's check: undefined when allowed, otherwise the 403 to send. */
 export const checkWith =
-  (hooks: AuthorizerHooks) =>
+  (hooks: Pick<AuthorizerHooks, 'authorize'>) =>
   (attrs: RequestAttributes): StatusError | undefined => {
     const d = hooks.authorize(attrs);
     return d.allowed ? undefined : forbiddenError(attrs, d.reason);
   };
-
-/** undefined when allowed, otherwise the 403 to send. */
-export function checkAuthorized(attrs: RequestAttributes): StatusError | undefined {
-  const d = authorize(attrs);
-  return d.allowed ? undefined : forbiddenError(attrs, d.reason);
-}
 
 /**
  * kube's 403 for a denied request, e.g.

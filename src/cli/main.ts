@@ -8,6 +8,7 @@ import type { StorageSync } from '../storage/sqlite-schema.js';
 import { tlsPolicy } from '../auth/tls-policy.js';
 import { parseGoDuration } from '../cel/time.js';
 import { loadTokenFile } from '../auth/authenticate.js';
+import { AUTHORIZATION_MODES, type AuthorizationMode } from '../server/server.js';
 import { mappedServiceResolver, parseServiceMappings } from '../conversion/service-map.js';
 
 const USAGE = `Usage: crd-apiserver <command> [flags]
@@ -27,6 +28,8 @@ Flags for serve:
                          where webhook service references are reached (default <name>.<namespace>.svc)
   --token-auth-file PATH a CSV of bearer tokens (token,user,uid,"group1,group2"), as kube-apiserver reads it
   --anonymous-auth BOOL  requests without credentials are system:anonymous (true, default) or get 401 (false)
+  --authorization-mode M[,M]
+                         authorizers after system:masters, in order: RBAC (default), AlwaysAllow, AlwaysDeny
   --service-account-issuer URL[,URL]
                          issuer of ServiceAccount tokens (the first issues; all are accepted)
                          (default https://kubernetes.default.svc.cluster.local)
@@ -65,6 +68,20 @@ Flags for migrate-storage:
   --chunk-size N         objects per list request (default 500)
 `;
 
+/** --authorization-mode: kube's mode names, each once. */
+function authorizationModesFlag(v: string | undefined): AuthorizationMode[] | undefined {
+  if (v === undefined) return undefined;
+  const modes = v.split(',').map((m) => m.trim()).filter(Boolean);
+  if (modes.length === 0) throw new Error('at least one authorization-mode must be passed');
+  const seen = new Set<string>();
+  for (const m of modes) {
+    if (!(AUTHORIZATION_MODES as readonly string[]).includes(m)) throw new Error(`authorization-mode ${JSON.stringify(m)} is not a valid mode`);
+    if (seen.has(m)) throw new Error(`authorization-mode ${JSON.stringify(m)} has mode specified more than once`);
+    seen.add(m);
+  }
+  return modes as AuthorizationMode[];
+}
+
 async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv, new Set(['help', 'anonymous-auth', 'enable-priority-and-fairness']));
   if (args.flags.has('help') || args.command === 'help' || args.command === '') {
@@ -99,6 +116,7 @@ async function main(argv: string[]): Promise<number> {
     serviceResolver: mappedServiceResolver(parseServiceMappings(args.flags.get('service-resolver') ?? '')),
     tokens: args.flags.has('token-auth-file') ? loadTokenFile(args.flags.get('token-auth-file')!) : undefined,
     anonymousAuth: boolFlag(args.flags, 'anonymous-auth', true),
+    authorizationModes: authorizationModesFlag(args.flags.get('authorization-mode')),
     eventTtlMs: durationFlag(args.flags, 'event-ttl'),
     requestTimeoutMs: durationFlag(args.flags, 'request-timeout'),
     maxRequestsInFlight: countFlag(args.flags, 'max-requests-inflight'),

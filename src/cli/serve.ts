@@ -8,7 +8,7 @@ import { createCachedStore } from '../storage/cache.js';
 import { ensureCertificates } from '../auth/certs.js';
 import { writeKubeconfig } from '../auth/kubeconfig.js';
 import { loadServiceAccountKeys } from '../auth/service-account-keys.js';
-import { startServer, type RunningServer, type ServiceAccountTokenOptions } from '../server/server.js';
+import { startServer, type AuthorizationMode, type RunningServer, type ServiceAccountTokenOptions } from '../server/server.js';
 import type { ServiceResolver } from '../conversion/types.js';
 import type { TokenTable } from '../auth/authenticate.js';
 import type { AuthorizerHooks } from '../auth/authorize.js';
@@ -25,10 +25,12 @@ export interface ServeOptions {
   serviceResolver?: ServiceResolver;
   /** Bearer tokens accepted on the secure port (--token-auth-file). */
   tokens?: TokenTable;
-  /** The authorizer (default: the fixed policy of auth/authorize.ts); tests give their own. */
+  /** The authorizer instead of the one --authorization-mode makes; tests give their own. */
   authorizer?: AuthorizerHooks;
   /** Whether requests without credentials are system:anonymous (default) or refused (--anonymous-auth=false). */
   anonymousAuth?: boolean;
+  /** --authorization-mode (default RBAC). */
+  authorizationModes?: readonly AuthorizationMode[];
   /** Watches last between this and twice this (kube's --min-request-timeout; tests shorten it). */
   minRequestTimeoutSeconds?: number;
   /** How often watches that asked for bookmarks get one (tests shorten it). */
@@ -85,6 +87,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     serviceResolver: opts.serviceResolver,
     tokens: opts.tokens,
     anonymousAuth: opts.anonymousAuth,
+    authorizationModes: opts.authorizationModes,
     authorizer: opts.authorizer,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
     bookmarkIntervalMs: opts.bookmarkIntervalMs,

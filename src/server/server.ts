@@ -35,13 +35,19 @@ import { admissionChain } from '../admission/chain.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { crdTerminating } from '../admission/crd-terminating.js';
 import { authenticate, authenticateToken, type TokenTable } from '../auth/authenticate.js';
-import { checkWith, fixedPolicy, type AuthorizerHooks } from '../auth/authorize.js';
 import { reviewCreaters } from '../auth/reviews.js';
 import { DEFAULT_ISSUER, type ServiceAccountTokenConfig, type TokenObjectGetter } from '../auth/service-account-token.js';
 import { generatedKeys, type ServiceAccountKeys } from '../auth/service-account-keys.js';
 import { TokenCache } from '../auth/token-cache.js';
 import { secretKind } from '../apis/core/v1/secret.js';
 import { tokenRequestHandler } from './token-request-handler.js';
+import { alwaysAllow, alwaysDeny, checkWith, privilegedGroups, unionAuthorizer, type Authorize, type AuthorizerHooks } from '../auth/authorize.js';
+import { RbacAuthorizer } from '../auth/rbac/authorizer.js';
+import { alwaysAllowRules, alwaysDenyRules, privilegedGroupRules, unionRulesFor, type RulesFor } from '../auth/subject-rules.js';
+import { rbacEscalationCheck } from '../auth/rbac/escalation.js';
+import { ensureBootstrapPolicy } from '../auth/rbac/reconcile.js';
+import { ClusterRoleAggregationController } from '../controllers/cluster-role-aggregation.js';
+import { clusterRoleBindingKind, clusterRoleKind, roleBindingKind, roleKind } from '../apis/rbac/v1/kinds.js';
 import { tlsPolicy, type TlsPolicyFlags } from '../auth/tls-policy.js';
 import type { UserInfo } from '../api/user.js';
 import * as S from '../api/status.js';
@@ -86,7 +92,7 @@ export interface ServerOptions {
   serviceResolver?: ServiceResolver;
   /** Bearer tokens of the secure port (kube's --token-auth-file). */
   tokens?: TokenTable;
-  /** The authorizer behind every request, impersonation and the access reviews (default: the fixed policy of authorize.ts). */
+  /** The authorizer behind every request, impersonation, the access reviews and RBAC's escalation checks, instead of the one --authorization-mode makes (tests give their own). */
   authorizer?: AuthorizerHooks;
   /** Whether requests without credentials on the secure port are system:anonymous (true) or refused with 401 (kube's --anonymous-auth). */
   anonymousAuth?: boolean;
@@ -110,7 +116,13 @@ export interface ServerOptions {
   maxConnections?: number;
   /** ServiceAccount tokens: how they are issued (the token subresource) and which are accepted. */
   serviceAccountTokens?: ServiceAccountTokenOptions;
+  /** kube's --authorization-mode, in order after the system:masters authorizer (default: RBAC). */
+  authorizationModes?: readonly AuthorizationMode[];
 }
+
+/** The modes of --authorization-mode this server has. */
+export const AUTHORIZATION_MODES = ['RBAC', 'AlwaysAllow', 'AlwaysDeny'] as const;
+export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
 
 export interface ServiceAccountTokenOptions {
   /** --service-account-issuer (the first issues); default https://kubernetes.default.svc.cluster.local. */
@@ -135,6 +147,12 @@ export interface RunningServer {
   /** http://127.0.0.1:port of the insecure port, when asked for. */
   insecureUrl?: string;
   registry: ApiRegistry;
+  /** The server's authorizer (system:masters, then the modes), as the request filter and the RBAC checks use it. */
+  authorize: Authorize;
+  /** What that authorizer grants a user in a namespace (the union's RulesFor: SelfSubjectRulesReview's answer). */
+  rulesFor: RulesFor;
+  /** The RBAC authorizer and rule resolver over the server's RBAC caches (also when RBAC is not a mode). */
+  rbac: RbacAuthorizer;
   close(): Promise<void>;
 }
 
@@ -178,15 +196,21 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let serving: CrdServing | undefined;
   let policyPlugin: ValidatingAdmissionPolicyPlugin | undefined;
   const namespaceByName = (name: string): Promise<JSONObject | undefined> => orUndefined(namespaces.get('', name));
+  let rbac: RbacAuthorizer | undefined;
+  // The server's authorizer, bound to RBAC's caches once they are filled (before anything is served).
+  let authorize: Authorize = alwaysDeny;
+  let rulesFor: RulesFor = alwaysDenyRules;
+  const authorizerHooks: AuthorizerHooks = opts.authorizer ?? { authorize: (a) => authorize(a), rulesFor: (u, ns) => rulesFor(u, ns) };
   const admission: Admission = admissionChain([
     crdTerminating((r) => serving?.isTerminating(r) ?? false),
     namespaceLifecycle(namespaceByName),
+    // kube's RBAC storage wrappers run after mutating admission, before the strategy.
+    rbacEscalationCheck({ authorize: (a) => authorizerHooks.authorize(a), resolver: () => rbac?.resolver, synced: () => rbac?.waitForStores() ?? Promise.resolve() }),
     // ValidatingAdmissionPolicy, once its informers have listed (below).
     { name: 'ValidatingAdmissionPolicy', operations: ['CREATE', 'UPDATE', 'DELETE'], validate: (a) => policyPlugin?.validate(a) },
   ]);
   const saOpts = opts.serviceAccountTokens ?? {};
   const saTokens = serviceAccountTokenConfig(saOpts);
-  const authorizerHooks = opts.authorizer ?? fixedPolicy;
   const checkAuthorized = checkWith(authorizerHooks);
   const creaters = reviewCreaters({
     authorizer: authorizerHooks,
@@ -224,8 +248,26 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return { decision: d.allowed ? 'allow' : 'noOpinion', reason: d.reason };
     },
   });
+  // RBAC: the bootstrap policy (rbac/bootstrap-roles), the aggregation controller (its first pass done before
+  // serving, so admin, edit and view hold their rules), and the authorizer's caches of the four kinds.
+  const clusterRoles = stores.get(clusterRoleKind)!;
+  await ensureBootstrapPolicy(clusterRoles, stores.get(clusterRoleBindingKind)!);
+  const aggregation = new ClusterRoleAggregationController(clusterRoles);
+  await aggregation.start();
+  await aggregation.idle();
+  rbac = new RbacAuthorizer({
+    roles: stores.get(roleKind)!,
+    roleBindings: stores.get(roleBindingKind)!,
+    clusterRoles,
+    clusterRoleBindings: stores.get(clusterRoleBindingKind)!,
+  });
+  await rbac.start();
+  const rbacAuthorizer = rbac;
+  const modes = opts.authorizationModes ?? ['RBAC'];
+  authorize = unionAuthorizer([privilegedGroups, ...modes.map((m) => (m === 'RBAC' ? rbacAuthorizer.authorize : m === 'AlwaysAllow' ? alwaysAllow : alwaysDeny))]);
+  rulesFor = unionRulesFor([privilegedGroupRules, ...modes.map((m) => (m === 'RBAC' ? rbacAuthorizer.rulesFor : m === 'AlwaysAllow' ? alwaysAllowRules : alwaysDenyRules))]);
   // The controllers (apiextensions-apiserver's and kube-controller-manager's), stopped in reverse on close.
-  const controllers: { stop(): void }[] = [];
+  const controllers: { stop(): void }[] = [aggregation, rbacAuthorizer];
   const crdController = new CrdController(crds, serving, opts.crdFinalizerTiming);
   await crdController.start();
   controllers.push(crdController, policyInformer, bindingInformer);
@@ -307,6 +349,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const servers: http.Server[] = [];
   const out: RunningServer = {
     registry,
+    authorize: (a) => authorizerHooks.authorize(a),
+    rulesFor: (u, ns) => authorizerHooks.rulesFor(u, ns),
+    rbac: rbacAuthorizer,
     close: async () => {
       ready = false;
       for (const c of [...controllers].reverse()) c.stop();

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { reviewAttributes, reviewCreaters, type ReviewDeps } from '../../src/auth/reviews.js';
-import { fixedPolicy, rulesFor, type RequestAttributes } from '../../src/auth/authorize.js';
+import { fixedPolicy, type RequestAttributes } from '../../src/auth/authorize.js';
 import { authenticateToken, parseTokenFile } from '../../src/auth/authenticate.js';
 import { StatusError } from '../../src/api/status.js';
 import type { JSONObject } from '../../src/util/json.js';
@@ -98,7 +98,7 @@ test('SelfSubjectRulesReview lists the authorizer\'s rules for the namespace; a 
       incomplete: false,
     },
   });
-  const anonymous = rulesFor({ name: 'system:anonymous', groups: ['system:unauthenticated'] }, 'default');
+  const anonymous = fixedPolicy.rulesFor({ name: 'system:anonymous', groups: ['system:unauthenticated'] }, 'default');
   assert.deepEqual(anonymous.resourceRules, []);
   assert.deepEqual(anonymous.nonResourceRules, [{ verbs: ['get'], nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'] }]);
   const missing = await refusal('SelfSubjectRulesReview', { spec: {} });

@@ -1,8 +1,8 @@
 // kubectl's auth commands and impersonation end to end, with several identities (the admin certificate and two
 // static tokens): `auth can-i` (its yes/no and exit codes, `--list`), `auth whoami` (table and JSON), `--as`,
 // `--as-group` and `--as-uid` with and without the permission to impersonate, and a TokenReview through the
-// python client. The default server has today's fixed policy; a second one a policy of the test's own, whose
-// refusals show kube's 403s.
+// python client. The default server runs RBAC, with alice's group bound to cluster-admin; a second one has a
+// policy of the test's own, whose refusals show kube's 403s.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -52,6 +52,12 @@ async function start(authorizer?: AuthorizerHooks): Promise<Started> {
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });
       }).stdin?.end();
     });
+  if (!authorizer) {
+    // RBAC: alice's group (admins) may do anything, as a ClusterRoleBinding to cluster-admin lets it.
+    const bound = await kubectl('admin', ['create', 'clusterrolebinding', 'admins', '--clusterrole=cluster-admin', '--group=admins']);
+    assert.equal(bound.code, 0, bound.stderr);
+    await served.server.rbac.waitForStores();
+  }
   return { served, dir, kubeconfig, kubectl };
 }
 
@@ -101,16 +107,25 @@ test('kubectl auth can-i: yes with exit code 0, no with exit code 1; --list show
   assert.deepEqual([bobNo.code, bobNo.stdout], [1, 'no\n']);
   const bobYes = await policy.kubectl('bob', ['auth', 'can-i', 'delete', 'configmaps', '-n', 'kube-system']);
   assert.deepEqual([bobYes.code, bobYes.stdout], [0, 'yes\n']);
+  // Under RBAC: cluster-admin's rules, then those every authenticated user holds (system:basic-user, system:discovery, ...).
   const list = await fixed.kubectl('alice', ['auth', 'can-i', '--list']);
   assert.equal(list.code, 0, list.stderr);
-  assert.equal(squeeze(list.stdout), 'Resources Non-Resource URLs Resource Names Verbs\n*.* [] [] [*]\n[*] [] [*]');
+  const lines = squeeze(list.stdout).split('\n');
+  assert.deepEqual(lines.slice(0, 3), ['Resources Non-Resource URLs Resource Names Verbs', '*.* [] [] [*]', '[*] [] [*]']);
+  assert.ok(lines.includes('selfsubjectaccessreviews.authorization.k8s.io [] [] [create]'), list.stdout);
+  assert.ok(lines.includes('[/apis/*] [] [get]'), list.stdout);
+  const bobList = await fixed.kubectl('bob', ['auth', 'can-i', '--list']);
+  assert.ok(!squeeze(bobList.stdout).includes('*.*'), bobList.stdout);
   const janeList = await policy.kubectl('alice', ['auth', 'can-i', '--list', '-n', 'team', '--as=jane']);
   assert.equal(squeeze(janeList.stdout), 'Resources Non-Resource URLs Resource Names Verbs\n*.* [] [] [get list]');
 });
 
 test('kubectl auth can-i --as: the review is made as the impersonated user', async () => {
+  // Under RBAC jane holds nothing but the bootstrap roles every authenticated user has.
   const fixedJane = await fixed.kubectl('admin', ['auth', 'can-i', 'list', 'namespaces', '--as=jane']);
-  assert.deepEqual([fixedJane.code, fixedJane.stdout, fixedJane.stderr], [0, 'yes\n', "Warning: resource 'namespaces' is not namespace scoped\n\n"]);
+  assert.deepEqual([fixedJane.code, fixedJane.stdout, fixedJane.stderr], [1, 'no\n', "Warning: resource 'namespaces' is not namespace scoped\n\n"]);
+  const janeSelf = await fixed.kubectl('admin', ['auth', 'can-i', 'create', 'selfsubjectaccessreviews.authorization.k8s.io', '--as=jane']);
+  assert.deepEqual([janeSelf.code, janeSelf.stdout], [0, 'yes\n']);
   const inTeam = await policy.kubectl('alice', ['auth', 'can-i', 'list', 'configmaps', '-n', 'team', '--as=jane']);
   assert.deepEqual([inTeam.code, inTeam.stdout], [0, 'yes\n']);
   const elsewhere = await policy.kubectl('alice', ['auth', 'can-i', 'list', 'configmaps', '-n', 'default', '--as=jane']);

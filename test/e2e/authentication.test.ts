@@ -1,5 +1,6 @@
 // --token-auth-file and --anonymous-auth through kubectl: bearer tokens name users, unknown tokens are 401,
 // requests without credentials are system:anonymous (and get RBAC's 403) unless anonymous access is off.
+// The token's user is granted `view` through its group, so what it reads is RBAC's answer too.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -34,6 +35,13 @@ async function start(anonymousAuth: boolean): Promise<{ served: Served; kubectl:
       `current-context: anonymous\n` +
       `users: [{name: alice, user: {token: secret-token}}, {name: wrong, user: {token: wrong-token}}, {name: anonymous, user: {username: nobody, password: unused}}]\n`,
   );
+  // alice (group dev) may read what `view` grants, as a ClusterRoleBinding made by the admin lets her.
+  await new Promise<void>((resolve, reject) =>
+    execFile('kubectl', ['--kubeconfig', served.kubeconfigPath, 'create', 'clusterrolebinding', 'dev-view', '--clusterrole=view', '--group=dev'], { env: { ...process.env, HOME: dataDir } }, (err) =>
+      err ? reject(err) : resolve(),
+    ),
+  );
+  await served.server.rbac.waitForStores();
   const kubectl = (args: string[], context: string): Promise<{ code: number; stdout: string; stderr: string }> =>
     new Promise((resolve) => {
       const child = execFile('kubectl', ['--kubeconfig', kubeconfig, '--context', context, ...args], { env: { ...process.env, HOME: dataDir }, timeout: 60_000 }, (err, stdout, stderr) =>

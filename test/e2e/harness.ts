@@ -47,6 +47,9 @@ export interface TestServerOptions {
   serviceResolver?: ServiceResolver;
   /** ServiceAccount token issuing and authentication (issuers, audiences, the success cache's TTL). */
   serviceAccountTokens?: ServeOptions['serviceAccountTokens'];
+  /** Bearer tokens (--token-auth-file) and --authorization-mode. */
+  tokens?: ServeOptions['tokens'];
+  authorizationModes?: ServeOptions['authorizationModes'];
   /** Time between passes of the APF bootstrap configuration ensurer. */
   apfEnsureIntervalMs?: number;
 }

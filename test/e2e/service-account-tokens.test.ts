@@ -23,6 +23,10 @@ before(async () => {
   if (probe instanceof Error) throw new Error(`python3-kubernetes is required by this test (apt-get install -y python3-kubernetes): ${probe.message}`);
   // kube remembers a token's success for 10 s; shortened here so that revocations show quickly.
   s = await startTestServer({ serviceAccountTokens: { successCacheTtlMs: 300 } });
+  // Under RBAC the ServiceAccounts of `default` may do what `edit` grants there, as an admin would bind them.
+  const r = await s.kubectl(['create', 'rolebinding', 'sa-edit', '--clusterrole=edit', '--group=system:serviceaccounts:default', '-n', 'default']);
+  assert.equal(r.code, 0, r.stderr);
+  await s.served.server.rbac.waitForStores();
 });
 after(async () => {
   await s?.close();

@@ -8,7 +8,10 @@ import { withRequestInfo } from '../../src/server/filters/request-info.js';
 import { withAuthentication } from '../../src/server/filters/authentication.js';
 import { withAuthorization } from '../../src/server/filters/authorization.js';
 import { buildHandlerChain } from '../../src/server/handler-chain.js';
-import { checkAuthorized } from '../../src/auth/authorize.js';
+import { checkWith } from '../../src/auth/authorize.js';
+
+// An authorizer that allows authenticated users only (the filter is under test, not the policy).
+const checkAuthorized = checkWith({ authorize: (a) => ({ allowed: a.user.groups.includes('system:authenticated'), reason: '' }) });
 import * as S from '../../src/api/status.js';
 import { EventEmitter } from 'node:events';
 

@@ -159,6 +159,25 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
     imagePullSecrets: [{ name: 'p' }],
     automountServiceAccountToken: true,
   },
+  'rbac.authorization.k8s.io/v1/Role': {
+    metadata: { name: 'fuzz' },
+    rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: ['p'] }],
+  },
+  'rbac.authorization.k8s.io/v1/ClusterRole': {
+    metadata: { name: 'fuzz' },
+    rules: [{ verbs: ['get'], nonResourceURLs: ['/x'] }],
+    aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' }, matchExpressions: [{ key: 'k', operator: 'In', values: ['v'] }] }] },
+  },
+  'rbac.authorization.k8s.io/v1/RoleBinding': {
+    metadata: { name: 'fuzz' },
+    subjects: [{ kind: 'ServiceAccount', apiGroup: '', name: 'sa', namespace: 'default' }],
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' },
+  },
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': {
+    metadata: { name: 'fuzz' },
+    subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'u' }],
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'r' },
+  },
   'coordination.k8s.io/v1/Lease': {
     metadata: { name: 'fuzz', annotations: { c: 'd' } },
     spec: {

@@ -1,0 +1,85 @@
+// kube-controller-manager's ClusterRole aggregation controller (pkg/controller/clusterroleaggregation): a
+// ClusterRole with an aggregationRule has as its rules the union of the rules of the ClusterRoles its
+// selectors match (by name order, each distinct rule once, itself left out), kept so as they change. Any
+// ClusterRole event requeues every aggregated role: the set is small and who feeds whom is not known.
+import type { JSONObject } from '../util/json.js';
+import { isObject } from '../util/json.js';
+import { metaOf, type GenericStore } from '../registry/store.js';
+import { labelSelectorAsSelector, matchesLabels } from '../registry/selectors.js';
+import * as S from '../api/status.js';
+import { Controller, type ControllerOptions } from './controller.js';
+import { Informer } from './informer.js';
+
+export const AGGREGATION_CONTROLLER_MANAGER = 'clusterrole-aggregation-controller';
+
+type Options = Pick<ControllerOptions, 'clock' | 'onError' | 'rateLimiter'>;
+
+const selectorsOf = (role: JSONObject): unknown[] | undefined => {
+  const rule = role['aggregationRule'];
+  if (!isObject(rule)) return undefined;
+  return Array.isArray(rule['clusterRoleSelectors']) ? (rule['clusterRoleSelectors'] as unknown[]) : [];
+};
+
+const rulesOf = (role: JSONObject): unknown[] => (Array.isArray(role['rules']) ? (role['rules'] as unknown[]) : []);
+
+/** Semantic equality of rules (an absent list and an empty one alike). */
+const sameJSON = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The rules an aggregated ClusterRole should hold, given every ClusterRole. Throws a selector that does not convert. */
+export function aggregatedRules(role: JSONObject, all: readonly JSONObject[]): unknown[] {
+  const name = metaOf(role).name;
+  const byName = [...all].sort((a, b) => ((metaOf(a).name ?? '') < (metaOf(b).name ?? '') ? -1 : 1));
+  const out: unknown[] = [];
+  for (const sel of selectorsOf(role) ?? []) {
+    const selector = labelSelectorAsSelector(isObject(sel) ? sel : {});
+    for (const other of byName) {
+      if (metaOf(other).name === name || !matchesLabels(selector, metaOf(other).labels ?? {})) continue;
+      for (const rule of rulesOf(other)) if (!out.some((r) => sameJSON(r, rule))) out.push(rule);
+    }
+  }
+  return out;
+}
+
+export class ClusterRoleAggregationController {
+  readonly controller: Controller;
+  private readonly informer: Informer;
+
+  constructor(
+    private readonly clusterRoles: GenericStore,
+    opts: Options = {},
+  ) {
+    this.controller = new Controller({ ...opts, name: 'clusterrole-aggregation', sync: (key) => this.sync(key) });
+    this.informer = new Informer(clusterRoles, { name: 'clusterroles', clock: opts.clock });
+    const enqueueAll = (): void => {
+      for (const role of this.informer.list()) if (selectorsOf(role)) this.controller.enqueue(metaOf(role).name ?? '');
+    };
+    this.informer.addEventHandler({ add: enqueueAll, update: enqueueAll, delete: enqueueAll });
+  }
+
+  async start(): Promise<void> {
+    await this.controller.runAfter([this.informer]);
+  }
+
+  stop(): void {
+    this.controller.stopWith([this.informer]);
+  }
+
+  idle(): Promise<void> {
+    return this.controller.idle();
+  }
+
+  async sync(name: string): Promise<void> {
+    const role = this.informer.get(name);
+    if (!role || !selectorsOf(role)) return;
+    const rules = aggregatedRules(role, this.informer.list());
+    if (sameJSON(rules, rulesOf(role))) return;
+    const desired = structuredClone(role);
+    desired['rules'] = rules;
+    try {
+      await this.clusterRoles.update('', name, () => desired, '', { manager: AGGREGATION_CONTROLLER_MANAGER });
+    } catch (e) {
+      // Deleted meanwhile: nothing to aggregate into. A conflict is retried with the newer object.
+      if (!(e instanceof S.StatusError && e.code === 404)) throw e;
+    }
+  }
+}
