@@ -48,7 +48,7 @@ test('discovery: serviceaccounts (sa) in v1, leases in coordination.k8s.io/v1 af
   const groups = await api.req('GET', '/apis');
   assert.deepEqual(
     (groups.json.groups as any[]).map((g) => g.name),
-    ['events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'admissionregistration.k8s.io', 'rbac.authorization.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'flowcontrol.apiserver.k8s.io'],
+    ['events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'flowcontrol.apiserver.k8s.io'],
   );
 });
 
