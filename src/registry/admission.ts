@@ -27,6 +27,8 @@ export interface AdmissionAttributes {
   dryRun: boolean;
   /** Who asks; absent for the server's own writes (controllers, start-up). */
   user?: UserInfo;
+  /** Collects warnings for the response's Warning headers (an admission webhook's). */
+  warnings?: string[];
 }
 
 export interface Admission {

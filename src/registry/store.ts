@@ -365,7 +365,7 @@ export class GenericStore {
     this.fillNamespace(meta, namespace);
     const dryRun = opts.dryRun === true;
     // Mutating admission runs before the strategy: before name generation and validation.
-    await this.admission.admit(this.attrs({ operation: 'CREATE', subresource: '', namespace, name: meta.name ?? '', object: obj, dryRun, user: opts.user }));
+    await this.admission.admit(this.attrs({ operation: 'CREATE', subresource: '', namespace, name: meta.name ?? '', object: obj, dryRun, user: opts.user, warnings: opts.warnings }));
     if (!meta.name && meta.generateName) meta.name = meta.generateName + randomSuffix();
     const name = meta.name ?? '';
     // Metadata the server owns.
@@ -381,7 +381,7 @@ export class GenericStore {
     const errs = this.type.strategy.validate(obj);
     if (!errs.length && !name) errs.push(required('metadata.name', 'name or generateName is required'));
     if (errs.length) throw this.invalidObject(obj, name, errs);
-    await this.admission.validate(this.attrs({ operation: 'CREATE', subresource: '', namespace, name, object: obj, dryRun, user: opts.user }));
+    await this.admission.validate(this.attrs({ operation: 'CREATE', subresource: '', namespace, name, object: obj, dryRun, user: opts.user, warnings: opts.warnings }));
     opts.warnings?.push(...(this.type.strategy.warnings?.(obj) ?? []));
     if (opts.dryRun) {
       const existing = await this.kv.get(this.key(namespace, name));
@@ -449,7 +449,7 @@ export class GenericStore {
       const old = current;
       const dryRun = opts.dryRun === true;
       const attrs = (): AdmissionAttributes =>
-        this.attrs({ operation: 'UPDATE', subresource: sub, namespace, name, object: desired, oldObject: old, dryRun, user: opts.user });
+        this.attrs({ operation: 'UPDATE', subresource: sub, namespace, name, object: desired, oldObject: old, dryRun, user: opts.user, warnings: opts.warnings });
       // Mutating admission sees the object as sent (or patched), before the strategy prepares it.
       await this.admission.admit(attrs());
       carryOverServerMeta(meta, metaOf(old));

@@ -33,6 +33,8 @@ import { mergeSchemaFor, trackManagedFields } from './merge-schema.js';
 import { CrdController, type FinalizerTiming } from '../crd/controller.js';
 import { admissionChain } from '../admission/chain.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
+import { mutatingWebhooks, validatingWebhooks, WebhookConfigurations, type WebhookDependencies } from '../admission/webhooks.js';
+import { mutatingWebhookConfigurationKind, validatingWebhookConfigurationKind } from '../apis/admissionregistration/v1/webhook-configurations.js';
 import { crdTerminating } from '../admission/crd-terminating.js';
 import { authenticate, type TokenTable } from '../auth/authenticate.js';
 import { DEFAULT_ISSUER, type ServiceAccountTokenConfig, type TokenObjectGetter } from '../auth/service-account-token.js';
@@ -161,23 +163,40 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
   // Admission plugins look things up through the stores they guard, so the chain refers to them lazily.
   let serving: CrdServing | undefined;
+  let webhookConfigs: WebhookConfigurations | undefined;
+  const resolver = opts.serviceResolver ?? defaultServiceResolver;
+  const webhookDeps: WebhookDependencies = {
+    resolver,
+    namespaceLabels: async (name) => {
+      const ns = await orUndefined(namespaces.get('', name));
+      return ns ? ((ns['metadata'] as { labels?: Record<string, string> } | undefined)?.labels ?? {}) : undefined;
+    },
+    // Equivalent resources are known for custom resources (a CRD's served versions); a built-in resource has only itself.
+    equivalents: (r) => serving?.servedVersions(r.group, r.resource) ?? [],
+    convert: (obj, from, to) => serving!.convert(obj, from.group, from.resource, from.version, to.version),
+  };
+  // kube's order: NamespaceLifecycle first, the webhooks last of the mutating and of the validating plugins.
   const admission: Admission = admissionChain([
     crdTerminating((r) => serving?.isTerminating(r) ?? false),
     namespaceLifecycle((name) => namespaces.get('', name).then((ns) => ns, (e: unknown) => (e instanceof S.StatusError && e.code === 404 ? undefined : Promise.reject(e)))),
+    mutatingWebhooks(() => webhookConfigs?.mutating() ?? [], webhookDeps),
+    validatingWebhooks(() => webhookConfigs?.validating() ?? [], webhookDeps),
   ]);
   const builtinTypes = new Map(BUILTIN_KINDS.map((k) => [k, builtinResourceType(k)]));
   trackManagedFields([...builtinTypes.values()]);
   const stores = new Map(BUILTIN_KINDS.map((k) => [k, new GenericStore(kv, builtinTypes.get(k)!, admission)]));
   const namespaces = stores.get(namespaceKind)!;
   const crds = stores.get(crdKind)!;
-  const resolver = opts.serviceResolver ?? defaultServiceResolver;
   serving = new CrdServing(kv, admission, (crd) => webhookConverter(crd, resolver), (served) => mergeSchemaFor(served));
   const registry = new ApiRegistry(serving);
   for (const [kind, store] of stores) registry.addBuiltin(builtinEndpoint(kind, store));
 
   await ensureInitialNamespaces(namespaces);
+  // The webhook configurations the admission plugins read, cached by informers as kube's configuration managers are.
+  webhookConfigs = new WebhookConfigurations(stores.get(mutatingWebhookConfigurationKind)!, stores.get(validatingWebhookConfigurationKind)!);
+  await webhookConfigs.start();
   // The controllers (apiextensions-apiserver's and kube-controller-manager's), stopped in reverse on close.
-  const controllers: { stop(): void }[] = [];
+  const controllers: { stop(): void }[] = [webhookConfigs];
   const crdController = new CrdController(crds, serving, opts.crdFinalizerTiming);
   await crdController.start();
   controllers.push(crdController);
