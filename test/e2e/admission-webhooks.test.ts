@@ -7,6 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { requireKubectl, startTestServer, type TestServer } from './harness.js';
 import { startAdmissionWebhook, type AdmissionWebhookServer } from '../fixtures/admission-webhook.js';
+import { mappedServiceResolver, parseServiceMappings } from '../../src/conversion/service-map.js';
 
 const CRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -20,6 +21,7 @@ spec:
   - name: v1
     served: true
     storage: true
+    subresources: {status: {}}
     schema:
       openAPIV3Schema:
         type: object
@@ -28,9 +30,14 @@ spec:
             type: object
             properties:
               color: {type: string}
+          status:
+            type: object
+            properties:
+              phase: {type: string}
   - name: v2
     served: true
     storage: false
+    subresources: {status: {}}
     schema:
       openAPIV3Schema:
         type: object
@@ -39,6 +46,10 @@ spec:
             type: object
             properties:
               color: {type: string}
+          status:
+            type: object
+            properties:
+              phase: {type: string}
 `;
 
 let ts: TestServer;
@@ -46,8 +57,9 @@ let hook: AdmissionWebhookServer;
 
 before(async () => {
   requireKubectl();
-  hook = await startAdmissionWebhook();
-  ts = await startTestServer();
+  hook = await startAdmissionWebhook(['admission-webhook.webhooks.svc']);
+  // A service reference reaches the webhook through the resolver (no cluster DNS here).
+  ts = await startTestServer({ serviceResolver: mappedServiceResolver(parseServiceMappings(`webhooks/admission-webhook:8443=127.0.0.1:${hook.port}`)) });
   const r = await ts.kubectl(['apply', '-f', '-'], { stdin: CRD });
   assert.equal(r.code, 0, r.stderr);
   const w = await ts.kubectl(['wait', '--for', 'condition=established', 'crd/widgets.example.com']);
@@ -63,7 +75,10 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 interface HookSpec {
   name: string;
+  /** A URL, or `service:<path>` for the service reference webhooks/admission-webhook:8443. */
   url: string;
+  resources?: string;
+  groups?: string;
   scenario: string;
   extra?: string;
   versions?: string;
@@ -74,18 +89,18 @@ interface HookSpec {
 function hookYaml(h: HookSpec, mutating: boolean): string {
   return `- name: ${h.name}
   clientConfig:
-    url: "${h.url}"
+${h.url.startsWith('service:') ? `    service: {namespace: webhooks, name: admission-webhook, port: 8443, path: "${h.url.slice(8)}"}` : `    url: "${h.url}"`}
     caBundle: "${hook.caBundle}"
   rules:
   - operations: [${h.ops ?? 'CREATE, UPDATE'}]
-    apiGroups: ["example.com"]
+    apiGroups: [${h.groups ?? '"example.com"'}]
     apiVersions: [${h.apiVersions ?? '"*"'}]
-    resources: ["widgets"]
+    resources: [${h.resources ?? '"widgets"'}]
   objectSelector:
     matchLabels: {scenario: ${h.scenario}}
   sideEffects: None
   admissionReviewVersions: [${h.versions ?? 'v1'}]
-${mutating ? '' : ''}${h.extra ?? ''}`;
+${h.extra ?? ''}`;
 }
 
 /** Creates a webhook configuration and gives the server's informer a moment to see it. */
@@ -332,4 +347,43 @@ test('webhook configurations print as kube prints them', async () => {
   const r = await ts.kubectl(['get', 'validatingwebhookconfigurations', 'failing']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^NAME\s+WEBHOOKS\s+AGE\nfailing\s+7\s+\d+s\n$/);
+});
+
+test('a service reference, subresource rules, deletes and built-in resources', async () => {
+  await configure('Validating', 'more', [
+    { name: 'by-service.example.com', url: 'service:/validate', scenario: 'service' },
+    { name: 'status-only.example.com', url: hook.url('/deny-all'), scenario: 'status', resources: '"widgets/status"', ops: 'UPDATE' },
+    { name: 'deletes.example.com', url: hook.url('/deny-all'), scenario: 'delete', ops: 'DELETE' },
+    { name: 'configmaps.example.com', url: hook.url('/deny-all'), scenario: 'configmap', groups: '""', resources: '"configmaps"', ops: 'CREATE' },
+  ]);
+  const svc = await ts.kubectl(['create', '-f', '-'], { stdin: widget('w-svc', 'service', 'red') });
+  assert.match(svc.stderr, /admission webhook "by-service.example.com" denied the request: red is not an allowed color/);
+  assert.ok(hook.reviews.some((r) => r.path === '/validate' && r.review.request.name === 'w-svc'));
+
+  // Only the status subresource is refused; the object itself is written.
+  assert.equal((await ts.kubectl(['create', '-f', '-'], { stdin: widget('w-status', 'status') })).code, 0);
+  assert.equal((await ts.kubectl(['label', 'widget', 'w-status', 'x=y'])).code, 0);
+  const status = await ts.kubectl(['patch', 'widget', 'w-status', '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Ready"}}']);
+  assert.match(status.stderr, /admission webhook "status-only.example.com" denied the request: no UPDATE for you/);
+  const [review] = reviewsFor('/deny-all', 'w-status');
+  assert.equal(review.request.subResource, 'status');
+  assert.equal(review.request.requestSubResource, 'status');
+
+  // Deletes send the old object.
+  assert.equal((await ts.kubectl(['create', '-f', '-'], { stdin: widget('w-del', 'delete') })).code, 0);
+  const del = await ts.kubectl(['delete', 'widget', 'w-del']);
+  assert.match(del.stderr, /admission webhook "deletes.example.com" denied the request: no DELETE for you/);
+  const [delReview] = reviewsFor('/deny-all', 'w-del');
+  assert.equal(delReview.request.operation, 'DELETE');
+  assert.equal(delReview.request.object, null);
+  assert.equal(delReview.request.oldObject.metadata.name, 'w-del');
+  assert.equal(delReview.request.options.kind, 'DeleteOptions');
+
+  // Built-in resources go through the same webhooks.
+  const cm = await ts.kubectl(['create', '-f', '-'], {
+    stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1, namespace: default, labels: {scenario: configmap}}\ndata: {a: b}\n',
+  });
+  assert.equal(cm.stderr.trim(), 'Error from server (Forbidden): error when creating "STDIN": admission webhook "configmaps.example.com" denied the request: no CREATE for you');
+  const [cmReview] = reviewsFor('/deny-all', 'cm1');
+  assert.deepEqual(cmReview.request.kind, { group: '', version: 'v1', kind: 'ConfigMap' });
 });
