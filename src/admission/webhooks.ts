@@ -32,6 +32,8 @@ export interface WebhookDependencies {
   equivalents(resource: ServedResource): ServedResource[];
   /** An object of `from`'s version converted to `to`'s (another version of the same resource). */
   convert(obj: JSONObject, from: ServedResource, to: ServedResource): Promise<JSONObject>;
+  /** Decodes a patched object as a request body of the resource is decoded (defaults; a custom resource's pruning). */
+  decode?(obj: JSONObject, resource: ServedResource): void;
 }
 
 /** The stored configurations, from informers over their stores. */
@@ -161,7 +163,8 @@ export function mutatingWebhooks(configs: () => WebhookAccessor[], deps: Webhook
         if (!isObject(patched)) throw S.internal('the patched object is not an object');
         changed = !deepEqual(patched, versioned);
         if (changed) {
-          const back = call.served === a.resource ? patched : await deps.convert(patched, call.served, a.resource);
+          const back = call.served === a.resource ? structuredClone(patched) : await deps.convert(patched, call.served, a.resource);
+          deps.decode?.(back, a.resource);
           replaceContent(a.object!, back);
         }
       }

@@ -18,6 +18,7 @@ import { namespaceKind } from '../apis/core/v1/namespace.js';
 import { crdKind } from '../apis/apiextensions/v1/custom-resource-definition.js';
 import { eventKind } from '../apis/core/v1/event.js';
 import { builtinEndpoint, builtinResourceType } from '../apis/builtin-kinds.js';
+import type { ResourceType } from '../registry/resource-type.js';
 import { CrdServing } from '../crd/serving.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import { ServiceAccountsController } from '../controllers/service-accounts.js';
@@ -165,15 +166,32 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let serving: CrdServing | undefined;
   let webhookConfigs: WebhookConfigurations | undefined;
   const resolver = opts.serviceResolver ?? defaultServiceResolver;
+  // The resource type serving a group/version/resource: a built-in kind's, or a CRD's served version's.
+  const typeFor = (r: { group: string; version: string; resource: string }): ResourceType | undefined =>
+    builtinTypesByGVR.get(`${r.group}/${r.version}/${r.resource}`) ?? serving?.lookup(r.group, r.version, r.resource)?.store.type;
   const webhookDeps: WebhookDependencies = {
     resolver,
     namespaceLabels: async (name) => {
       const ns = await orUndefined(namespaces.get('', name));
       return ns ? ((ns['metadata'] as { labels?: Record<string, string> } | undefined)?.labels ?? {}) : undefined;
     },
-    // Equivalent resources are known for custom resources (a CRD's served versions); a built-in resource has only itself.
-    equivalents: (r) => serving?.servedVersions(r.group, r.resource) ?? [],
-    convert: (obj, from, to) => serving!.convert(obj, from.group, from.resource, from.version, to.version),
+    // kube's equivalent resources: what shares the storage (a CRD's served versions; events and events.k8s.io
+    // events; both CRD versions), reached by converting through the stored form.
+    equivalents: (r) => {
+      const own = builtinTypesByGVR.get(`${r.group}/${r.version}/${r.resource}`);
+      if (!own) return serving?.servedVersions(r.group, r.resource) ?? [];
+      return [...builtinTypes.values()].filter((t) => t.keyPrefix === own.keyPrefix).map((t) => t.served);
+    },
+    convert: async (obj, from, to) => {
+      const f = typeFor(from);
+      const t = typeFor(to);
+      if (!f || !t) throw S.internal(`unable to convert to ${to.group}/${to.version}, Resource=${to.resource}: unknown kind`);
+      if (!builtinTypesByGVR.has(`${from.group}/${from.version}/${from.resource}`)) return serving!.convert(obj, from.group, from.resource, from.version, to.version);
+      return t.fromStorage(structuredClone(f.toStorage(obj)));
+    },
+    // After a patch the object is decoded again as a request body of its version is (kube's defaulter; its
+    // pruning at storage encoding): defaults applied, unknown fields of custom resources dropped.
+    decode: (obj, r) => typeFor(r)?.strategy.admitBody?.(obj, 'Ignore', []),
   };
   // kube's order: NamespaceLifecycle first, the webhooks last of the mutating and of the validating plugins.
   const admission: Admission = admissionChain([
@@ -183,6 +201,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     validatingWebhooks(() => webhookConfigs?.validating() ?? [], webhookDeps),
   ]);
   const builtinTypes = new Map(BUILTIN_KINDS.map((k) => [k, builtinResourceType(k)]));
+  const builtinTypesByGVR = new Map([...builtinTypes.values()].map((t) => [`${t.served.group}/${t.served.version}/${t.served.resource}`, t]));
   trackManagedFields([...builtinTypes.values()]);
   const stores = new Map(BUILTIN_KINDS.map((k) => [k, new GenericStore(kv, builtinTypes.get(k)!, admission)]));
   const namespaces = stores.get(namespaceKind)!;

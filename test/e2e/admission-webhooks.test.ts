@@ -387,3 +387,32 @@ test('a service reference, subresource rules, deletes and built-in resources', a
   const [cmReview] = reviewsFor('/deny-all', 'cm1');
   assert.deepEqual(cmReview.request.kind, { group: '', version: 'v1', kind: 'ConfigMap' });
 });
+
+test('a patched custom resource is pruned as kube prunes it; built-in resources have equivalents too (events)', async () => {
+  await configure('Mutating', 'unknown', [{ name: 'unknown.example.com', url: hook.url('/add-unknown'), scenario: 'unknown' }]);
+  assert.equal((await ts.kubectl(['create', '-f', '-'], { stdin: widget('w-unknown', 'unknown') })).code, 0);
+  const got = JSON.parse((await ts.kubectl(['get', 'widget', 'w-unknown', '-o', 'json'])).stdout);
+  assert.deepEqual(got.spec, { color: 'green' });
+
+  // A webhook on events.k8s.io/v1 events is called for a core/v1 Event, converted (matchPolicy Equivalent).
+  await configure('Validating', 'events', [
+    { name: 'events.example.com', url: hook.url('/deny-all'), scenario: 'events', groups: '"events.k8s.io"', resources: '"events"', ops: 'CREATE' },
+  ]);
+  const ev = await ts.kubectl(['create', '-f', '-'], {
+    stdin: `apiVersion: v1
+kind: Event
+metadata: {name: ev1, namespace: default, labels: {scenario: events}}
+involvedObject: {kind: Pod, name: p, namespace: default}
+reason: Started
+message: hello
+type: Normal
+`,
+  });
+  assert.match(ev.stderr, /admission webhook "events.example.com" denied the request: no CREATE for you/);
+  const [review] = reviewsFor('/deny-all', 'ev1');
+  assert.deepEqual(review.request.resource, { group: 'events.k8s.io', version: 'v1', resource: 'events' });
+  assert.deepEqual(review.request.kind, { group: 'events.k8s.io', version: 'v1', kind: 'Event' });
+  assert.deepEqual(review.request.requestResource, { group: '', version: 'v1', resource: 'events' });
+  assert.equal(review.request.object.apiVersion, 'events.k8s.io/v1');
+  assert.equal(review.request.object.note, 'hello');
+});
