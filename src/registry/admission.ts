@@ -27,7 +27,7 @@ export interface AdmissionAttributes {
   dryRun: boolean;
   /** Who asks; absent for the server's own writes (controllers, start-up). */
   user?: UserInfo;
-  /** Collects warnings for the response's Warning headers (an admission webhook's). */
+  /** Where plugins add the response's Warning headers (ValidatingAdmissionPolicy's Warn action). */
   warnings?: string[];
 }
 
