@@ -33,9 +33,11 @@ function operationOptions(a: AdmissionAttributes): JSONObject {
   return a.dryRun ? { ...base, dryRun: ['All'] } : base;
 }
 
-/** The request's own kind: the endpoint's (autoscaling/v1 Scale for /scale). */
+/**
+ * The request's own kind: the endpoint's. (kube's /scale requests are autoscaling/v1 Scale; the store admits the
+ * scaled object itself there, so that is what is named and sent.)
+ */
 export function requestKind(a: AdmissionAttributes): { group: string; version: string; kind: string } {
-  if (a.subresource === 'scale') return { group: 'autoscaling', version: 'v1', kind: 'Scale' };
   return { group: a.resource.group, version: a.resource.version, kind: a.resource.kind };
 }
 
