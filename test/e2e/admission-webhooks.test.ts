@@ -347,6 +347,10 @@ test('webhook configurations print as kube prints them', async () => {
   const r = await ts.kubectl(['get', 'validatingwebhookconfigurations', 'failing']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^NAME\s+WEBHOOKS\s+AGE\nfailing\s+7\s+\d+s\n$/);
+  // Their OpenAPI is kube's, so kubectl explain walks them.
+  const explain = await ts.kubectl(['explain', 'mutatingwebhookconfigurations.webhooks.reinvocationPolicy']);
+  assert.equal(explain.code, 0, explain.stderr);
+  assert.match(explain.stdout, /FIELD: reinvocationPolicy <string>\n\n\nDESCRIPTION:\n    reinvocationPolicy indicates whether this webhook should be called multiple\n/);
 });
 
 test('a service reference, subresource rules, deletes and built-in resources', async () => {
