@@ -43,9 +43,10 @@ test('discovery: serviceaccounts (sa) in v1, leases in coordination.k8s.io/v1 af
     groupVersion: 'coordination.k8s.io/v1',
     resources: [{ name: 'leases', singularName: 'lease', namespaced: true, kind: 'Lease', verbs, storageVersionHash: 'gqkMMb/YqFM=' }],
   });
-  // kube-aggregator's priorities: events.k8s.io 17750, apiextensions.k8s.io 16700, coordination.k8s.io 16500.
+  // kube-aggregator's priorities: events.k8s.io 17750, admissionregistration.k8s.io and apiextensions.k8s.io 16700
+  // (then by name), coordination.k8s.io 16500, flowcontrol.apiserver.k8s.io 16100.
   const groups = await api.req('GET', '/apis');
-  assert.deepEqual((groups.json.groups as any[]).map((g) => g.name), ['events.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io']);
+  assert.deepEqual((groups.json.groups as any[]).map((g) => g.name), ['events.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'flowcontrol.apiserver.k8s.io']);
 });
 
 test('ServiceAccount: name a DNS-1123 subdomain, secret references cleaned to their names, the deprecated annotation warned of once', async () => {
