@@ -37,7 +37,11 @@ test('api-resources lists the built-ins and the CRD with short names and categor
   assert.ok(lines.includes('customresourcedefinitions crd,crds apiextensions.k8s.io/v1 false CustomResourceDefinition'), r.stdout);
   assert.ok(lines.includes('crontabs ct stable.example.com/v1 true CronTab'), r.stdout);
   const cat = await s.kubectl(['api-resources', '--categories=api-extensions', '-o', 'name']);
-  assert.equal(cat.stdout.trim(), 'customresourcedefinitions.apiextensions.k8s.io');
+  // kube's api-extensions category: the webhook configurations and CRDs (APIServices are not served here).
+  assert.equal(
+    cat.stdout.trim(),
+    ['mutatingwebhookconfigurations.admissionregistration.k8s.io', 'validatingwebhookconfigurations.admissionregistration.k8s.io', 'customresourcedefinitions.apiextensions.k8s.io'].join('\n'),
+  );
 });
 
 test('kubectl get crd prints NAME and CREATED AT', async () => {
