@@ -59,7 +59,9 @@ export function admissionRequest(uid: string, a: AdmissionAttributes, inv: Invoc
   req['requestResource'] = { group: a.resource.group, version: a.resource.version, resource: a.resource.resource };
   if (a.subresource) req['requestSubResource'] = a.subresource;
   if (a.name) req['name'] = a.name;
-  if (a.namespace) req['namespace'] = a.namespace;
+  // A namespace's own requests carry its name as their namespace (kube's request info), but for its creation.
+  const namespace = a.resource.group === '' && a.resource.resource === 'namespaces' && a.operation !== 'CREATE' ? a.name : a.namespace;
+  if (namespace) req['namespace'] = namespace;
   req['operation'] = a.operation;
   req['userInfo'] = userInfo;
   req['object'] = inv.object ?? null;
@@ -67,6 +69,17 @@ export function admissionRequest(uid: string, a: AdmissionAttributes, inv: Invoc
   req['dryRun'] = a.dryRun;
   req['options'] = operationOptions(a);
   return req;
+}
+
+/**
+ * The `request` of matchConditions' CEL: a typed AdmissionRequest in kube, whose unset strings, lists and maps
+ * read as empty rather than missing; object and oldObject are variables of their own.
+ */
+export function celAdmissionRequest(a: AdmissionAttributes, inv: Invocation): JSONObject {
+  const req = admissionRequest('', a, inv);
+  const { object: _o, oldObject: _old, ...rest } = req;
+  const userInfo = { username: '', uid: '', groups: [], extra: {}, ...(req['userInfo'] as JSONObject) };
+  return { name: '', namespace: '', subResource: '', requestSubResource: '', ...rest, userInfo };
 }
 
 export function admissionReview(version: ReviewVersion, a: AdmissionAttributes, inv: Invocation): { uid: string; review: JSONObject } {

@@ -14,7 +14,7 @@ import type { ServiceResolver } from '../conversion/types.js';
 import { Informer } from '../controllers/informer.js';
 import type { AdmissionPlugin } from './chain.js';
 import { matchingResource, namespaceSelectorMatches, objectSelectorMatches, type GVR, type NamespaceLabels, type RuleRequest } from './webhook-rules.js';
-import { admissionRequest, requestKind, type Invocation } from './webhook-review.js';
+import { celAdmissionRequest, requestKind, type Invocation } from './webhook-review.js';
 import { callWebhook, type CallOutcome } from './webhook-call.js';
 import { evaluateMatchConditions } from './webhook-match-conditions.js';
 
@@ -109,7 +109,7 @@ async function shouldCallHook(hook: JSONObject, a: AdmissionAttributes, deps: We
   const at = async (obj: JSONObject | undefined): Promise<JSONObject | undefined> => (obj === undefined || same ? obj : deps.convert(structuredClone(obj), a.resource, served));
   const kind = same ? requestKind(a) : { group: served.group, version: served.version, kind: served.kind };
   const invocation: Invocation = { resource: gvr, kind, object: await at(a.object), oldObject: await at(a.oldObject) };
-  const conditions = evaluateMatchConditions(hook, { object: invocation.object, oldObject: invocation.oldObject, request: admissionRequest('', a, invocation) });
+  const conditions = evaluateMatchConditions(hook, { object: invocation.object, oldObject: invocation.oldObject, request: celAdmissionRequest(a, invocation) });
   if ('error' in conditions) throw S.forbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, conditions.error);
   if (!conditions.matches) return undefined;
   return { invocation, served };
