@@ -159,6 +159,11 @@ test('a mutating webhook defaults a field; its warning is shown by kubectl; the 
   assert.ok(upd, 'the update was reviewed');
   assert.equal(upd.request.oldObject.spec.color, 'blue');
   assert.equal(upd.request.options.kind, 'UpdateOptions');
+  // Server-side apply creates through the webhook too.
+  const ssa = await ts.kubectl(['apply', '--server-side', '-f', '-'], { stdin: widget('w-ssa', 'mutate') });
+  assert.equal(ssa.code, 0, ssa.stderr);
+  assert.match(ssa.stderr, /Warning: color defaulted to blue/);
+  assert.equal((await ts.kubectl(['get', 'widget', 'w-ssa', '-o', 'jsonpath={.spec.color}'])).stdout, 'blue');
 });
 
 test('a validating webhook refuses a value with kube\'s message and the webhook\'s code; warnings of allowed requests reach kubectl', async () => {
