@@ -93,6 +93,11 @@ test('client config: exactly one of url and service; the url\'s form', () => {
     // kube drops the first character either way: "x" leaves an empty first segment.
     'webhooks[0].clientConfig.service.path: Invalid value: "x": segment[0] may not be empty',
   ]);
+  // kube hands the service's name and namespace to ValidateWebhookService swapped: a missing name is reported
+  // at service.namespace, a missing namespace at service.name.
+  assert.deepEqual(errors(config(hook({ clientConfig: { service: { namespace: 'ns', name: '' } } }))), [
+    'webhooks[0].clientConfig.service.namespace: Required value: service namespace is required',
+  ]);
 });
 
 test('selectors and match conditions', () => {
