@@ -89,9 +89,29 @@ interface PostOptions {
   contextDeadline?: boolean;
 }
 
+/**
+ * Connections are kept and reused, as Go's transport keeps them: a TLS handshake per review would cost more than
+ * most webhooks' work. Node pools sockets by host, port, server name and CA, so a reused one was verified alike.
+ */
+const agent = new https.Agent({ keepAlive: true, maxFreeSockets: 16 });
+
 /** POSTs the review; resolves to the parsed answer, rejects with the error text kube would wrap. */
-export function postReview(t: WebhookTarget, review: unknown, opts: PostOptions = {}): Promise<unknown> {
+export async function postReview(t: WebhookTarget, review: unknown, opts: PostOptions = {}): Promise<unknown> {
   const body = stringifyJSON(review);
+  const deadline = Date.now() + (opts.timeoutMs ?? TIMEOUT_MS);
+  try {
+    return await postOnce(t, body, opts, deadline);
+  } catch (e) {
+    // A kept connection the server closed as we reused it: Go's transport retries such a request on a new one.
+    if (e instanceof StaleConnection) return postOnce(t, body, opts, deadline);
+    throw e;
+  }
+}
+
+/** The request failed on a reused connection before any answer. */
+class StaleConnection extends Error {}
+
+function postOnce(t: WebhookTarget, body: string, opts: PostOptions, deadline: number): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const req = https.request(
       {
@@ -104,7 +124,7 @@ export function postReview(t: WebhookTarget, review: unknown, opts: PostOptions 
         // The certificate is checked for the service's name, not the address it was reached at.
         checkServerIdentity: (_host, cert) => checkServerIdentity(t.serverName, cert),
         ...(t.ca ? { ca: t.ca } : {}),
-        agent: false,
+        agent,
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -142,10 +162,14 @@ export function postReview(t: WebhookTarget, review: unknown, opts: PostOptions 
     // A deadline on the whole exchange, as Go's context and client timeouts are (not an idle timeout).
     const timer = setTimeout(
       () => req.destroy(Object.assign(new Error('timeout'), { code: opts.contextDeadline ? 'DEADLINE' : 'TIMEOUT' })),
-      opts.timeoutMs ?? TIMEOUT_MS,
+      Math.max(0, deadline - Date.now()),
     );
+    let answered = false;
+    req.on('response', () => (answered = true));
     req.on('error', (e) => {
       clearTimeout(timer);
+      const code = (e as NodeJS.ErrnoException).code;
+      if (req.reusedSocket && !answered && (code === 'ECONNRESET' || code === 'EPIPE')) return reject(new StaleConnection());
       reject(new Error(transportError(t, e as NodeJS.ErrnoException)));
     });
     req.end(body);
