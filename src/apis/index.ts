@@ -11,6 +11,7 @@ import { leaseKind } from './coordination/v1/lease.js';
 import { flowSchemaKind } from './flowcontrol/v1/flow-schema.js';
 import { priorityLevelConfigurationKind } from './flowcontrol/v1/priority-level-configuration.js';
 import { validatingAdmissionPolicyBindingKind, validatingAdmissionPolicyKind } from './admissionregistration/v1/validating-admission-policy.js';
+import { mutatingWebhookConfigurationKind, validatingWebhookConfigurationKind } from './admissionregistration/v1/webhook-configurations.js';
 import { crdKind } from './apiextensions/v1/custom-resource-definition.js';
 import { crdV1beta1Kind } from './apiextensions/v1beta1/custom-resource-definition.js';
 import { eventKind } from './core/v1/event.js';
@@ -49,6 +50,8 @@ export const BUILTIN_KINDS: readonly KindDeclaration[] = [
   selfSubjectRulesReviewKind,
   validatingAdmissionPolicyKind,
   validatingAdmissionPolicyBindingKind,
+  mutatingWebhookConfigurationKind,
+  validatingWebhookConfigurationKind,
 ];
 
 interface ProtobufType {

@@ -24,7 +24,11 @@ export interface WebhookTarget {
   ca?: string;
 }
 
-export function webhookTarget(cc: WebhookClientConfig, resolver: ServiceResolver): WebhookTarget {
+/**
+ * Where to POST. `timeoutSeconds` is what client-go writes into the URL (`?timeout=30s` for conversion, the
+ * webhook's timeoutSeconds for admission).
+ */
+export function webhookTarget(cc: WebhookClientConfig, resolver: ServiceResolver, timeoutSeconds = 30): WebhookTarget {
   const ca = cc.caBundle ? Buffer.from(cc.caBundle, 'base64').toString('utf8') : undefined;
   if (cc.service) {
     const s = cc.service;
@@ -33,11 +37,11 @@ export function webhookTarget(cc: WebhookClientConfig, resolver: ServiceResolver
     const at = resolver({ namespace: s.namespace, name: s.name, port });
     const path = s.path ? (s.path.startsWith('/') ? s.path : `/${s.path}`) : '/';
     const url = new URL(`https://${serverName}:${port}${path}`);
-    url.searchParams.set('timeout', '30s');
+    url.searchParams.set('timeout', `${timeoutSeconds}s`);
     return { url, host: at.host, port: at.port, serverName, ca };
   }
   const url = new URL(cc.url ?? '');
-  url.searchParams.set('timeout', '30s');
+  url.searchParams.set('timeout', `${timeoutSeconds}s`);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   return { url, host, port: Number(url.port || 443), serverName: host, ca };
 }
@@ -52,6 +56,7 @@ function transportError(t: WebhookTarget, e: NodeJS.ErrnoException): string {
   else if (code === 'CERT_HAS_EXPIRED') msg = 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
   else if (/CERT|SIGNATURE|ISSUER/.test(code)) msg = 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
   else if (code === 'TIMEOUT') msg = 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)';
+  else if (code === 'DEADLINE') msg = 'context deadline exceeded';
   else if (code === 'ECONNRESET') msg = 'EOF';
   else msg = e.message;
   return `Post "${t.url.href}": ${msg}`;
@@ -74,9 +79,39 @@ function statusCodeError(code: number, body: string): string {
   }
 }
 
+interface PostOptions {
+  /** How long to wait for the whole answer (default 30 s). */
+  timeoutMs?: number;
+  /**
+   * The limit is a request context's deadline (admission webhooks' timeoutSeconds), which Go reports as
+   * `context deadline exceeded`, rather than the client's own timeout.
+   */
+  contextDeadline?: boolean;
+}
+
+/**
+ * Connections are kept and reused, as Go's transport keeps them: a TLS handshake per review would cost more than
+ * most webhooks' work. Node pools sockets by host, port, server name and CA, so a reused one was verified alike.
+ */
+const agent = new https.Agent({ keepAlive: true, maxFreeSockets: 16 });
+
 /** POSTs the review; resolves to the parsed answer, rejects with the error text kube would wrap. */
-export function postReview(t: WebhookTarget, review: unknown): Promise<unknown> {
+export async function postReview(t: WebhookTarget, review: unknown, opts: PostOptions = {}): Promise<unknown> {
   const body = stringifyJSON(review);
+  const deadline = Date.now() + (opts.timeoutMs ?? TIMEOUT_MS);
+  try {
+    return await postOnce(t, body, opts, deadline);
+  } catch (e) {
+    // A kept connection the server closed as we reused it: Go's transport retries such a request on a new one.
+    if (e instanceof StaleConnection) return postOnce(t, body, opts, deadline);
+    throw e;
+  }
+}
+
+/** The request failed on a reused connection before any answer. */
+class StaleConnection extends Error {}
+
+function postOnce(t: WebhookTarget, body: string, opts: PostOptions, deadline: number): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const req = https.request(
       {
@@ -89,8 +124,7 @@ export function postReview(t: WebhookTarget, review: unknown): Promise<unknown> 
         // The certificate is checked for the service's name, not the address it was reached at.
         checkServerIdentity: (_host, cert) => checkServerIdentity(t.serverName, cert),
         ...(t.ca ? { ca: t.ca } : {}),
-        agent: false,
-        timeout: TIMEOUT_MS,
+        agent,
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -101,6 +135,7 @@ export function postReview(t: WebhookTarget, review: unknown): Promise<unknown> 
           else chunks.push(c);
         });
         res.on('end', () => {
+          clearTimeout(timer);
           const text = Buffer.concat(chunks).toString('utf8');
           const code = res.statusCode ?? 0;
           let parsed: unknown;
@@ -124,8 +159,19 @@ export function postReview(t: WebhookTarget, review: unknown): Promise<unknown> 
         res.on('error', (e) => reject(new Error(transportError(t, e as NodeJS.ErrnoException))));
       },
     );
-    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
-    req.on('error', (e) => reject(new Error(transportError(t, e as NodeJS.ErrnoException))));
+    // A deadline on the whole exchange, as Go's context and client timeouts are (not an idle timeout).
+    const timer = setTimeout(
+      () => req.destroy(Object.assign(new Error('timeout'), { code: opts.contextDeadline ? 'DEADLINE' : 'TIMEOUT' })),
+      Math.max(0, deadline - Date.now()),
+    );
+    let answered = false;
+    req.on('response', () => (answered = true));
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      const code = (e as NodeJS.ErrnoException).code;
+      if (req.reusedSocket && !answered && (code === 'ECONNRESET' || code === 'EPIPE')) return reject(new StaleConnection());
+      reject(new Error(transportError(t, e as NodeJS.ErrnoException)));
+    });
     req.end(body);
   });
 }

@@ -1,7 +1,8 @@
 // Which custom resources are served, built from the CRDs as they change: one endpoint (resource type
 // plus store) per served version, compiled once per CRD generation and reused by every request.
 import type { ServedResource } from '../api/resource.js';
-import { StatusError, type GroupResource } from '../api/status.js';
+import { StatusError, plainError, type GroupResource } from '../api/status.js';
+import type { JSONObject } from '../util/json.js';
 import type { KVStore } from '../storage/types.js';
 import { GenericStore } from '../registry/store.js';
 import type { Admission } from '../registry/admission.js';
@@ -216,6 +217,28 @@ export class CrdServing {
   /** One store per CRD (at its storage version), for cleanup by namespace or CRD deletion. */
   storageStores(filter?: (crd: CustomResourceDefinition) => boolean): GenericStore[] {
     return [...this.byName.values()].filter((i) => !filter || filter(i.crd)).map((i) => i.storageStore);
+  }
+
+  /** The served versions of the CRD serving group/resource, in spec order (admission's matchPolicy Equivalent). */
+  servedVersions(group: string, resource: string): ServedResource[] {
+    const info = this.byName.get(`${resource}.${group}`);
+    if (!info) return [];
+    return info.crd.spec.versions.filter((v) => v.served && info.versions.has(v.name)).map((v) => info.versions.get(v.name)!.store.type.served);
+  }
+
+  /**
+   * A custom resource at one served version converted to another, through its storage form as a write and a
+   * read would convert it (the CRD's None or Webhook conversion, pruning at each end).
+   */
+  async convert(obj: JSONObject, group: string, resource: string, fromVersion: string, toVersion: string): Promise<JSONObject> {
+    const info = this.byName.get(`${resource}.${group}`);
+    const from = info?.versions.get(fromVersion)?.store.type;
+    const to = info?.versions.get(toVersion)?.store.type;
+    if (!from || !to) throw plainError(`unable to convert to ${group}/${toVersion}, Resource=${resource}: unknown version`);
+    const stored = from.asyncCodec ? await from.asyncCodec.encode(obj) : from.toStorage(obj);
+    const copy = structuredClone(stored);
+    if (to.asyncCodec) return (await to.asyncCodec.decode([copy]))[0]!;
+    return to.fromStorage(copy);
   }
 
   storageStoreFor(name: string): GenericStore | undefined {

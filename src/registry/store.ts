@@ -367,7 +367,7 @@ export class GenericStore {
     this.fillNamespace(meta, namespace);
     const dryRun = opts.dryRun === true;
     // Mutating admission runs before the strategy: before name generation and validation.
-    await this.admission.admit(this.attrs({ operation: 'CREATE', subresource: '', namespace, name: meta.name ?? '', object: obj, dryRun, user: opts.user }));
+    await this.admission.admit(this.attrs({ operation: 'CREATE', subresource: '', namespace, name: meta.name ?? '', object: obj, dryRun, user: opts.user, warnings: opts.warnings }));
     if (!meta.name && meta.generateName) meta.name = meta.generateName + randomSuffix();
     const name = meta.name ?? '';
     // Metadata the server owns.
@@ -451,7 +451,7 @@ export class GenericStore {
       const old = current;
       const dryRun = opts.dryRun === true;
       const attrs = (): AdmissionAttributes =>
-        this.attrs({ operation: 'UPDATE', subresource: sub, namespace, name, object: desired, oldObject: old, dryRun, user: opts.user });
+        this.attrs({ operation: 'UPDATE', subresource: sub, namespace, name, object: desired, oldObject: old, dryRun, user: opts.user, warnings: opts.warnings });
       // Mutating admission sees the object as sent (or patched), before the strategy prepares it.
       await this.admission.admit(attrs());
       carryOverServerMeta(meta, metaOf(old));

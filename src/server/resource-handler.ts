@@ -333,8 +333,13 @@ async function create(r: ResourceRequest, store: GenericStore, ns: string): Prom
   const obj = decoded.obj;
   const warnings: string[] = [];
   admitDecoded(store, decoded, wq.fieldValidation, warnings);
-  const out = await store.create(ns, obj, { dryRun: wq.dryRun, warnings, user: r.user, manager: wq.manager });
-  for (const w of warnings) r.warn(w);
+  // Warnings reach the client even when the write is refused (an admission webhook's, say), as kube's recorder sends them.
+  let out: JSONObject;
+  try {
+    out = await store.create(ns, obj, { dryRun: wq.dryRun, warnings, user: r.user, manager: wq.manager });
+  } finally {
+    for (const w of warnings) r.warn(w);
+  }
   respondObject(r, store, 201, out, neg);
 }
 
@@ -373,8 +378,13 @@ async function update(r: ResourceRequest, store: GenericStore, ns: string, sub: 
   admitDecoded(store, decoded, wq.fieldValidation, warnings);
   // checkName: a body without a name is refused (one naming another object is, by the store).
   if (!metaOf(obj).name) throw S.badRequest(`the name of the object (${r.info.name} based on URL) was undeterminable: name must be provided`);
-  const { object, created } = await store.update(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings, user: r.user, manager: wq.manager });
-  for (const w of warnings) r.warn(w);
+  let result: { object: JSONObject; created: boolean };
+  try {
+    result = await store.update(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings, user: r.user, manager: wq.manager });
+  } finally {
+    for (const w of warnings) r.warn(w);
+  }
+  const { object, created } = result;
   respondObject(r, store, created ? 201 : 200, object, neg);
 }
 
@@ -386,22 +396,27 @@ async function patch(r: ResourceRequest, store: GenericStore, ns: string, sub: S
   const wq = writeQuery(r, 'PatchOptions', patchType);
   const warnings: string[] = [];
   const apply = patchType === APPLY_PATCH;
-  const { object, created } = await store.update(
-    ns,
-    r.info.name,
-    (current) => {
-      warnings.length = 0; // a conflict retry applies the patch again
-      if (apply) return applyRequest(store, sub, body, current, wq, warnings);
-      if (!current) throw S.notFound(store.type.gr, r.info.name);
-      const patched = applyPatchRequest(store, patchType, body, current, wq.fieldValidation, warnings);
-      store.type.strategy.admitBody?.(patched, wq.fieldValidation, warnings);
-      return patched;
-    },
-    sub,
-    // An apply records its own managed fields; only an apply may create the object.
-    { dryRun: wq.dryRun, warnings, user: r.user, ...(apply ? { forceAllowCreate: true } : { manager: wq.manager }) },
-  );
-  for (const w of warnings) r.warn(w);
+  let result: { object: JSONObject; created: boolean };
+  try {
+    result = await store.update(
+      ns,
+      r.info.name,
+      (current) => {
+        warnings.length = 0; // a conflict retry applies the patch again
+        if (apply) return applyRequest(store, sub, body, current, wq, warnings);
+        if (!current) throw S.notFound(store.type.gr, r.info.name);
+        const patched = applyPatchRequest(store, patchType, body, current, wq.fieldValidation, warnings);
+        store.type.strategy.admitBody?.(patched, wq.fieldValidation, warnings);
+        return patched;
+      },
+      sub,
+      // An apply records its own managed fields; only an apply may create the object.
+      { dryRun: wq.dryRun, warnings, user: r.user, ...(apply ? { forceAllowCreate: true } : { manager: wq.manager }) },
+    );
+  } finally {
+    for (const w of warnings) r.warn(w);
+  }
+  const { object, created } = result;
   respondObject(r, store, created ? 201 : 200, object, neg);
 }
 

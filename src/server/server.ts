@@ -18,6 +18,7 @@ import { namespaceKind } from '../apis/core/v1/namespace.js';
 import { crdKind } from '../apis/apiextensions/v1/custom-resource-definition.js';
 import { eventKind } from '../apis/core/v1/event.js';
 import { builtinEndpoint, builtinResourceType } from '../apis/builtin-kinds.js';
+import type { ResourceType } from '../registry/resource-type.js';
 import { CrdServing } from '../crd/serving.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import { ServiceAccountsController } from '../controllers/service-accounts.js';
@@ -33,6 +34,8 @@ import { mergeSchemaFor, trackManagedFields } from './merge-schema.js';
 import { CrdController, type FinalizerTiming } from '../crd/controller.js';
 import { admissionChain } from '../admission/chain.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
+import { mutatingWebhooks, validatingWebhooks, WebhookConfigurations, type WebhookDependencies } from '../admission/webhooks.js';
+import { mutatingWebhookConfigurationKind, validatingWebhookConfigurationKind } from '../apis/admissionregistration/v1/webhook-configurations.js';
 import { crdTerminating } from '../admission/crd-terminating.js';
 import { authenticate, authenticateToken, type TokenTable } from '../auth/authenticate.js';
 import { reviewCreaters } from '../auth/reviews.js';
@@ -201,13 +204,46 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let authorize: Authorize = alwaysDeny;
   let rulesFor: RulesFor = alwaysDenyRules;
   const authorizerHooks: AuthorizerHooks = opts.authorizer ?? { authorize: (a) => authorize(a), rulesFor: (u, ns) => rulesFor(u, ns) };
+  let webhookConfigs: WebhookConfigurations | undefined;
+  const resolver = opts.serviceResolver ?? defaultServiceResolver;
+  // The resource type serving a group/version/resource: a built-in kind's, or a CRD's served version's.
+  const typeFor = (r: { group: string; version: string; resource: string }): ResourceType | undefined =>
+    builtinTypesByGVR.get(`${r.group}/${r.version}/${r.resource}`) ?? serving?.lookup(r.group, r.version, r.resource)?.store.type;
+  const webhookDeps: WebhookDependencies = {
+    resolver,
+    namespaceLabels: async (name) => {
+      const ns = await orUndefined(namespaces.get('', name));
+      return ns ? ((ns['metadata'] as { labels?: Record<string, string> } | undefined)?.labels ?? {}) : undefined;
+    },
+    // kube's equivalent resources: what shares the storage (a CRD's served versions; events and events.k8s.io
+    // events; both CRD versions), reached by converting through the stored form.
+    equivalents: (r) => {
+      const own = builtinTypesByGVR.get(`${r.group}/${r.version}/${r.resource}`);
+      if (!own) return serving?.servedVersions(r.group, r.resource) ?? [];
+      return [...builtinTypes.values()].filter((t) => t.keyPrefix === own.keyPrefix).map((t) => t.served);
+    },
+    convert: async (obj, from, to) => {
+      const f = typeFor(from);
+      const t = typeFor(to);
+      if (!f || !t) throw S.internal(`unable to convert to ${to.group}/${to.version}, Resource=${to.resource}: unknown kind`);
+      if (!builtinTypesByGVR.has(`${from.group}/${from.version}/${from.resource}`)) return serving!.convert(obj, from.group, from.resource, from.version, to.version);
+      return t.fromStorage(structuredClone(f.toStorage(obj)));
+    },
+    // After a patch the object is decoded again as a request body of its version is (kube's defaulter; its
+    // pruning at storage encoding): defaults applied, unknown fields of custom resources dropped.
+    decode: (obj, r) => typeFor(r)?.strategy.admitBody?.(obj, 'Ignore', []),
+  };
+  // kube's order: NamespaceLifecycle first; the webhooks last of the mutating plugins; of the validating ones,
+  // ValidatingAdmissionPolicy, then the webhooks.
   const admission: Admission = admissionChain([
     crdTerminating((r) => serving?.isTerminating(r) ?? false),
     namespaceLifecycle(namespaceByName),
     // kube's RBAC storage wrappers run after mutating admission, before the strategy.
     rbacEscalationCheck({ authorize: (a) => authorizerHooks.authorize(a), resolver: () => rbac?.resolver, synced: () => rbac?.waitForStores() ?? Promise.resolve() }),
     // ValidatingAdmissionPolicy, once its informers have listed (below).
+    mutatingWebhooks(() => webhookConfigs?.mutating() ?? [], webhookDeps),
     { name: 'ValidatingAdmissionPolicy', operations: ['CREATE', 'UPDATE', 'DELETE'], validate: (a) => policyPlugin?.validate(a) },
+    validatingWebhooks(() => webhookConfigs?.validating() ?? [], webhookDeps),
   ]);
   const saOpts = opts.serviceAccountTokens ?? {};
   const saTokens = serviceAccountTokenConfig(saOpts);
@@ -219,11 +255,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     apiAudiences: saTokens.apiAudiences,
   });
   const builtinTypes = new Map(BUILTIN_KINDS.map((k) => [k, builtinResourceType(k)]));
+  const builtinTypesByGVR = new Map([...builtinTypes.values()].map((t) => [`${t.served.group}/${t.served.version}/${t.served.resource}`, t]));
   trackManagedFields([...builtinTypes.values()]);
   const stores = new Map(BUILTIN_KINDS.map((k) => [k, new GenericStore(kv, builtinTypes.get(k)!, admission)]));
   const namespaces = stores.get(namespaceKind)!;
   const crds = stores.get(crdKind)!;
-  const resolver = opts.serviceResolver ?? defaultServiceResolver;
   serving = new CrdServing(kv, admission, (crd) => webhookConverter(crd, resolver), (served) => mergeSchemaFor(served));
   const registry = new ApiRegistry(serving);
   for (const [kind, store] of stores) {
@@ -233,6 +269,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
 
   await ensureInitialNamespaces(namespaces);
+  // The webhook configurations the admission plugins read, cached by informers as kube's configuration managers are.
+  webhookConfigs = new WebhookConfigurations(stores.get(mutatingWebhookConfigurationKind)!, stores.get(validatingWebhookConfigurationKind)!);
+  await webhookConfigs.start();
   // The policies and bindings the ValidatingAdmissionPolicy plugin enforces, from informers over their stores.
   const policyInformer = new Informer(stores.get(validatingAdmissionPolicyKind)!, { name: 'validatingadmissionpolicies' });
   const bindingInformer = new Informer(stores.get(validatingAdmissionPolicyBindingKind)!, { name: 'validatingadmissionpolicybindings' });
@@ -267,7 +306,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   authorize = unionAuthorizer([privilegedGroups, ...modes.map((m) => (m === 'RBAC' ? rbacAuthorizer.authorize : m === 'AlwaysAllow' ? alwaysAllow : alwaysDeny))]);
   rulesFor = unionRulesFor([privilegedGroupRules, ...modes.map((m) => (m === 'RBAC' ? rbacAuthorizer.rulesFor : m === 'AlwaysAllow' ? alwaysAllowRules : alwaysDenyRules))]);
   // The controllers (apiextensions-apiserver's and kube-controller-manager's), stopped in reverse on close.
-  const controllers: { stop(): void }[] = [aggregation, rbacAuthorizer];
+  const controllers: { stop(): void }[] = [aggregation, rbacAuthorizer, webhookConfigs];
   const crdController = new CrdController(crds, serving, opts.crdFinalizerTiming);
   await crdController.start();
   controllers.push(crdController, policyInformer, bindingInformer);

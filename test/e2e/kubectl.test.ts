@@ -37,10 +37,10 @@ test('api-resources lists the built-ins and the CRD with short names and categor
   assert.ok(lines.includes('customresourcedefinitions crd,crds apiextensions.k8s.io/v1 false CustomResourceDefinition'), r.stdout);
   assert.ok(lines.includes('crontabs ct stable.example.com/v1 true CronTab'), r.stdout);
   const cat = await s.kubectl(['api-resources', '--categories=api-extensions', '-o', 'name']);
-  // kube's api-extensions category: the admission policy kinds and CRDs (APIServices are not served here).
+  // kube's api-extensions category: the webhook configurations, the admission policy kinds and CRDs (APIServices are not served here).
   assert.equal(
     cat.stdout.trim(),
-    ['validatingadmissionpolicies.admissionregistration.k8s.io', 'validatingadmissionpolicybindings.admissionregistration.k8s.io', 'customresourcedefinitions.apiextensions.k8s.io'].join('\n'),
+    ['mutatingwebhookconfigurations.admissionregistration.k8s.io', 'validatingadmissionpolicies.admissionregistration.k8s.io', 'validatingadmissionpolicybindings.admissionregistration.k8s.io', 'validatingwebhookconfigurations.admissionregistration.k8s.io', 'customresourcedefinitions.apiextensions.k8s.io'].join('\n'),
   );
 });
 

@@ -44,7 +44,7 @@ test('discovery: serviceaccounts (sa) in v1, leases in coordination.k8s.io/v1 af
     resources: [{ name: 'leases', singularName: 'lease', namespaced: true, kind: 'Lease', verbs, storageVersionHash: 'gqkMMb/YqFM=' }],
   });
   // kube-aggregator's priorities: events.k8s.io 17750, authentication.k8s.io 17700, authorization.k8s.io 17600,
-  // rbac.authorization.k8s.io 17000, apiextensions.k8s.io 16700, coordination.k8s.io 16500, flowcontrol.apiserver.k8s.io 16100.
+  // rbac.authorization.k8s.io 17000, admissionregistration.k8s.io and apiextensions.k8s.io 16700 (then by name), coordination.k8s.io 16500, flowcontrol.apiserver.k8s.io 16100.
   const groups = await api.req('GET', '/apis');
   assert.deepEqual(
     (groups.json.groups as any[]).map((g) => g.name),

@@ -257,7 +257,33 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
     stringData: { b: 'x' },
     type: 'Opaque',
   },
+  'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': {
+    metadata: { name: 'fuzz', labels: { a: 'b' } },
+    webhooks: [webhookSample({ reinvocationPolicy: 'IfNeeded' })],
+  },
+  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': {
+    metadata: { name: 'fuzz', labels: { a: 'b' } },
+    webhooks: [webhookSample()],
+  },
 };
+
+/** A webhook with every field set (service and url are exclusive: the service one). */
+function webhookSample(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name: 'fuzz.example.com',
+    clientConfig: { service: { namespace: 'default', name: 'svc', path: '/p', port: 8443 }, caBundle: 'AAE=' },
+    rules: [{ operations: ['CREATE'], apiGroups: ['g'], apiVersions: ['v1'], resources: ['r'], scope: 'Namespaced' }],
+    failurePolicy: 'Ignore',
+    matchPolicy: 'Exact',
+    namespaceSelector: { matchLabels: { a: 'b' }, matchExpressions: [{ key: 'k', operator: 'In', values: ['v'] }] },
+    objectSelector: { matchLabels: { a: 'b' } },
+    sideEffects: 'None',
+    timeoutSeconds: 5,
+    admissionReviewVersions: ['v1'],
+    matchConditions: [{ name: 'm', expression: 'true' }],
+    ...extra,
+  };
+}
 
 /** What a position of an object decodes into. */
 type Slot =

@@ -1,0 +1,214 @@
+// The MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugins (k8s.io/apiserver pkg/admission/plugin/webhook
+// {generic,mutating,validating}): the webhooks of the stored configurations (read through informers, in name
+// order) that a request concerns are called, mutating ones one after the other with their JSONPatches applied
+// (IfNeeded ones called once more when a later webhook changed the object), validating ones all at once.
+import type { JSONObject } from '../util/json.js';
+import { deepEqual, isObject } from '../util/json.js';
+import * as S from '../api/status.js';
+import type { ServedResource } from '../api/resource.js';
+import type { AdmissionAttributes } from '../registry/admission.js';
+import { applyJsonPatch } from '../registry/patch.js';
+import type { GenericStore } from '../registry/store.js';
+import { metaOf } from '../registry/store.js';
+import type { ServiceResolver } from '../conversion/types.js';
+import { Informer } from '../controllers/informer.js';
+import type { AdmissionPlugin } from './chain.js';
+import { matchingResource, namespaceSelectorMatches, objectSelectorMatches, type GVR, type NamespaceLabels, type RuleRequest } from './webhook-rules.js';
+import { celAdmissionRequest, requestKind, type Invocation } from './webhook-review.js';
+import { callWebhook, type CallOutcome } from './webhook-call.js';
+import { evaluateMatchConditions } from './webhook-match-conditions.js';
+
+/** One webhook of a configuration, with kube's accessor uid `<configuration>/<webhook>/<index>`. */
+interface WebhookAccessor {
+  uid: string;
+  hook: JSONObject;
+}
+
+/** What the plugins need of the rest of the server. */
+export interface WebhookDependencies {
+  resolver: ServiceResolver;
+  namespaceLabels: NamespaceLabels;
+  /** Every served version of the same resource (custom resources: the CRD's served versions), for matchPolicy Equivalent. */
+  equivalents(resource: ServedResource): ServedResource[];
+  /** An object of `from`'s version converted to `to`'s (another version of the same resource). */
+  convert(obj: JSONObject, from: ServedResource, to: ServedResource): Promise<JSONObject>;
+  /** Decodes a patched object as a request body of the resource is decoded (defaults; a custom resource's pruning). */
+  decode?(obj: JSONObject, resource: ServedResource): void;
+}
+
+/** The stored configurations, from informers over their stores. */
+export class WebhookConfigurations {
+  private readonly mutatingInformer: Informer;
+  private readonly validatingInformer: Informer;
+
+  constructor(mutating: GenericStore, validating: GenericStore) {
+    this.mutatingInformer = new Informer(mutating, { name: 'mutatingwebhookconfigurations' });
+    this.validatingInformer = new Informer(validating, { name: 'validatingwebhookconfigurations' });
+  }
+
+  async start(): Promise<void> {
+    await Promise.all([this.mutatingInformer.start(), this.validatingInformer.start()]);
+  }
+
+  stop(): void {
+    this.mutatingInformer.stop();
+    this.validatingInformer.stop();
+  }
+
+  /** Resolves once both caches hold what the stores hold now (tests; a write right after a configuration). */
+  async waitForStores(): Promise<void> {
+    await Promise.all([this.mutatingInformer.waitForStore(), this.validatingInformer.waitForStore()]);
+  }
+
+  mutating(): WebhookAccessor[] {
+    return accessors(this.mutatingInformer.list());
+  }
+
+  validating(): WebhookAccessor[] {
+    return accessors(this.validatingInformer.list());
+  }
+}
+
+/** Configurations sorted by name, as kube's configuration managers sort them, each webhook in order. */
+function accessors(configs: JSONObject[]): WebhookAccessor[] {
+  const named = configs.map((c) => ({ name: metaOf(c).name ?? '', c })).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  return named.flatMap(({ name, c }) =>
+    (Array.isArray(c['webhooks']) ? c['webhooks'] : []).filter(isObject).map((hook, i) => ({ uid: `${name}/${String(hook['name'] ?? '')}/${i}`, hook })),
+  );
+}
+
+/** Webhooks are never called for the configuration of admission itself (IsExemptAdmissionConfigurationResource). */
+const EXEMPT_RESOURCES = new Set([
+  'validatingwebhookconfigurations',
+  'mutatingwebhookconfigurations',
+  'validatingadmissionpolicies',
+  'validatingadmissionpolicybindings',
+  'mutatingadmissionpolicies',
+  'mutatingadmissionpolicybindings',
+]);
+const isExempt = (a: AdmissionAttributes): boolean => a.resource.group === 'admissionregistration.k8s.io' && EXEMPT_RESOURCES.has(a.resource.resource);
+
+const gvrOf = (r: ServedResource): GVR => ({ group: r.group, version: r.version, resource: r.resource });
+const ruleRequest = (a: AdmissionAttributes): RuleRequest => ({ operation: a.operation, resource: gvrOf(a.resource), subresource: a.subresource, namespace: a.namespace, name: a.name });
+
+/**
+ * ShouldCallHook: the resource the webhook is called for, with the object at its version, or undefined when the
+ * webhook does not apply; a StatusError for a missing namespace or failing match conditions.
+ */
+async function shouldCallHook(hook: JSONObject, a: AdmissionAttributes, deps: WebhookDependencies): Promise<{ invocation: Invocation; served: ServedResource } | undefined> {
+  const req = ruleRequest(a);
+  const ns = await namespaceSelectorMatches(hook, { ...req, object: a.object, oldObject: a.oldObject }, deps.namespaceLabels);
+  if (!ns.matches && ns.notFound === undefined) return undefined;
+  if (!objectSelectorMatches(hook, a.object, a.oldObject)) return undefined;
+  const equivalents = hook['matchPolicy'] === 'Equivalent' ? deps.equivalents(a.resource) : [];
+  const gvr = matchingResource(hook, req, equivalents.map(gvrOf));
+  if (!gvr) return undefined;
+  if (ns.notFound !== undefined) throw S.notFound({ group: '', resource: 'namespaces' }, ns.notFound);
+  const served = equivalents.find((e) => e.group === gvr.group && e.version === gvr.version && e.resource === gvr.resource) ?? a.resource;
+  const same = served === a.resource || (served.group === a.resource.group && served.version === a.resource.version);
+  const at = async (obj: JSONObject | undefined): Promise<JSONObject | undefined> => (obj === undefined || same ? obj : deps.convert(structuredClone(obj), a.resource, served));
+  const kind = same ? requestKind(a) : { group: served.group, version: served.version, kind: served.kind };
+  const invocation: Invocation = { resource: gvr, kind, object: await at(a.object), oldObject: await at(a.oldObject) };
+  const conditions = evaluateMatchConditions(hook, { object: invocation.object, oldObject: invocation.oldObject, request: celAdmissionRequest(a, invocation) });
+  if ('error' in conditions) throw S.forbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, conditions.error);
+  if (!conditions.matches) return undefined;
+  return { invocation, served };
+}
+
+/** Replaces the object's content in place: the store holds references to it (and to its metadata). */
+function replaceContent(target: JSONObject, source: JSONObject): void {
+  const targetMeta = target['metadata'];
+  const sourceMeta = source['metadata'];
+  for (const k of Object.keys(target)) if (!(k in source)) delete target[k];
+  for (const [k, v] of Object.entries(source)) {
+    if (k === 'metadata' && isObject(targetMeta) && isObject(sourceMeta)) {
+      for (const mk of Object.keys(targetMeta)) if (!(mk in sourceMeta)) delete targetMeta[mk];
+      Object.assign(targetMeta, sourceMeta);
+      target[k] = targetMeta;
+    } else target[k] = v;
+  }
+}
+
+/** How the dispatcher treats an outcome; undefined to go on. */
+function failureOf(hook: JSONObject, outcome: CallOutcome): S.StatusError | undefined {
+  if (outcome.kind === 'ok') return undefined;
+  if (outcome.kind === 'refused') return outcome.error;
+  // A call error: failurePolicy Ignore fails open, Fail closed with an internal error.
+  if (hook['failurePolicy'] === 'Ignore') return undefined;
+  return S.internal(outcome.message);
+}
+
+interface ReinvocationState {
+  /** IfNeeded webhooks called since the object last changed. */
+  previouslyInvoked: Set<string>;
+  /** Webhooks to call again in the second round. */
+  reinvoke: Set<string>;
+  shouldReinvoke: boolean;
+}
+
+export function mutatingWebhooks(configs: () => WebhookAccessor[], deps: WebhookDependencies): AdmissionPlugin {
+  /** One round of the mutating dispatcher. */
+  const round = async (a: AdmissionAttributes, state: ReinvocationState, reinvoking: boolean): Promise<void> => {
+    for (const { uid, hook } of configs()) {
+      const call = await shouldCallHook(hook, a, deps);
+      if (!call) continue;
+      if (reinvoking && !state.reinvoke.has(uid)) continue;
+      const outcome = await callWebhook(hook, a, call.invocation, true, deps.resolver);
+      let changed = false;
+      if (outcome.kind === 'ok' && outcome.response.patch && outcome.response.patch.length > 0) {
+        const versioned = call.invocation.object;
+        if (!versioned) throw S.internal(`admission webhook "${String(hook['name'])}" attempted to modify the object, which is not supported for this operation`);
+        const patched = applyJsonPatch(versioned, outcome.response.patch);
+        if (patched instanceof S.StatusError) throw S.internal(patched.status.details?.causes?.[0]?.message ?? patched.message);
+        if (!isObject(patched)) throw S.internal('the patched object is not an object');
+        changed = !deepEqual(patched, versioned);
+        if (changed) {
+          const back = call.served === a.resource ? structuredClone(patched) : await deps.convert(patched, call.served, a.resource);
+          deps.decode?.(back, a.resource);
+          replaceContent(a.object!, back);
+        }
+      }
+      if (changed) {
+        for (const id of state.previouslyInvoked) state.reinvoke.add(id);
+        state.previouslyInvoked.clear();
+        state.shouldReinvoke = true;
+      }
+      if (hook['reinvocationPolicy'] === 'IfNeeded') state.previouslyInvoked.add(uid);
+      const failure = failureOf(hook, outcome);
+      if (failure) throw failure;
+    }
+  };
+  return {
+    name: 'MutatingAdmissionWebhook',
+    operations: ['CREATE', 'UPDATE', 'DELETE'],
+    async admit(a) {
+      if (isExempt(a)) return;
+      const state: ReinvocationState = { previouslyInvoked: new Set(), reinvoke: new Set(), shouldReinvoke: false };
+      await round(a, state, false);
+      // kube's reinvoker runs the mutating chain once more; only webhooks marked for it are called again.
+      if (state.shouldReinvoke && state.reinvoke.size > 0) await round(a, state, true);
+    },
+  };
+}
+
+export function validatingWebhooks(configs: () => WebhookAccessor[], deps: WebhookDependencies): AdmissionPlugin {
+  return {
+    name: 'ValidatingAdmissionWebhook',
+    operations: ['CREATE', 'UPDATE', 'DELETE'],
+    async validate(a) {
+      if (isExempt(a)) return;
+      const calls: { hook: JSONObject; invocation: Invocation }[] = [];
+      for (const { hook } of configs()) {
+        const call = await shouldCallHook(hook, a, deps);
+        if (call) calls.push({ hook, invocation: call.invocation });
+      }
+      if (calls.length === 0) return;
+      // All at once; the first failure (in webhook order, as kube's error channel mostly yields it) refuses the request.
+      const outcomes = await Promise.all(calls.map((c) => callWebhook(c.hook, a, c.invocation, false, deps.resolver)));
+      for (let i = 0; i < calls.length; i++) {
+        const failure = failureOf(calls[i]!.hook, outcomes[i]!);
+        if (failure) throw failure;
+      }
+    },
+  };
+}
