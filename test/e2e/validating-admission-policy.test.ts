@@ -481,8 +481,10 @@ test('kubectl explain and api-resources know both kinds', async () => {
     squeeze(await ok(['api-resources', '--api-group=admissionregistration.k8s.io'])),
     [
       'NAME SHORTNAMES APIVERSION NAMESPACED KIND',
+      'mutatingwebhookconfigurations admissionregistration.k8s.io/v1 false MutatingWebhookConfiguration',
       'validatingadmissionpolicies admissionregistration.k8s.io/v1 false ValidatingAdmissionPolicy',
       'validatingadmissionpolicybindings admissionregistration.k8s.io/v1 false ValidatingAdmissionPolicyBinding',
+      'validatingwebhookconfigurations admissionregistration.k8s.io/v1 false ValidatingWebhookConfiguration',
     ].join('\n'),
   );
 });
