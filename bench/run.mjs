@@ -280,6 +280,40 @@ async function main() {
         (i) => ({ ...timing, port: b.port, method: 'POST', path: crontabs('bench-vap'), headers, body: crontabBody('bench-vap'), nameTemplate: `v${i}-` }),
       );
       ratioRow(`create CRs with one matching ValidatingAdmissionPolicy (3 expressions), creates/s vs the same creates unmatched`, r.ours, r.base, fmt.rate, { text: '≥ 0.8×', ok: (x) => x >= 0.8 }, r.ratio);
+
+      // One validating webhook (HTTPS, in its own process, allowing everything) for the namespace labelled
+      // webhook=on, against the unmatched creates again.
+      log('create with a validating webhook...');
+      const { proc: whProc, reply: wh } = await startChild('./webhook-server.mjs', { dir: join(tmp, 'webhook') });
+      await ns('bench-webhook', { webhook: 'on' });
+      await expectOk(request(`${arPath}/validatingwebhookconfigurations`, 'POST', {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingWebhookConfiguration',
+        metadata: { name: 'bench' },
+        webhooks: [{
+          name: 'bench.example.com',
+          clientConfig: { url: `https://127.0.0.1:${wh.port}/validate`, caBundle: wh.caBundle },
+          rules: [{ apiGroups: ['stable.example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['crontabs'] }],
+          namespaceSelector: { matchLabels: { webhook: 'on' } },
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+        }],
+      }), 'create webhook configuration');
+      // Wait until the configuration is in force: a create the webhook refuses (no spec).
+      for (let i = 0; ; i++) {
+        const r = await request(`${b.url}${crontabs('bench-webhook')}`, 'POST', { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'probe' } });
+        if (r.status === 400) break;
+        if (r.status === 201) await request(`${b.url}${crontabs('bench-webhook')}/probe`, 'DELETE');
+        if (i > 200) throw new Error(`the webhook is not called: ${r.status}`);
+        await sleep(10);
+      }
+      const w = await throughput(
+        'create with webhook',
+        (i) => ({ ...timing, port: b.port, method: 'POST', path: crontabs('bench-novap'), headers, body: crontabBody('bench-novap'), nameTemplate: `w${i}-` }),
+        (i) => ({ ...timing, port: b.port, method: 'POST', path: crontabs('bench-webhook'), headers, body: crontabBody('bench-webhook'), nameTemplate: `w${i}-` }),
+      );
+      await stopChild(whProc);
+      ratioRow(`create CRs with one matching validating webhook (HTTPS, allows), creates/s vs the same creates unmatched`, w.ours, w.base, fmt.rate, undefined, w.ratio);
     }
     if (only.has('watch')) {
       log('watch...');

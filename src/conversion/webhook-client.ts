@@ -92,8 +92,10 @@ interface PostOptions {
 /**
  * Connections are kept and reused, as Go's transport keeps them: a TLS handshake per review would cost more than
  * most webhooks' work. Node pools sockets by host, port, server name and CA, so a reused one was verified alike.
+ * Up to 100 idle ones per webhook (kube's transport keeps 25): with fewer, a burst of concurrent writes opens a
+ * new TLS connection for every review past the pool (50 concurrent creates ran at 0.24× instead of 0.42×).
  */
-const agent = new https.Agent({ keepAlive: true, maxFreeSockets: 16 });
+const agent = new https.Agent({ keepAlive: true, maxFreeSockets: 100 });
 
 /** POSTs the review; resolves to the parsed answer, rejects with the error text kube would wrap. */
 export async function postReview(t: WebhookTarget, review: unknown, opts: PostOptions = {}): Promise<unknown> {
