@@ -14,7 +14,7 @@ const internals = (s: SqliteStore): Internals => s as unknown as Internals;
 const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 describe('sqlite store: durability mode', () => {
-  it('full (default) acknowledges a write only after an fsync of the WAL; normal does not wait for one', async () => {
+  it('full (default) acknowledges a write only after a sync of the WAL; normal does not wait for one', async () => {
     const tmp = tempDir();
     try {
       const full = openSqliteStore(tmp.file('full.db'), { compactionIntervalMs: 0 });
@@ -48,25 +48,50 @@ describe('sqlite store: durability mode', () => {
     }
   });
 
-  it('commits made while an fsync is in flight share the next one', async () => {
+  it('commits made while the syncs in flight are at their limit share the next one', async () => {
     const tmp = tempDir();
     try {
       const path = tmp.file('wal');
       writeFileSync(path, '');
       const pending: ((err: NodeJS.ErrnoException | null) => void)[] = [];
-      const w = new WalFsync(path, (_fd, cb) => pending.push(cb));
+      const w = new WalFsync(path, (_fd, cb) => pending.push(cb), 1);
       const done: string[] = [];
       w.request(() => done.push('a'));
       w.request(() => done.push('b'));
       w.request(() => done.push('c'));
-      assert.equal(pending.length, 1, 'one fsync in flight; b and c wait for the next');
+      assert.equal(pending.length, 1, 'one sync in flight; b and c wait for the next');
       pending.shift()!(null);
       assert.deepEqual(done, ['a']);
       assert.equal(pending.length, 1);
       pending.shift()!(null);
       assert.deepEqual(done, ['a', 'b', 'c']);
-      const closed = w.close();
-      await closed;
+      await w.close();
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it('a later sync that finishes first answers for the earlier commits too, in commit order', async () => {
+    const tmp = tempDir();
+    try {
+      const path = tmp.file('wal');
+      writeFileSync(path, '');
+      const pending: ((err: NodeJS.ErrnoException | null) => void)[] = [];
+      const w = new WalFsync(path, (_fd, cb) => pending.push(cb), 2);
+      const done: string[] = [];
+      w.request(() => done.push('a'));
+      w.request(() => done.push('b'));
+      w.request(() => done.push('c'));
+      assert.equal(pending.length, 2, 'a and b each start a sync; c waits for a free one');
+      // b's sync started after a's commit: once it is done, a is on disk too.
+      pending[1]!(null);
+      assert.deepEqual(done, ['a', 'b']);
+      assert.equal(pending.length, 3, 'c starts its own sync');
+      pending[0]!(null); // a's sync, late: nothing left to answer
+      assert.deepEqual(done, ['a', 'b']);
+      pending[2]!(null);
+      assert.deepEqual(done, ['a', 'b', 'c']);
+      await w.close();
     } finally {
       tmp.cleanup();
     }
