@@ -26,6 +26,8 @@ Flags for serve:
   --tls-san NAME[,NAME]  extra DNS names or IPs for the serving certificate
   --service-resolver NS/NAME[:PORT]=HOST:PORT[,...]
                          where webhook service references are reached (default <name>.<namespace>.svc)
+  --client-ca-file PATH  PEM CA certificates: client certificates they signed authenticate too (CN the user, O the
+                         groups), besides those of the server's own CA
   --token-auth-file PATH a CSV of bearer tokens (token,user,uid,"group1,group2"), as kube-apiserver reads it
   --anonymous-auth BOOL  requests without credentials are system:anonymous (true, default) or get 401 (false)
   --authorization-mode M[,M]
@@ -115,6 +117,7 @@ async function main(argv: string[]): Promise<number> {
     hosts: (args.flags.get('tls-san') ?? '').split(',').filter(Boolean),
     serviceResolver: mappedServiceResolver(parseServiceMappings(args.flags.get('service-resolver') ?? '')),
     tokens: args.flags.has('token-auth-file') ? loadTokenFile(args.flags.get('token-auth-file')!) : undefined,
+    clientCaFile: args.flags.get('client-ca-file'),
     anonymousAuth: boolFlag(args.flags, 'anonymous-auth', true),
     authorizationModes: authorizationModesFlag(args.flags.get('authorization-mode')),
     eventTtlMs: durationFlag(args.flags, 'event-ttl'),

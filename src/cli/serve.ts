@@ -1,6 +1,6 @@
 // `crd-apiserver serve`: embedded storage in a data directory, TLS with generated certificates,
 // and a kubeconfig for kubectl.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { openSqliteStore } from '../storage/sqlite-store.js';
 import type { StorageSync } from '../storage/sqlite-schema.js';
@@ -25,6 +25,8 @@ export interface ServeOptions {
   serviceResolver?: ServiceResolver;
   /** Bearer tokens accepted on the secure port (--token-auth-file). */
   tokens?: TokenTable;
+  /** --client-ca-file: PEM CA certificates whose client certificates authenticate, besides the server's own CA. */
+  clientCaFile?: string;
   /** The authorizer instead of the one --authorization-mode makes; tests give their own. */
   authorizer?: AuthorizerHooks;
   /** Whether requests without credentials are system:anonymous (default) or refused (--anonymous-auth=false). */
@@ -80,7 +82,8 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   ]);
   const server = await startServer({
     kv,
-    tls: { cert: certs.serverCert, key: certs.serverKey, ca: certs.caCert, minVersion: opts.tlsMinVersion, cipherSuites: opts.tlsCipherSuites },
+    // Client certificates from the server's CA (the kubeconfig's admin) and from --client-ca-file's CAs.
+    tls: { cert: certs.serverCert, key: certs.serverKey, ca: opts.clientCaFile ? [certs.caCert, readFileSync(opts.clientCaFile, 'utf8')] : certs.caCert, minVersion: opts.tlsMinVersion, cipherSuites: opts.tlsCipherSuites },
     securePort: opts.securePort,
     insecurePort: opts.insecurePort,
     bindAddress: opts.bindAddress,

@@ -80,7 +80,8 @@ export { VERSION_INFO } from './router.js';
 export interface ServerOptions {
   kv: KVStore;
   /** TLS material for the secure port, and kube's --tls-min-version and --tls-cipher-suites; absent: plain HTTP only. */
-  tls?: { cert: string; key: string; ca: string } & TlsPolicyFlags;
+  /** ca: the CAs client certificates are verified against, the server's own first (it is the one published in kube-root-ca.crt). */
+  tls?: { cert: string; key: string; ca: string | string[] } & TlsPolicyFlags;
   securePort?: number;
   insecurePort?: number;
   bindAddress?: string;
@@ -328,7 +329,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // ConfigMap. The CA published is the one its client would trust the apiserver by: the server's CA, or,
   // on plain HTTP only, none (an insecure client config's CAData is empty, and kube publishes it as "").
   const saController = new ServiceAccountsController(namespaces, stores.get(serviceAccountKind)!);
-  const rootCAPublisher = new RootCAPublisher(namespaces, stores.get(configMapKind)!, opts.tls?.ca ?? '');
+  // The first of tls.ca is the server's own CA; the others only sign client certificates (--client-ca-file).
+  const servingCa = Array.isArray(opts.tls?.ca) ? (opts.tls.ca[0] ?? '') : (opts.tls?.ca ?? '');
+  const rootCAPublisher = new RootCAPublisher(namespaces, stores.get(configMapKind)!, servingCa);
   await Promise.all([saController.start(), rootCAPublisher.start()]);
   // Their first pass over the initial namespaces is done before serving: clients never see `default` without them.
   await Promise.all([saController.controller.idle(), rootCAPublisher.controller.idle()]);

@@ -40,6 +40,8 @@ export function requireKubectl(bin = 'kubectl'): string {
 }
 
 export interface TestServerOptions {
+  /** kube's --client-ca-file. */
+  clientCaFile?: string;
   /** Watches end after this many seconds (to twice that); kube's --min-request-timeout. */
   minRequestTimeoutSeconds?: number;
   bookmarkIntervalMs?: number;
