@@ -8,6 +8,7 @@ import { CelError } from '../cel/values.js';
 import { DYN } from '../cel/types.js';
 import type { Program } from '../cel/program.js';
 import { compileMatchCondition } from '../apis/admissionregistration/v1/webhook-cel.js';
+import type { AuthorizerValue, ResourceCheckValue } from '../cel/lib/authz.js';
 
 /** kube's per-evaluation budget of match conditions (celconfig.RuntimeCELCostBudgetMatchConditions). */
 const COST_BUDGET = 7_000_000;
@@ -27,13 +28,24 @@ function programFor(expression: string): { program: Program } | { error: string 
 
 export type MatchResult = { matches: true } | { matches: false } | { error: string };
 
-export function evaluateMatchConditions(hook: JSONObject, vars: { object?: JSONObject; oldObject?: JSONObject; request: JSONObject }): MatchResult {
+export interface MatchConditionInput {
+  object?: JSONObject;
+  oldObject?: JSONObject;
+  request: JSONObject;
+  /** The requester's authorizer and its check of the request's own resource. */
+  authorizer: AuthorizerValue;
+  requestResource: ResourceCheckValue;
+}
+
+export function evaluateMatchConditions(hook: JSONObject, vars: MatchConditionInput): MatchResult {
   const conditions = Array.isArray(hook['matchConditions']) ? hook['matchConditions'].filter(isObject) : [];
   if (conditions.length === 0) return { matches: true };
   const activation = {
     object: jsonToVal(vars.object ?? null, DYN),
     oldObject: jsonToVal(vars.oldObject ?? null, DYN),
     request: jsonToVal(vars.request, DYN),
+    authorizer: vars.authorizer,
+    'authorizer.requestResource': vars.requestResource,
   };
   const errors: string[] = [];
   let budget = COST_BUDGET;

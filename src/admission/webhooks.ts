@@ -17,6 +17,7 @@ import { matchingResource, namespaceSelectorMatches, objectSelectorMatches, type
 import { celAdmissionRequest, requestKind, type Invocation } from './webhook-review.js';
 import { callWebhook, type CallOutcome } from './webhook-call.js';
 import { evaluateMatchConditions } from './webhook-match-conditions.js';
+import { AuthorizerValue, requestResourceCheck, type AuthorizeFn } from '../cel/lib/authz.js';
 
 /** One webhook of a configuration, with kube's accessor uid `<configuration>/<webhook>/<index>`. */
 interface WebhookAccessor {
@@ -34,6 +35,8 @@ export interface WebhookDependencies {
   convert(obj: JSONObject, from: ServedResource, to: ServedResource): Promise<JSONObject>;
   /** Decodes a patched object as a request body of the resource is decoded (defaults; a custom resource's pruning). */
   decode?(obj: JSONObject, resource: ServedResource): void;
+  /** The server's authorizer, for matchConditions' `authorizer`; absent: every check has no opinion. */
+  authorize?: AuthorizeFn;
 }
 
 /** The stored configurations, from informers over their stores. */
@@ -109,7 +112,9 @@ async function shouldCallHook(hook: JSONObject, a: AdmissionAttributes, deps: We
   const at = async (obj: JSONObject | undefined): Promise<JSONObject | undefined> => (obj === undefined || same ? obj : deps.convert(structuredClone(obj), a.resource, served));
   const kind = same ? requestKind(a) : { group: served.group, version: served.version, kind: served.kind };
   const invocation: Invocation = { resource: gvr, kind, object: await at(a.object), oldObject: await at(a.oldObject) };
-  const conditions = evaluateMatchConditions(hook, { object: invocation.object, oldObject: invocation.oldObject, request: celAdmissionRequest(a, invocation) });
+  const authorizer = new AuthorizerValue(a.user ?? { name: '', groups: [] }, deps.authorize ?? (() => ({ decision: 'noOpinion', reason: '' })));
+  const requestResource = requestResourceCheck(authorizer, { group: a.resource.group, version: a.resource.version, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name });
+  const conditions = evaluateMatchConditions(hook, { object: invocation.object, oldObject: invocation.oldObject, request: celAdmissionRequest(a, invocation), authorizer, requestResource });
   if ('error' in conditions) throw S.forbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, conditions.error);
   if (!conditions.matches) return undefined;
   return { invocation, served };

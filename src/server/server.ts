@@ -39,6 +39,7 @@ import { mutatingWebhookConfigurationKind, validatingWebhookConfigurationKind } 
 import { crdTerminating } from '../admission/crd-terminating.js';
 import { authenticate, authenticateToken, type TokenTable } from '../auth/authenticate.js';
 import { reviewCreaters } from '../auth/reviews.js';
+import type { AuthorizeFn } from '../cel/lib/authz.js';
 import { DEFAULT_ISSUER, type ServiceAccountTokenConfig, type TokenObjectGetter } from '../auth/service-account-token.js';
 import { generatedKeys, type ServiceAccountKeys } from '../auth/service-account-keys.js';
 import { TokenCache } from '../auth/token-cache.js';
@@ -205,6 +206,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let authorize: Authorize = alwaysDeny;
   let rulesFor: RulesFor = alwaysDenyRules;
   const authorizerHooks: AuthorizerHooks = opts.authorizer ?? { authorize: (a) => authorize(a), rulesFor: (u, ns) => rulesFor(u, ns) };
+  // CEL's authorizer library (ValidatingAdmissionPolicy, webhook matchConditions) asks the server's authorizer.
+  const celAuthorize: AuthorizeFn = (r) => {
+    const d = authorizerHooks.authorize({ user: { name: r.user.name, groups: r.user.groups }, verb: r.verb, isResourceRequest: r.resourceRequest, path: r.path, group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, namespace: r.namespace, name: r.name });
+    return { decision: d.allowed ? 'allow' : 'noOpinion', reason: d.reason };
+  };
   let webhookConfigs: WebhookConfigurations | undefined;
   const resolver = opts.serviceResolver ?? defaultServiceResolver;
   // The resource type serving a group/version/resource: a built-in kind's, or a CRD's served version's.
@@ -233,6 +239,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // After a patch the object is decoded again as a request body of its version is (kube's defaulter; its
     // pruning at storage encoding): defaults applied, unknown fields of custom resources dropped.
     decode: (obj, r) => typeFor(r)?.strategy.admitBody?.(obj, 'Ignore', []),
+    authorize: celAuthorize,
   };
   // kube's order: NamespaceLifecycle first; the webhooks last of the mutating plugins; of the validating ones,
   // ValidatingAdmissionPolicy, then the webhooks.
@@ -283,10 +290,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     namespace: namespaceByName,
     equivalents: (a) => equivalentResources(registry, a),
     params: (apiVersion, kind) => paramSource(registry, apiVersion, kind),
-    authorize: (r) => {
-      const d = authorizerHooks.authorize({ user: { name: r.user.name, groups: r.user.groups }, verb: r.verb, isResourceRequest: r.resourceRequest, path: r.path, group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, namespace: r.namespace, name: r.name });
-      return { decision: d.allowed ? 'allow' : 'noOpinion', reason: d.reason };
-    },
+    authorize: celAuthorize,
   });
   // RBAC: the bootstrap policy (rbac/bootstrap-roles), the aggregation controller (its first pass done before
   // serving, so admin, edit and view hold their rules), and the authorizer's caches of the four kinds.

@@ -7,6 +7,7 @@ import { celAdmissionRequest } from '../../src/admission/webhook-review.js';
 import type { AdmissionAttributes } from '../../src/registry/admission.js';
 import type { ServedResource } from '../../src/api/resource.js';
 import type { JSONObject } from '../../src/util/json.js';
+import { AuthorizerValue, requestResourceCheck, type AuthorizeFn } from '../../src/cel/lib/authz.js';
 
 const clusterThings = { group: 'example.com', version: 'v1', resource: 'things', kind: 'Thing', namespaced: false } as ServedResource;
 const attrs: AdmissionAttributes = {
@@ -20,7 +21,14 @@ const attrs: AdmissionAttributes = {
   user: { name: 'alice', groups: ['devs', 'system:authenticated'] },
 };
 const inv = { resource: { group: 'example.com', version: 'v1', resource: 'things' }, kind: { group: 'example.com', version: 'v1', kind: 'Thing' }, object: attrs.object };
-const vars = { object: attrs.object, oldObject: undefined, request: celAdmissionRequest(attrs, inv) };
+// alice may create things and read secrets in team-a, nothing else.
+const authorize: AuthorizeFn = (r) =>
+  (r.verb === 'create' && r.resource === 'things') || (r.verb === 'get' && r.resource === 'secrets' && r.namespace === 'team-a')
+    ? { decision: 'allow', reason: '' }
+    : { decision: 'noOpinion', reason: '' };
+const authorizer = new AuthorizerValue(attrs.user!, authorize);
+const requestResource = requestResourceCheck(authorizer, { group: 'example.com', version: 'v1', resource: 'things', subresource: '', namespace: '', name: '' });
+const vars = { object: attrs.object, oldObject: undefined, request: celAdmissionRequest(attrs, inv), authorizer, requestResource };
 const hook = (failurePolicy: string, ...expressions: string[]): JSONObject => ({ failurePolicy, matchConditions: expressions.map((expression, i) => ({ name: `c${i}`, expression })) });
 
 test('conditions see object, oldObject and request; unset request strings are empty', () => {
@@ -43,4 +51,11 @@ test('errors fail closed (with kube\'s text, several aggregated) or, under Ignor
   // A false condition wins over an error in another.
   assert.deepEqual(evaluateMatchConditions(hook('Fail', 'object.spec.a == 1', 'false'), vars), { matches: false });
   assert.deepEqual(evaluateMatchConditions(hook('Ignore', 'object.spec.missing == 1'), vars), { matches: false });
+});
+
+test('authorizer and authorizer.requestResource: checks of the requester, as in ValidatingAdmissionPolicy', () => {
+  assert.deepEqual(evaluateMatchConditions(hook('Fail', "authorizer.requestResource.check('create').allowed()"), vars), { matches: true });
+  assert.deepEqual(evaluateMatchConditions(hook('Fail', "authorizer.requestResource.check('delete').allowed()"), vars), { matches: false });
+  assert.deepEqual(evaluateMatchConditions(hook('Fail', "authorizer.group('').resource('secrets').namespace('team-a').check('get').allowed()"), vars), { matches: true });
+  assert.deepEqual(evaluateMatchConditions(hook('Fail', "authorizer.group('').resource('secrets').namespace('team-b').check('get').allowed()"), vars), { matches: false });
 });

@@ -259,6 +259,8 @@ test('matchConditions (CEL) skip the webhook or fail closed with a Forbidden', a
       extra: `  matchConditions:
   - name: not-exempt
     expression: "object.metadata.name != 'exempt' && request.operation == 'CREATE'"
+  - name: requester-may-create
+    expression: "authorizer.requestResource.check('create').allowed()"
 `,
     },
     {
