@@ -3,7 +3,7 @@
 // the flag the same certificate is refused with 401.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,26 +29,7 @@ after(async () => {
 });
 
 /** kubectl with carol's certificate as the only credential. */
-function asCarol(s: TestServer, args: string[]): Promise<KubectlResult> {
-  const ca = readFileSync(join(s.dataDir, 'pki', 'ca.crt')).toString('base64');
-  const b64 = (n: string): string => readFileSync(f(n)).toString('base64');
-  const kubeconfig = s.file(
-    `carol-${Math.random().toString(36).slice(2)}.kubeconfig`,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      `clusters: [{name: c, cluster: {server: "${s.url}", certificate-authority-data: ${ca}}}]`,
-      `users: [{name: u, user: {client-certificate-data: ${b64('carol.crt')}, client-key-data: ${b64('carol.key')}}}]`,
-      'contexts: [{name: x, context: {cluster: c, user: u, namespace: default}}]',
-      'current-context: x',
-    ].join('\n'),
-  );
-  return new Promise((resolve) => {
-    execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { env: { ...process.env, HOME: s.home, KUBECONFIG: kubeconfig }, timeout: 60_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? 1 : 0, stdout: String(stdout), stderr: String(stderr) }),
-    );
-  });
-}
+const asCarol = (s: TestServer, args: string[]): Promise<KubectlResult> => s.kubectlAs({ cert: readFileSync(f('carol.crt'), 'utf8'), key: readFileSync(f('carol.key'), 'utf8') }, args);
 
 test('a certificate from the --client-ca-file CA authenticates as its CN and O', async () => {
   const r = await asCarol(withCa, ['auth', 'whoami', '-o', 'json']);

@@ -1,7 +1,7 @@
 // Starts a real server with `serve` itself (TLS, generated certificates and kubeconfig, the watch cache over SQLite in a temporary data dir)
 // in-process, and runs kubectl against it with a private HOME so discovery caches do not leak between tests.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type Served } from '../../src/cli/serve.js';
@@ -17,10 +17,19 @@ export interface TestServer {
   home: string;
   kubeconfig: string;
   url: string;
-  kubectl(args: string[], opts?: { stdin?: string; bin?: string; timeoutMs?: number; env?: Record<string, string> }): Promise<KubectlResult>;
+  kubectl(args: string[], opts?: KubectlOptions): Promise<KubectlResult>;
+  /** kubectl with a kubeconfig whose only credential is the given one (a bearer token, or a client certificate's PEM). */
+  kubectlAs(credential: { token: string } | { cert: string; key: string }, args: string[], opts?: KubectlOptions): Promise<KubectlResult>;
   /** Writes a file into the test's temporary directory and returns its path. */
   file(name: string, content: string): string;
   close(): Promise<void>;
+}
+
+export interface KubectlOptions {
+  stdin?: string;
+  bin?: string;
+  timeoutMs?: number;
+  env?: Record<string, string>;
 }
 
 export interface KubectlResult {
@@ -69,20 +78,25 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     home,
     kubeconfig,
     url: served.server.secureUrl!,
-    kubectl: (args, opts = {}) =>
-      new Promise((resolve) => {
-        const child = execFile(
-          opts.bin ?? 'kubectl',
-          ['--kubeconfig', kubeconfig, ...args],
-          { env: { ...process.env, HOME: home, KUBECONFIG: kubeconfig, ...opts.env }, timeout: opts.timeoutMs ?? 60_000, maxBuffer: 64 << 20 },
-          (err, stdout, stderr) => {
-            const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? Number((err as NodeJS.ErrnoException).code) : 1) : 0;
-            resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-          },
-        );
-        if (opts.stdin !== undefined) child.stdin?.end(opts.stdin);
-        else child.stdin?.end();
-      }),
+    kubectl: (args, opts = {}) => runKubectl(kubeconfig, home, args, opts),
+    kubectlAs: (credential, args, opts = {}) => {
+      const ca = readFileSync(join(dataDir, 'pki', 'ca.crt')).toString('base64');
+      const b64 = (pem: string): string => Buffer.from(pem).toString('base64');
+      const user = 'token' in credential ? `{token: "${credential.token}"}` : `{client-certificate-data: ${b64(credential.cert)}, client-key-data: ${b64(credential.key)}}`;
+      const path = join(dataDir, `as-${Math.random().toString(36).slice(2)}.kubeconfig`);
+      writeFileSync(
+        path,
+        [
+          'apiVersion: v1',
+          'kind: Config',
+          `clusters: [{name: c, cluster: {server: "${served.server.secureUrl!}", certificate-authority-data: ${ca}}}]`,
+          `users: [{name: u, user: ${user}}]`,
+          'contexts: [{name: x, context: {cluster: c, user: u, namespace: default}}]',
+          'current-context: x',
+        ].join('\n'),
+      );
+      return runKubectl(path, home, args, opts);
+    },
     file: (name, content) => {
       const p = join(dataDir, name);
       writeFileSync(p, content);
@@ -93,6 +107,22 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+function runKubectl(kubeconfig: string, home: string, args: string[], opts: KubectlOptions): Promise<KubectlResult> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      opts.bin ?? 'kubectl',
+      ['--kubeconfig', kubeconfig, ...args],
+      { env: { ...process.env, HOME: home, KUBECONFIG: kubeconfig, ...opts.env }, timeout: opts.timeoutMs ?? 60_000, maxBuffer: 64 << 20 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? Number((err as NodeJS.ErrnoException).code) : 1) : 0;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
+    if (opts.stdin !== undefined) child.stdin?.end(opts.stdin);
+    else child.stdin?.end();
+  });
 }
 
 /** Collapses runs of spaces so kubectl's column padding does not matter in assertions. */

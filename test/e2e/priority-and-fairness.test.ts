@@ -4,9 +4,6 @@
 // service-accounts / workload-low — and a FlowSchema created with kubectl takes effect for the next request.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { requireKubectl, startTestServer, type KubectlResult, type TestServer } from './harness.js';
 
 requireKubectl();
@@ -18,25 +15,7 @@ after(async () => {
   await s?.close();
 });
 
-function kubectlWithToken(token: string, args: string[]): Promise<KubectlResult> {
-  const ca = readFileSync(join(s.dataDir, 'pki', 'ca.crt')).toString('base64');
-  const kubeconfig = s.file(
-    `t${Math.random().toString(36).slice(2)}.kubeconfig`,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      `clusters: [{name: c, cluster: {server: "${s.url}", certificate-authority-data: ${ca}}}]`,
-      `users: [{name: u, user: {token: "${token}"}}]`,
-      'contexts: [{name: x, context: {cluster: c, user: u, namespace: default}}]',
-      'current-context: x',
-    ].join('\n'),
-  );
-  return new Promise((resolve) => {
-    execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { env: { ...process.env, HOME: s.home, KUBECONFIG: kubeconfig }, timeout: 60_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? 1 : 0, stdout: String(stdout), stderr: String(stderr) }),
-    );
-  });
-}
+const kubectlWithToken = (token: string, args: string[]): Promise<KubectlResult> => s.kubectlAs({ token }, args);
 
 /** The PF headers of the response kubectl -v=8 logs for its request. */
 function pfHeaders(r: KubectlResult): { flowSchema: string; priorityLevel: string } {

@@ -32,31 +32,8 @@ after(async () => {
   await s?.close();
 });
 
-/** A kubeconfig whose only credential is the bearer token. */
-function tokenKubeconfig(name: string, token: string): string {
-  const ca = readFileSync(join(s.dataDir, 'pki', 'ca.crt')).toString('base64');
-  return s.file(
-    `${name}.kubeconfig`,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      `clusters: [{name: c, cluster: {server: "${s.url}", certificate-authority-data: ${ca}}}]`,
-      `users: [{name: u, user: {token: "${token}"}}]`,
-      'contexts: [{name: x, context: {cluster: c, user: u, namespace: default}}]',
-      'current-context: x',
-    ].join('\n'),
-  );
-}
-
 /** kubectl with only the token as credential. */
-function kubectlAs(token: string, args: string[]): Promise<KubectlResult> {
-  const kubeconfig = tokenKubeconfig(`t${Math.random().toString(36).slice(2)}`, token);
-  return new Promise((resolve) => {
-    execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { env: { ...process.env, HOME: s.home, KUBECONFIG: kubeconfig }, timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? 1 : 0, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
-}
+const kubectlAs = (token: string, args: string[]): Promise<KubectlResult> => s.kubectlAs({ token }, args);
 
 /** Polls until kubectl with the token is refused (within the success cache's TTL, as on kube). */
 async function refusedEventually(token: string): Promise<KubectlResult> {
