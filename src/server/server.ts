@@ -368,7 +368,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     await source.start();
     const counts = new ObjectCounts(registry, kv);
     counts.start();
-    controllers.push(source, counts);
+    dispatcher.start();
+    controllers.push(source, counts, dispatcher);
     flowControl = { dispatcher, objectCount: (group, resource) => counts.get(group, resource) };
   }
 

@@ -256,3 +256,61 @@ test('Retry-After grows while a level keeps refusing, and comes back down', () =
   assert.equal(dr.retryAfter('pl'), 1);
   assert.equal(dr.retryAfter('other'), 1);
 });
+
+import { allocateConcurrency } from '../../src/server/flowcontrol/allocation.js';
+
+test('concurrency allocation: shares in proportion to targets within each bound, as kube computes it', () => {
+  const near = (got: number[] | string, want: number[]) => {
+    assert.ok(Array.isArray(got), String(got));
+    got.forEach((x, i) => assert.ok(Math.abs(x - want[i]!) < 1e-6, `${got} vs ${want}`));
+  };
+  near(allocateConcurrency(30, [{ target: 10, lower: 0, upper: 100 }, { target: 20, lower: 0, upper: 100 }]), [10, 20]);
+  near(allocateConcurrency(60, [{ target: 10, lower: 0, upper: 100 }, { target: 20, lower: 0, upper: 100 }]), [20, 40]);
+  // A bound holds one level; the rest goes to the other.
+  near(allocateConcurrency(60, [{ target: 10, lower: 0, upper: 15 }, { target: 20, lower: 0, upper: 100 }]), [15, 45]);
+  near(allocateConcurrency(10, [{ target: 8, lower: 8, upper: 100 }, { target: 20, lower: 0, upper: 100 }]), [8, 2]);
+  near(allocateConcurrency(0, [{ target: 1, lower: 0, upper: 1 }]), [0]);
+  assert.equal(allocateConcurrency(1, [{ target: 5, lower: 2, upper: 9 }]), 'lower bounds sum to 2, which is higher than the required sum of 1');
+  assert.equal(allocateConcurrency(10, [{ target: 5, lower: 2, upper: 9 }]), 'upper bounds sum to 9, which is lower than the required sum of 10');
+  assert.equal(allocateConcurrency(5, [{ target: 1, lower: 2, upper: 9 }]), 'target 0 is 1, which is below its lower bound of 2');
+});
+
+test('borrowing: a busy level takes the seats an idle one may lend, and gives them back', () => {
+  let now = 0;
+  const d = new Dispatcher(40, MANDATORY, () => now);
+  const lender = limited('lender', 100, { queues: 4, handSize: 2, queueLengthLimit: 100 });
+  lender.spec.limited!.lendablePercent = 50;
+  const busy = limited('busy', 100, { queues: 4, handSize: 2, queueLengthLimit: 100 });
+  const all = [{ subjects: everyone, resourceRules: [allResources], nonResourceRules: [allPaths] }];
+  d.configure([lender, busy], [schema('to-busy', 'busy', 100, all)]);
+  const b = d.level('busy')!;
+  const l = d.level('lender')!;
+  assert.equal(b.concurrencyLimit, 20);
+  assert.equal(l.concurrencyLimit, 20);
+  assert.equal(l.minLimit, 10, 'half of it may be lent');
+  // busy keeps 40 seats wanted for 10 s: all its 20 in use and 20 more waiting.
+  const c = d.classify(info('GET', '/version'), alice);
+  const held: Ticket[] = [];
+  for (let i = 0; i < 40; i++) {
+    const r = c.level.queues.start(c.hashValue, 1);
+    if ('ticket' in r) held.push(r.ticket);
+  }
+  now += 10_000;
+  d.adjustBorrowing();
+  assert.ok(b.currentLimit > 20, `busy borrows: ${b.currentLimit}`);
+  assert.equal(l.currentLimit, 10, 'the lender keeps what it may not lend');
+  assert.equal(b.currentLimit + l.currentLimit + d.level('catch-all')!.currentLimit, 40 + d.level('catch-all')!.concurrencyLimit);
+  // When the lender needs its seats, it has them back at the next adjustment (its peak, up to its nominal limit).
+  for (const t of held) t.finish();
+  const lc = d.level('lender')!;
+  const lenderHeld: Ticket[] = [];
+  for (let i = 0; i < 20; i++) {
+    const r = lc.queues.start(BigInt(i), 1);
+    if ('ticket' in r) lenderHeld.push(r.ticket);
+  }
+  assert.equal(lenderHeld.length, 10, 'only its current 10 seats for now');
+  now += 10_000;
+  d.adjustBorrowing();
+  assert.ok(l.currentLimit >= 20, `the lender is back to its nominal seats: ${l.currentLimit}`);
+  for (const t of lenderHeld) t.finish();
+});

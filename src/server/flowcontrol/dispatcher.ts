@@ -7,6 +7,7 @@ import type { UserInfo } from '../../api/user.js';
 import type { RequestInfo } from '../request-info.js';
 import { matchesFlowSchema } from './match.js';
 import { QueueSet, type QueueSetConfig } from './queue-set.js';
+import { allocateConcurrency } from './allocation.js';
 import { hashFlowID, MAX_HASH_BITS, requiredEntropyBits } from './shuffle-sharding.js';
 import { CATCH_ALL, EXEMPT, type FlowSchema, type PriorityLevelConfiguration } from './types.js';
 
@@ -25,11 +26,21 @@ export interface MandatoryConfiguration {
 export interface PriorityLevelState {
   readonly config: PriorityLevelConfiguration;
   readonly queues: QueueSet;
-  /** Seats the level may use at once (its nominal concurrency limit). */
+  /** The level's nominal concurrency limit: its share of the server's seats. */
   readonly concurrencyLimit: number;
+  /** What it may lend (nominal − lendable seats) and borrow up to (nominal + borrowing limit). */
+  readonly minLimit: number;
+  readonly maxLimit: number;
+  /** Seats it may use now: the nominal limit adjusted by borrowing every 10 s. */
+  currentLimit: number;
+  /** Its seat demand's smoothed envelope (average + deviation), kube's seatDemandStats.smoothed. */
+  smoothedDemand: number;
   /** The most seats one request may take. */
   readonly maxSeats: number;
 }
+
+/** kube's seatDemandSmoothingCoefficient. */
+const SMOOTHING = 0.977;
 
 export interface Classification {
   schema: FlowSchema;
@@ -55,6 +66,12 @@ function queueSetConfig(pl: PriorityLevelConfiguration, concurrencyLimit: number
   return { kind: 'queue', concurrencyLimit, queuing };
 }
 
+/** lendablePercent (both kinds) and borrowingLimitPercent (Limited only; absent: no limit). */
+function lendingOf(pl: PriorityLevelConfiguration): { lendablePercent: number; borrowingLimitPercent?: number } {
+  if (pl.spec.limited) return { lendablePercent: pl.spec.limited.lendablePercent ?? 0, borrowingLimitPercent: pl.spec.limited.borrowingLimitPercent };
+  return { lendablePercent: pl.spec.exempt?.lendablePercent ?? 0 };
+}
+
 function sharesOf(pl: PriorityLevelConfiguration): number {
   if (pl.spec.limited) return pl.spec.limited.nominalConcurrencyShares ?? DEFAULT_SHARES;
   return pl.spec.exempt?.nominalConcurrencyShares ?? 0;
@@ -64,9 +81,13 @@ function sharesOf(pl: PriorityLevelConfiguration): number {
 const bySchemaOrder = (a: FlowSchema, b: FlowSchema): number =>
   (a.spec.matchingPrecedence ?? 1000) - (b.spec.matchingPrecedence ?? 1000) || (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0);
 
+/** kube's borrowingAdjustmentPeriod. */
+const BORROWING_PERIOD_MS = 10_000;
+
 export class Dispatcher {
   private levels = new Map<string, PriorityLevelState>();
   private schemas: FlowSchema[] = [];
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     /** The server's concurrency limit: --max-requests-inflight plus --max-mutating-requests-inflight. */
@@ -92,15 +113,22 @@ export class Dispatcher {
     for (const pl of wanted.values()) shareSum += sharesOf(pl);
     const next = new Map<string, PriorityLevelState>();
     for (const [name, pl] of wanted) {
-      const concurrencyLimit = shareSum > 0 ? Math.ceil((this.serverConcurrencyLimit * sharesOf(pl)) / shareSum) : 0;
-      const qsc = queueSetConfig(pl, concurrencyLimit) as QueueSetConfig;
+      const nominal = shareSum > 0 ? Math.ceil((this.serverConcurrencyLimit * sharesOf(pl)) / shareSum) : 0;
+      const { lendablePercent, borrowingLimitPercent } = lendingOf(pl);
+      const lendable = Math.round((nominal * lendablePercent) / 100);
+      const borrowing = borrowingLimitPercent === undefined ? this.serverConcurrencyLimit : Math.round((nominal * borrowingLimitPercent) / 100);
       const old = this.levels.get(name);
+      // A new level starts halfway into what it may lend; one that stays keeps its current limit.
+      const currentLimit = old ? old.currentLimit : nominal - Math.floor(lendable / 2);
+      const qsc = queueSetConfig(pl, currentLimit) as QueueSetConfig;
       const queues = old ? (old.queues.configure(qsc), old.queues) : new QueueSet(qsc, this.nowMs);
       const handSize = qsc.kind === 'queue' ? qsc.queuing.handSize : 1;
-      const maxSeats = Math.max(1, Math.min(Math.ceil(concurrencyLimit * MAX_SEATS_PERCENT), Math.floor(concurrencyLimit / handSize)));
-      next.set(name, { config: pl, queues, concurrencyLimit, maxSeats });
+      const maxSeats = Math.max(1, Math.min(Math.ceil(nominal * MAX_SEATS_PERCENT), Math.floor(nominal / handSize)));
+      next.set(name, { config: pl, queues, concurrencyLimit: nominal, minLimit: nominal - lendable, maxLimit: nominal + borrowing, currentLimit, smoothedDemand: old?.smoothedDemand ?? 0, maxSeats });
     }
     this.levels = next;
+    // As kube's config digestion ends: the limits are shared out again at once.
+    this.adjustBorrowing();
 
     const inForce = schemas.filter((fs) => objects.has(fs.spec.priorityLevelConfiguration.name));
     inForce.sort(bySchemaOrder);
@@ -130,6 +158,68 @@ export class Dispatcher {
       hashValue = hashFlowID(schema.metadata.name, distinguisher);
     }
     return { schema, level, hashValue };
+  }
+
+  /** Adjusts borrowing every 10 s until stopped. */
+  start(periodMs = BORROWING_PERIOD_MS): void {
+    this.timer = setInterval(() => this.adjustBorrowing(), periodMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /**
+   * kube's updateBorrowing (every 10 s): each level's seat demand since the last adjustment gives it a target
+   * (the smoothed average plus deviation, at least what it used at its peak up to its nominal limit, at least
+   * what it may not lend); the levels' nominal limits added up are then shared out in proportion to the targets,
+   * each level between that floor and what it may borrow up to. Exempt levels are never held back; what they
+   * used at their peak is taken out first.
+   */
+  adjustBorrowing(): void {
+    let nominalSum = 0;
+    for (const st of this.levels.values()) nominalSum += st.concurrencyLimit;
+    let remaining = nominalSum;
+    let minSum = 0;
+    let minCurrentSum = 0;
+    const limited: { st: PriorityLevelState; minCurrent: number }[] = [];
+    for (const st of this.levels.values()) {
+      const stats = st.queues.takeDemandStats();
+      const highWatermark = Math.round(stats.max);
+      if (stats.durationMs > 0) {
+        const envelope = stats.average + (Number.isNaN(stats.deviation) ? 0 : stats.deviation);
+        st.smoothedDemand = Math.max(envelope, SMOOTHING * st.smoothedDemand + (1 - SMOOTHING) * envelope);
+      }
+      if (st.config.spec.type === 'Exempt') {
+        st.currentLimit = Math.max(st.minLimit, highWatermark);
+        remaining -= st.currentLimit;
+        continue;
+      }
+      const minCurrent = Math.max(st.minLimit, Math.min(st.concurrencyLimit, highWatermark));
+      limited.push({ st, minCurrent });
+      minSum += st.minLimit;
+      minCurrentSum += minCurrent;
+    }
+    if (limited.length === 0) return;
+    let limits: number[];
+    if (remaining <= minSum) {
+      limits = limited.map(({ st }) => st.minLimit);
+    } else if (remaining <= minCurrentSum) {
+      const share = (remaining - minSum) / (minCurrentSum - minSum);
+      limits = limited.map(({ st, minCurrent }) => st.minLimit + Math.round((minCurrent - st.minLimit) * share));
+    } else {
+      const alloc = allocateConcurrency(
+        nominalSum,
+        limited.map(({ st, minCurrent }) => ({ lower: minCurrent, upper: st.maxLimit, target: Math.max(minCurrent, st.smoothedDemand) })),
+      );
+      // Unsolvable (kube logs it): the limits stay as they are.
+      limits = typeof alloc === 'string' ? limited.map(({ st }) => st.currentLimit) : alloc.map((x) => Math.round(x));
+    }
+    for (const [i, { st }] of limited.entries()) {
+      st.currentLimit = limits[i]!;
+      st.queues.configure(queueSetConfig(st.config, st.currentLimit) as QueueSetConfig);
+    }
   }
 
   level(name: string): PriorityLevelState | undefined {

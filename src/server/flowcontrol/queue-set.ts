@@ -42,8 +42,24 @@ export type QueueSetConfig =
 /** What start returns: run now, refuse now, or a promise that settles on dispatch (a ticket) or rejection (undefined). */
 export type StartResult = { ticket: Ticket } | { rejected: true } | { waiting: Promise<Ticket | undefined>; cancel(): void };
 
+/** What the seat demand (seats in use plus seats waiting) was over a period (kube's fairqueuing Integrator). */
+export interface DemandStats {
+  durationMs: number;
+  average: number;
+  deviation: number;
+  max: number;
+}
+
 export class QueueSet {
   private queues: Queue[] = [];
+  private waitingSeats = 0;
+  // The seat demand's integrals since the last takeDemandStats.
+  private demand = 0;
+  private demandSince: number;
+  private demandAt: number;
+  private demandSum = 0;
+  private demandSquares = 0;
+  private demandMax = 0;
   private config!: QueueSetConfig;
   private currentR = 0;
   private lastRealMs: number;
@@ -58,6 +74,7 @@ export class QueueSet {
     private readonly nowMs: () => number = () => performance.now(),
   ) {
     this.lastRealMs = nowMs();
+    this.demandSince = this.demandAt = this.lastRealMs;
     this.configure(config);
   }
 
@@ -96,6 +113,8 @@ export class QueueSet {
     const w: Waiter = { seats, arrivalR: this.currentR, queue, resolve };
     queue.waiting.push(w);
     this.waitingCount++;
+    this.waitingSeats += seats;
+    this.noteDemand();
     this.boundNextDispatch(queue);
     this.dispatchAsMuchAsPossible();
     // Dispatched at once (seats were free and it was next in fair order): no wait to settle.
@@ -110,6 +129,8 @@ export class QueueSet {
     this.syncTime();
     w.queue.waiting.splice(i, 1);
     this.waitingCount--;
+    this.waitingSeats -= w.seats;
+    this.noteDemand();
     this.boundNextDispatch(w.queue);
     this.removeQueueIfUnused(w.queue);
     w.resolve(undefined);
@@ -123,6 +144,7 @@ export class QueueSet {
       queue.executing++;
       queue.seatsInUse += seats;
     }
+    this.noteDemand();
     let done = false;
     return {
       finish: () => {
@@ -137,6 +159,7 @@ export class QueueSet {
     this.syncTime();
     this.executing--;
     this.seatsInUse -= seats;
+    this.noteDemand();
     if (queue) {
       queue.executing--;
       queue.seatsInUse -= seats;
@@ -201,12 +224,40 @@ export class QueueSet {
     if (!this.canAccommodate(head.seats)) return false;
     min.waiting.shift();
     this.waitingCount--;
+    this.waitingSeats -= head.seats;
     this.robinIndex = minIndex;
     min.nextDispatchR += head.seats * ESTIMATED_SERVICE_SECONDS;
     this.boundNextDispatch(min);
     head.ticket = this.execute(head.seats, min);
     head.resolve(head.ticket);
     return true;
+  }
+
+  /** The seat demand's average, deviation and maximum since the last call; the next period starts now. */
+  takeDemandStats(): DemandStats {
+    this.noteDemand();
+    const now = this.demandAt;
+    const durationMs = now - this.demandSince;
+    const average = durationMs > 0 ? this.demandSum / durationMs : this.demand;
+    const variance = durationMs > 0 ? this.demandSquares / durationMs - average * average : 0;
+    const out = { durationMs, average, deviation: Math.sqrt(Math.max(0, variance)), max: this.demandMax };
+    this.demandSince = now;
+    this.demandSum = this.demandSquares = 0;
+    this.demandMax = this.demand;
+    return out;
+  }
+
+  /** Integrates the demand up to now, then takes its new value. */
+  private noteDemand(): void {
+    const now = this.nowMs();
+    const dt = now - this.demandAt;
+    if (dt > 0) {
+      this.demandSum += this.demand * dt;
+      this.demandSquares += this.demand * this.demand * dt;
+    }
+    this.demandAt = Math.max(now, this.demandAt);
+    this.demand = this.seatsInUse + this.waitingSeats;
+    this.demandMax = Math.max(this.demandMax, this.demand);
   }
 
   /** A queue's next start is never before its oldest waiting request arrived. */
