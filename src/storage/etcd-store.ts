@@ -77,7 +77,8 @@ export class EtcdStore implements KVStore {
         throw new Error('--etcd-certfile and --etcd-keyfile must be given together');
       }
       options.credentials = {
-        rootCertificate: opts.caFile ? readFileSync(opts.caFile) : Buffer.alloc(0),
+        // null: the system's roots (grpc's createSsl takes null; etcd3's type says Buffer).
+        rootCertificate: opts.caFile ? readFileSync(opts.caFile) : (null as unknown as Buffer),
         ...(opts.certFile && { certChain: readFileSync(opts.certFile) }),
         ...(opts.keyFile && { privateKey: readFileSync(opts.keyFile) }),
       };

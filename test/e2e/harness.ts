@@ -49,6 +49,8 @@ export interface TestServerOptions {
   serviceAccountTokens?: ServeOptions['serviceAccountTokens'];
   /** Time between passes of the APF bootstrap configuration ensurer. */
   apfEnsureIntervalMs?: number;
+  /** Run on etcd (serve --storage etcd) instead of SQLite in the data directory. */
+  etcd?: ServeOptions['etcd'];
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
