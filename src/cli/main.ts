@@ -180,14 +180,13 @@ function countFlag(flags: ReadonlyMap<string, string>, name: string): number | u
   return n;
 }
 
-const ETCD_FLAGS = ['etcd-servers', 'etcd-prefix', 'etcd-cafile', 'etcd-certfile', 'etcd-keyfile'];
-
 /** --storage and the --etcd-* flags: the etcd connection, or undefined for SQLite. */
 function etcdFlags(flags: ReadonlyMap<string, string>): EtcdStoreOptions | undefined {
   const kind = flags.get('storage') ?? 'sqlite';
   if (kind !== 'sqlite' && kind !== 'etcd') throw new Error(`invalid --storage: ${kind} (want sqlite or etcd)`);
   if (kind === 'sqlite') {
-    const stray = ETCD_FLAGS.find((f) => flags.has(f));
+    // (A function-local list: main() runs before module-level constants below it are initialized.)
+    const stray = ['etcd-servers', 'etcd-prefix', 'etcd-cafile', 'etcd-certfile', 'etcd-keyfile'].find((f) => flags.has(f));
     if (stray) throw new Error(`--${stray} is only used with --storage etcd`);
     return undefined;
   }

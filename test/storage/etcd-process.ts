@@ -2,7 +2,8 @@
 // etcd comes from Debian's etcd-server (.ci/run installs it); a test that needs it fails loudly
 // when it is missing.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,11 +45,32 @@ function tempBase(): string {
   return existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 }
 
-export async function startEtcd(): Promise<EtcdProcess> {
+/** PEM files for serving etcd's client port over TLS, requiring client certificates signed by ca. */
+export interface EtcdTls {
+  ca: string;
+  cert: string;
+  key: string;
+  /** A client certificate and key the health check presents. */
+  clientCert: string;
+  clientKey: string;
+}
+
+/** Start etcd; a few tries, since a free port found here can be taken before etcd binds it. */
+export async function startEtcd(opts: { tls?: EtcdTls } = {}): Promise<EtcdProcess> {
   requireEtcd();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startEtcdOnce(opts);
+    } catch (err) {
+      if (attempt >= 3) throw err;
+    }
+  }
+}
+
+async function startEtcdOnce(opts: { tls?: EtcdTls }): Promise<EtcdProcess> {
   const dataDir = mkdtempSync(join(tempBase(), 'crd-etcd-'));
   const [clientPort, peerPort] = [await freePort(), await freePort()];
-  const url = `http://127.0.0.1:${clientPort}`;
+  const url = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
   const peer = `http://127.0.0.1:${peerPort}`;
   const args = [
     '--name', 'test',
@@ -60,7 +82,11 @@ export async function startEtcd(): Promise<EtcdProcess> {
     '--initial-cluster', `test=${peer}`,
     '--log-level', 'error',
     '--logger', 'zap',
+    ...(opts.tls
+      ? ['--cert-file', opts.tls.cert, '--key-file', opts.tls.key, '--trusted-ca-file', opts.tls.ca, '--client-cert-auth']
+      : []),
   ];
+  const healthy = opts.tls ? tlsHealth(url, opts.tls) : plainHealth(url);
   let child: ChildProcess | undefined;
   let output = '';
   const launch = async (): Promise<void> => {
@@ -72,13 +98,7 @@ export async function startEtcd(): Promise<EtcdProcess> {
     const deadline = Date.now() + 15_000;
     for (;;) {
       if (c.exitCode !== null) throw new Error(`etcd exited with ${c.exitCode}: ${output}`);
-      try {
-        const res = await fetch(`${url}/health`);
-        const body = (await res.json()) as { health?: string };
-        if (body.health === 'true') return;
-      } catch {
-        // Not listening yet.
-      }
+      if (await healthy()) return;
       if (Date.now() > deadline) throw new Error(`etcd did not become healthy: ${output}`);
       await new Promise((r) => setTimeout(r, 25));
     }
@@ -92,7 +112,13 @@ export async function startEtcd(): Promise<EtcdProcess> {
       c.kill('SIGTERM');
     });
   };
-  await launch();
+  try {
+    await launch();
+  } catch (err) {
+    await stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     url,
     dataDir,
@@ -106,4 +132,28 @@ export async function startEtcd(): Promise<EtcdProcess> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+function plainHealth(url: string): () => Promise<boolean> {
+  return async () => {
+    try {
+      const body = (await (await fetch(`${url}/health`)).json()) as { health?: string };
+      return body.health === 'true';
+    } catch {
+      return false; // Not listening yet.
+    }
+  };
+}
+
+function tlsHealth(url: string, tls: EtcdTls): () => Promise<boolean> {
+  const [ca, cert, key] = [readFileSync(tls.ca), readFileSync(tls.clientCert), readFileSync(tls.clientKey)];
+  return () =>
+    new Promise((resolve) => {
+      const req = httpsGet(`${url}/health`, { ca, cert, key }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve(body.includes('"health":"true"')));
+      });
+      req.on('error', () => resolve(false));
+    });
 }
