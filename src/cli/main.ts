@@ -65,6 +65,8 @@ Flags for serve:
   --etcd-cafile PATH     CA bundle that verifies the etcd servers' certificates
   --etcd-certfile PATH   client certificate for etcd (with --etcd-keyfile)
   --etcd-keyfile PATH    the client certificate's private key
+  --etcd-compaction-interval DURATION
+                         how often etcd's history is compacted, coordinated with other servers (default 5m0s; 0: never)
 
 Flags for migrate-storage:
   --kubeconfig PATH      the API server to talk to (default $KUBECONFIG, then ~/.kube/config)
@@ -186,7 +188,7 @@ function etcdFlags(flags: ReadonlyMap<string, string>): EtcdStoreOptions | undef
   if (kind !== 'sqlite' && kind !== 'etcd') throw new Error(`invalid --storage: ${kind} (want sqlite or etcd)`);
   if (kind === 'sqlite') {
     // (A function-local list: main() runs before module-level constants below it are initialized.)
-    const stray = ['etcd-servers', 'etcd-prefix', 'etcd-cafile', 'etcd-certfile', 'etcd-keyfile'].find((f) => flags.has(f));
+    const stray = ['etcd-servers', 'etcd-prefix', 'etcd-cafile', 'etcd-certfile', 'etcd-keyfile', 'etcd-compaction-interval'].find((f) => flags.has(f));
     if (stray) throw new Error(`--${stray} is only used with --storage etcd`);
     return undefined;
   }
@@ -196,7 +198,11 @@ function etcdFlags(flags: ReadonlyMap<string, string>): EtcdStoreOptions | undef
     if (!/^https?:\/\/[^/]+\/?$/.test(url)) throw new Error(`invalid --etcd-servers URL ${url} (want http://HOST:PORT or https://HOST:PORT)`);
   }
   if (flags.has('etcd-certfile') !== flags.has('etcd-keyfile')) throw new Error('--etcd-certfile and --etcd-keyfile must be given together');
+  const interval = flags.get('etcd-compaction-interval') ?? '5m0s';
+  const ns = parseGoDuration(interval);
+  if (ns === undefined || ns < 0n) throw new Error(`invalid --etcd-compaction-interval: ${interval}`);
   return {
+    compactionIntervalMs: Number(ns / 1_000_000n),
     servers,
     prefix: flags.get('etcd-prefix') ?? '/registry',
     caFile: flags.get('etcd-cafile'),

@@ -34,7 +34,15 @@ export interface EtcdStoreOptions {
   keyFile?: string;
   /** How long opening waits for etcd to answer (default 10 s). */
   dialTimeoutMs?: number;
+  /**
+   * kube's --etcd-compaction-interval: every interval, compact what is older than the previous interval,
+   * coordinated with every other server on the etcd (default 0: off; `serve` uses kube's 5 minutes).
+   */
+  compactionIntervalMs?: number;
 }
+
+/** The key kube-apiserver's compactors coordinate on, outside any prefix (its version is the compaction count). */
+const COMPACT_REV_KEY = Buffer.from('compact_rev_key');
 
 /** Connect to etcd and check that it answers. */
 export async function openEtcdStore(opts: EtcdStoreOptions): Promise<EtcdStore> {
@@ -68,6 +76,10 @@ export class EtcdStore implements KVStore {
   private closePromise: Promise<void> | undefined;
   /** A key nobody writes: reading it tells the current revision cheaply. */
   private readonly revisionKey: Buffer;
+  private compactTimer: NodeJS.Timeout | undefined;
+  /** The compactor's state between ticks: compact_rev_key's version as last seen, and etcd's revision then. */
+  private compactVersion = 0;
+  private compactNext = 0;
 
   constructor(opts: EtcdStoreOptions) {
     this.keys = keyMapping(opts.prefix ?? '/registry', opts.root ?? '/registry');
@@ -86,6 +98,41 @@ export class EtcdStore implements KVStore {
     this.client = new Etcd3(options);
     this.mux = new EtcdWatchMux(this.client.watchClient);
     this.revisionKey = Buffer.from(`${this.keys.prefix}\0revision`, 'utf8');
+    const interval = opts.compactionIntervalMs ?? 0;
+    if (interval > 0) {
+      this.compactTimer = setInterval(() => {
+        // A failure is retried at the next tick, as kube's compactor does.
+        if (!this.closing) this.compactTick().catch(() => {});
+      }, interval);
+      this.compactTimer.unref();
+    }
+  }
+
+  /**
+   * One step of kube-apiserver's compactor (storage/etcd3/compact.go), so that any number of servers (ours
+   * or kube-apiserver's) on one etcd compact once per interval between them: whoever finds compact_rev_key's
+   * version where it left it bumps it and compacts at the revision it saw one interval ago; the others learn
+   * the version (and the compacted revision) and try again next interval. The first step never compacts.
+   */
+  async compactTick(): Promise<void> {
+    const res = await this.rpc(
+      this.client.kv.txn({
+        compare: [{ key: COMPACT_REV_KEY, target: 'Version', result: 'Equal', version: this.compactVersion }],
+        success: [{ request_put: { key: COMPACT_REV_KEY, value: Buffer.from(String(this.compactNext)) } }],
+        failure: [{ request_range: { key: COMPACT_REV_KEY } }],
+      }),
+    );
+    const target = this.compactNext;
+    this.compactNext = Number(res.header.revision);
+    if (!res.succeeded) {
+      const kv = res.responses[0]?.response_range?.kvs[0];
+      this.compactVersion = kv ? Number(kv.version) : 0;
+      const theirs = kv ? Number(kv.value.toString()) : NaN;
+      if (Number.isSafeInteger(theirs) && theirs > 0) this.noteCompacted(theirs);
+      return;
+    }
+    this.compactVersion++;
+    if (target > 0) await this.compact(target);
   }
 
   /** Number of open watches (diagnostics). */
@@ -275,6 +322,7 @@ export class EtcdStore implements KVStore {
 
   private async shutdown(): Promise<void> {
     this.closing = true;
+    clearInterval(this.compactTimer);
     await Promise.allSettled([...this.inflight]);
     const closed = new StorageError('closed', 'storage is closed');
     for (const w of [...this.watches]) w.fail(closed);

@@ -44,12 +44,16 @@ test('wrong storage flags are refused with a message', () => {
     refused(['--storage=etcd', `--etcd-servers=${etcd.url}`, '--etcd-certfile=x.pem']),
     'crd-apiserver: --etcd-certfile and --etcd-keyfile must be given together',
   );
+  assert.equal(
+    refused(['--storage=etcd', `--etcd-servers=${etcd.url}`, '--etcd-compaction-interval=soon']),
+    'crd-apiserver: invalid --etcd-compaction-interval: soon',
+  );
 });
 
 test('serve --storage etcd --etcd-prefix keeps its state under the prefix', async () => {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', main, 'serve', `--data-dir=${join(dir, 'data')}`, '--secure-port=0', '--storage=etcd', `--etcd-servers=${etcd.url}`, '--etcd-prefix=/custom/'],
+    ['--import', 'tsx', main, 'serve', `--data-dir=${join(dir, 'data')}`, '--secure-port=0', '--storage=etcd', `--etcd-servers=${etcd.url}`, '--etcd-prefix=/custom/', '--etcd-compaction-interval=1m'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';

@@ -139,6 +139,37 @@ describe('etcd store', () => {
     }
   });
 
+  it('compacts periodically as kube-apiserver does: once per interval between all servers, what is one interval old', async () => {
+    const interval = 300;
+    const a = await openEtcdStore({ servers: [proc.url], root: '', compactionIntervalMs: interval });
+    const b = await openEtcdStore({ servers: [proc.url], root: '', compactionIntervalMs: interval });
+    try {
+      const started = Date.now();
+      let n = 0;
+      // Writes keep the revision moving while the compactors run.
+      while (Date.now() - started < interval * 6) {
+        assert.ok((await a.create(`/periodic/${n++}`, 'x')).ok);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const elapsed = Date.now() - started;
+      const key = await raw.get('compact_rev_key').exec();
+      const version = Number(key.kvs[0]!.version);
+      const compacted = Number(key.kvs[0]!.value.toString());
+      // Two servers, about six intervals: about six compactions, not twelve.
+      assert.ok(version >= 3 && version <= Math.ceil(elapsed / interval) + 1, `compact_rev_key version ${version} after ${elapsed} ms`);
+      assert.ok(compacted > 0);
+      // Both know a compacted revision: the one that compacted, and the one that lost the compare-and-swap.
+      await new Promise((r) => setTimeout(r, interval * 2));
+      assert.ok((await a.compactedRevision()) > 0);
+      assert.ok((await b.compactedRevision()) > 0);
+      // What is older than the compacted revision is gone from etcd itself.
+      await rejectsWith(a.list('/periodic/', { revision: 2 }), 'compacted');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('fails fast with an unavailable error when etcd is not there', async () => {
     await proc.stop();
     try {
