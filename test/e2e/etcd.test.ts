@@ -104,4 +104,15 @@ test('kubectl on etcd: a CRD, custom resources, a watch, and a restart that keep
   assert.equal(r.code, 0, r.stderr);
   const third = JSON.parse((await s.kubectl(['get', 'crontab', 'third', '-o', 'json'])).stdout);
   assert.ok(Number(third.metadata.resourceVersion) > Number(got.metadata.resourceVersion));
+
+  // After compaction, a watch from an older resourceVersion ends with 410 Expired, from etcd's history.
+  await s.kv.compact(Number(third.metadata.resourceVersion));
+  const oldRv = got.metadata.resourceVersion as string;
+  r = await s.kubectl(['get', '--raw', `/apis/stable.example.com/v1/namespaces/default/crontabs?watch=1&resourceVersion=${oldRv}`], { timeoutMs: 20_000 });
+  assert.equal(r.code, 0, r.stderr);
+  const ev = JSON.parse(r.stdout.trim()) as { type: string; object: { code: number; reason: string; message: string } };
+  assert.equal(ev.type, 'ERROR');
+  assert.equal(ev.object.code, 410);
+  assert.equal(ev.object.reason, 'Expired');
+  assert.match(ev.object.message, new RegExp(`^too old resource version: ${oldRv} \\(${third.metadata.resourceVersion}\\)$`));
 });
