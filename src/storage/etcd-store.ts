@@ -83,7 +83,13 @@ export class EtcdStore implements KVStore {
 
   constructor(opts: EtcdStoreOptions) {
     this.keys = keyMapping(opts.prefix ?? '/registry', opts.root ?? '/registry');
-    const options: IOptions = { hosts: opts.servers, dialTimeout: opts.dialTimeoutMs ?? 10_000 };
+    const options: IOptions = {
+      hosts: opts.servers,
+      dialTimeout: opts.dialTimeoutMs ?? 10_000,
+      // gRPC's 4 MiB default would fail a list page or a replayed watch batch of large objects (kube's
+      // client allows MaxInt32 as well); etcd bounds each value by its --max-request-bytes.
+      grpcOptions: { 'grpc.max_receive_message_length': 2 ** 31 - 1 },
+    };
     if (opts.caFile || opts.certFile || opts.keyFile) {
       if ((opts.certFile === undefined) !== (opts.keyFile === undefined)) {
         throw new Error('--etcd-certfile and --etcd-keyfile must be given together');

@@ -65,6 +65,24 @@ describe('etcd store', () => {
     }
   });
 
+  it('lists and replays more than gRPC’s default 4 MiB in one answer', async () => {
+    const s = await openEtcdStore({ servers: [proc.url], root: '' });
+    try {
+      const from = await s.currentRevision();
+      const big = 'x'.repeat(1_200_000); // under etcd's 1.5 MiB request limit
+      for (let i = 0; i < 5; i++) assert.ok((await s.create(`/big/${i}`, big)).ok);
+      const listed = await s.list('/big/');
+      assert.equal(listed.items.length, 5);
+      assert.ok(listed.items.every((kv) => kv.value.length === big.length));
+      const w = record(s, '/big/', from);
+      await waitFor(() => w.events.length === 5, 'the replayed events', 10_000);
+      assert.deepEqual(w.errors, []);
+      w.watcher.close();
+    } finally {
+      await s.close();
+    }
+  });
+
   it('resumes watches across an etcd restart without gaps or duplicates', async () => {
     const s = await openEtcdStore({ servers: [proc.url], root: '' });
     try {
