@@ -36,6 +36,9 @@ export class EtcdWatchMux {
   private stream: IDuplexStream<IWatchRequest, IWatchResponse> | undefined;
   private connecting = false;
   private readonly subs = new Map<number, Sub>();
+  /** Ids of this stream's create requests not answered yet: etcd answers them in order, and a refused
+   * one carries watch id -1, so the order is what tells whose it is. */
+  private creating: number[] = [];
   private nextId = 1;
   private backoffMs = MIN_BACKOFF_MS;
   private timer: NodeJS.Timeout | undefined;
@@ -80,6 +83,7 @@ export class EtcdWatchMux {
   }
 
   private create(stream: IDuplexStream<IWatchRequest, IWatchResponse>, sub: Sub): void {
+    this.creating.push(sub.id);
     stream.write({
       create_request: { key: sub.key, range_end: sub.rangeEnd, start_revision: sub.next, prev_kv: true, watch_id: sub.id },
     });
@@ -96,6 +100,7 @@ export class EtcdWatchMux {
           return;
         }
         this.stream = stream;
+        this.creating = [];
         let broken = false;
         const broke = (err: Error) => {
           if (broken || this.dropped.has(stream)) return;
@@ -104,7 +109,8 @@ export class EtcdWatchMux {
           stream.cancel();
           if (!this.closed) this.retry(err);
         };
-        stream.on('data', (res) => this.handle(res));
+        // A replaced stream's late answers are dropped: the new stream replays from each watch's `next`.
+        stream.on('data', (res) => this.stream === stream && this.handle(res));
         stream.on('error', broke);
         stream.on('end', () => broke(new Error('etcd watch stream ended')));
         for (const sub of this.subs.values()) this.create(stream, sub);
@@ -128,6 +134,7 @@ export class EtcdWatchMux {
   private dropStream(): void {
     const s = this.stream;
     this.stream = undefined;
+    this.creating = [];
     if (!s) return;
     this.dropped.add(s);
     try {
@@ -139,10 +146,15 @@ export class EtcdWatchMux {
   }
 
   private handle(res: IWatchResponse): void {
-    const sub = this.subs.get(Number(res.watch_id));
+    const id = res.created ? this.creating.shift() : Number(res.watch_id);
+    const sub = id === undefined ? undefined : this.subs.get(id);
     if (!sub || !sub.open) return;
-    if (res.created && !res.canceled) {
+    if (res.created) {
       this.backoffMs = MIN_BACKOFF_MS;
+      if (!res.canceled) return;
+      sub.open = false;
+      this.subs.delete(sub.id);
+      sub.onCanceled(res.cancel_reason || 'etcd refused the watch');
       return;
     }
     if (res.events.length > 0) {
