@@ -5,6 +5,7 @@ import { serve } from './serve.js';
 import { connectionFromKubeconfig } from './kube-client.js';
 import { migrateStorage } from './migrate-storage.js';
 import type { StorageSync } from '../storage/sqlite-schema.js';
+import type { EtcdStoreOptions } from '../storage/etcd-store.js';
 import { tlsPolicy } from '../auth/tls-policy.js';
 import { parseGoDuration } from '../cel/time.js';
 import { loadTokenFile } from '../auth/authenticate.js';
@@ -64,6 +65,15 @@ Flags for serve:
                          ChaCha20-Poly1305 or AES-CBC-SHA); TLS 1.3 suites are not configurable
   --storage-sync MODE    full (default): fsync every commit, so acknowledged writes survive power loss;
                          normal: fsync only at checkpoints, acknowledged writes survive the process dying
+  --storage KIND         sqlite (default): state in <data-dir>/state.db; etcd: state in etcd v3 (--etcd-servers)
+  --etcd-servers URL[,URL]
+                         etcd client URLs (http:// or https://), with --storage etcd
+  --etcd-prefix PREFIX   the prefix of every key in etcd, in place of /registry (default /registry)
+  --etcd-cafile PATH     CA bundle that verifies the etcd servers' certificates
+  --etcd-certfile PATH   client certificate for etcd (with --etcd-keyfile)
+  --etcd-keyfile PATH    the client certificate's private key
+  --etcd-compaction-interval DURATION
+                         how often etcd's history is compacted, coordinated with other servers (default 5m0s; 0: never)
 
 Flags for migrate-storage:
   --kubeconfig PATH      the API server to talk to (default $KUBECONFIG, then ~/.kube/config)
@@ -127,6 +137,7 @@ async function main(argv: string[]): Promise<number> {
     enablePriorityAndFairness: boolFlag(args.flags, 'enable-priority-and-fairness', true),
     maxConnections: countFlag(args.flags, 'max-connections'),
     storageSync: storageSyncFlag(args.flags.get('storage-sync')),
+    etcd: etcdFlags(args.flags),
     tlsMinVersion,
     tlsCipherSuites,
     serviceAccountTokens: {
@@ -193,6 +204,35 @@ function countFlag(flags: ReadonlyMap<string, string>, name: string): number | u
   const n = Number(v);
   if (!/^\d+$/.test(v) || !Number.isSafeInteger(n)) throw new Error(`invalid --${name}: ${v}`);
   return n;
+}
+
+/** --storage and the --etcd-* flags: the etcd connection, or undefined for SQLite. */
+function etcdFlags(flags: ReadonlyMap<string, string>): EtcdStoreOptions | undefined {
+  const kind = flags.get('storage') ?? 'sqlite';
+  if (kind !== 'sqlite' && kind !== 'etcd') throw new Error(`invalid --storage: ${kind} (want sqlite or etcd)`);
+  if (kind === 'sqlite') {
+    // (A function-local list: main() runs before module-level constants below it are initialized.)
+    const stray = ['etcd-servers', 'etcd-prefix', 'etcd-cafile', 'etcd-certfile', 'etcd-keyfile', 'etcd-compaction-interval'].find((f) => flags.has(f));
+    if (stray) throw new Error(`--${stray} is only used with --storage etcd`);
+    return undefined;
+  }
+  const servers = listFlag(flags, 'etcd-servers') ?? [];
+  if (servers.length === 0) throw new Error('--etcd-servers must be specified');
+  for (const url of servers) {
+    if (!/^https?:\/\/[^/]+\/?$/.test(url)) throw new Error(`invalid --etcd-servers URL ${url} (want http://HOST:PORT or https://HOST:PORT)`);
+  }
+  if (flags.has('etcd-certfile') !== flags.has('etcd-keyfile')) throw new Error('--etcd-certfile and --etcd-keyfile must be given together');
+  const interval = flags.get('etcd-compaction-interval') ?? '5m0s';
+  const ns = parseGoDuration(interval);
+  if (ns === undefined || ns < 0n) throw new Error(`invalid --etcd-compaction-interval: ${interval}`);
+  return {
+    compactionIntervalMs: Number(ns / 1_000_000n),
+    servers,
+    prefix: flags.get('etcd-prefix') ?? '/registry',
+    caFile: flags.get('etcd-cafile'),
+    certFile: flags.get('etcd-certfile'),
+    keyFile: flags.get('etcd-keyfile'),
+  };
 }
 
 function storageSyncFlag(v: string | undefined): StorageSync | undefined {

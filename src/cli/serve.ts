@@ -5,6 +5,7 @@ import { resolve, join } from 'node:path';
 import { openSqliteStore } from '../storage/sqlite-store.js';
 import type { StorageSync } from '../storage/sqlite-schema.js';
 import { createCachedStore } from '../storage/cache.js';
+import { openEtcdStore, type EtcdStoreOptions } from '../storage/etcd-store.js';
 import { ensureCertificates } from '../auth/certs.js';
 import { writeKubeconfig } from '../auth/kubeconfig.js';
 import { loadServiceAccountKeys } from '../auth/service-account-keys.js';
@@ -15,7 +16,10 @@ import type { AuthorizerHooks } from '../auth/authorize.js';
 import type { KVStore } from '../storage/types.js';
 
 export interface ServeOptions {
+  /** Certificates and the kubeconfig, and the SQLite state unless etcd is given. */
   dataDir: string;
+  /** --storage etcd: state in etcd instead of SQLite in the data directory (--etcd-servers and friends). */
+  etcd?: EtcdStoreOptions;
   securePort: number;
   insecurePort?: number;
   bindAddress: string;
@@ -65,7 +69,7 @@ export interface ServeOptions {
 
 export interface Served {
   server: RunningServer;
-  /** The storage the server runs on (the watch cache over SQLite); tests compact it and read it directly. */
+  /** The storage the server runs on (the watch cache over SQLite or etcd); tests compact it and read it directly. */
   kv: KVStore;
   kubeconfigPath: string;
   close(): Promise<void>;
@@ -74,8 +78,9 @@ export interface Served {
 export async function serve(opts: ServeOptions): Promise<Served> {
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  // Current reads are served from memory; writes, watches and older revisions go to SQLite.
-  const kv = await createCachedStore(openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' }));
+  // Current reads are served from memory; writes, watches and older revisions go to SQLite or etcd.
+  const inner = opts.etcd ? await openEtcdStore(opts.etcd) : openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' });
+  const kv = await createCachedStore(inner);
   const [certs, saKeys] = await Promise.all([
     ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] }),
     loadServiceAccountKeys(dataDir, { signingKeyFile: opts.serviceAccountSigningKeyFile, keyFiles: opts.serviceAccountKeyFiles }),

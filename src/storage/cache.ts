@@ -8,6 +8,11 @@
 // is kube-apiserver's "wait until fresh" for consistent reads from cache. With the SQLite store the
 // event arrives before the write resolves and nothing waits. Whenever the cache is not fresh
 // (reloading after the watch broke, or a write gave up waiting), reads go to the inner store.
+//
+// Watches go to the inner store too, but an event is held back until the cache has applied its
+// revision: whoever reacts to an event (a controller) reads at least that state from the cache. etcd
+// sends one revision's events to each of its watchers separately, so the cache's own watch may
+// hear of a write after another one does.
 import { KeyIndex } from './cache-index.js';
 import {
   StorageError,
@@ -37,6 +42,11 @@ type State = 'loading' | 'live' | 'failed' | 'closed';
 interface Waiter {
   revision: number;
   done(): void;
+}
+
+/** A watch with events held back until the cache has caught up with them. */
+interface HeldWatch {
+  flush(): void;
 }
 
 const MAX_RETRY_MS = 5_000;
@@ -69,6 +79,7 @@ export class CachedKVStore implements KVStore {
   /** The newest revision compacted through this cache (the inner store may have compacted further). */
   private compacted = 0;
   private waiters: Waiter[] = [];
+  private readonly holding = new Set<HeldWatch>();
   private retryTimer: NodeJS.Timeout | undefined;
   private retryMs: number;
   private closePromise: Promise<void> | undefined;
@@ -152,7 +163,58 @@ export class CachedKVStore implements KVStore {
   }
 
   watch(prefix: string, opts: WatchOptions): Watcher {
-    return this.inner.watch(prefix, opts);
+    const held: StoreEvent[] = [];
+    let open = true;
+    let inner: Watcher | undefined;
+    const stop = (): void => {
+      open = false;
+      this.holding.delete(entry);
+      inner?.close();
+    };
+    const emit = (ev: StoreEvent): void => {
+      try {
+        opts.onEvent(ev);
+      } catch (err) {
+        // As the inner store does: a throwing handler ends its own watch.
+        if (!open) return;
+        stop();
+        opts.onError?.(new StorageError('closed', `watch ended: its event handler failed: ${err instanceof Error ? err.message : String(err)}`));
+      }
+    };
+    const entry: HeldWatch = {
+      flush: () => {
+        while (open && held.length > 0 && this.caughtUp(held[0]!.kv.modRevision)) emit(held.shift()!);
+        if (held.length === 0) this.holding.delete(entry);
+      },
+    };
+    inner = this.inner.watch(prefix, {
+      fromRevision: opts.fromRevision,
+      onEvent: (ev) => {
+        if (!open) return;
+        if (held.length === 0 && this.caughtUp(ev.kv.modRevision)) return emit(ev);
+        held.push(ev);
+        this.holding.add(entry);
+      },
+      onError: (err) => {
+        if (!open) return;
+        // What came before the error is delivered first, caught up or not.
+        while (open && held.length > 0) emit(held.shift()!);
+        if (!open) return;
+        stop();
+        opts.onError?.(err);
+      },
+    });
+    if (!open) inner.close();
+    return { close: stop };
+  }
+
+  /** Whether a reader of the cache sees revision's state: the cache has applied it, or reads go to the inner store. */
+  private caughtUp(revision: number): boolean {
+    return this.state !== 'live' || this.rev >= revision;
+  }
+
+  private flushHeld(): void {
+    for (const w of [...this.holding]) w.flush();
   }
 
   async compact(revision: number): Promise<void> {
@@ -232,6 +294,7 @@ export class CachedKVStore implements KVStore {
     this.state = 'loading';
     // Reads go to the inner store from here on, and writes need not wait for the cache.
     this.release(Infinity);
+    this.flushHeld();
     this.index = new KeyIndex(this.mergeAt);
     const index = new KeyIndex(this.mergeAt);
     // The first page fixes the revision; the rest are read at it.
@@ -265,6 +328,7 @@ export class CachedKVStore implements KVStore {
     else this.index.remove(ev.kv.key);
     this.rev = revision;
     this.release(revision);
+    if (this.holding.size > 0) this.flushHeld();
   }
 
   /** The usual cause is 'compacted': the watch fell further behind than history reaches. Start over. */
@@ -286,6 +350,7 @@ export class CachedKVStore implements KVStore {
           // The inner store is gone: nothing to follow; reads go to it and fail there.
           this.state = 'failed';
           this.generation++;
+          this.flushHeld();
           return;
         }
         clearTimeout(this.retryTimer);

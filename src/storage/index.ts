@@ -3,3 +3,4 @@ export { openSqliteStore, SqliteStore, type SqliteStoreOptions } from './sqlite-
 export type { StorageSync } from './sqlite-schema.js';
 export { prefixEnd, compareKeys } from './key-range.js';
 export { createCachedStore, CachedKVStore, type CachedStoreOptions } from './cache.js';
+export { openEtcdStore, EtcdStore, type EtcdStoreOptions } from './etcd-store.js';

@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CachedKVStore } from '../../src/storage/cache.js';
 import { SqliteStore } from '../../src/storage/sqlite-store.js';
+import { EtcdStore } from '../../src/storage/etcd-store.js';
 import { requireKubectl, startTestServer, type TestServer } from './harness.js';
 
 requireKubectl();
+const onEtcd = process.env.CRD_APISERVER_TEST_STORAGE === 'etcd';
 
 for (const [name, opts] of [
   ['without options', undefined],
@@ -20,10 +22,15 @@ for (const [name, opts] of [
     });
     after(() => s.close());
 
-    it('runs on the watch cache over SQLite in its data directory, as serve does', async () => {
+    it('runs on the watch cache over SQLite in its data directory (or etcd, when asked), as serve does', async () => {
       assert.ok(s.kv instanceof CachedKVStore, 'the store is the watch cache');
-      assert.ok(s.kv.inner instanceof SqliteStore, 'over the SQLite store');
-      assert.ok(existsSync(join(s.dataDir, 'state.db')));
+      if (onEtcd) {
+        assert.ok(s.kv.inner instanceof EtcdStore, 'over the etcd store');
+        assert.ok(!existsSync(join(s.dataDir, 'state.db')));
+      } else {
+        assert.ok(s.kv.inner instanceof SqliteStore, 'over the SQLite store');
+        assert.ok(existsSync(join(s.dataDir, 'state.db')));
+      }
       const r = await s.kubectl(['create', 'namespace', 'through-the-cache']);
       assert.equal(r.code, 0, r.stderr);
       // The write went through the cache, which answers for it from memory.

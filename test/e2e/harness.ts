@@ -8,6 +8,7 @@ import { serve, type Served } from '../../src/cli/serve.js';
 import type { KVStore } from '../../src/storage/types.js';
 import type { ServiceResolver } from '../../src/conversion/types.js';
 import type { ServeOptions } from '../../src/cli/serve.js';
+import { startEtcd, type EtcdProcess } from '../storage/etcd-process.js';
 
 export interface TestServer {
   served: Served;
@@ -63,12 +64,27 @@ export interface TestServerOptions {
   authorizationModes?: ServeOptions['authorizationModes'];
   /** Time between passes of the APF bootstrap configuration ensurer. */
   apfEnsureIntervalMs?: number;
+  /** Run on etcd (serve --storage etcd) instead of SQLite in the data directory. */
+  etcd?: ServeOptions['etcd'];
 }
+
+/**
+ * With CRD_APISERVER_TEST_STORAGE=etcd, every test server runs on a fresh etcd of its own (as `serve
+ * --storage etcd`), so the end-to-end and client suites can be run against the etcd backend.
+ */
+const storageUnderTest = process.env.CRD_APISERVER_TEST_STORAGE ?? 'sqlite';
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'crd-apiserver-test-'));
   const home = join(dataDir, 'home');
-  // Exactly what `crd-apiserver serve` runs (the watch cache over SQLite included), with the tunables.
+  let etcd: EtcdProcess | undefined;
+  if (storageUnderTest === 'etcd' && !opts.etcd) {
+    etcd = await startEtcd();
+    opts = { ...opts, etcd: { servers: [etcd.url] } };
+  } else if (storageUnderTest !== 'sqlite' && storageUnderTest !== 'etcd') {
+    throw new Error(`CRD_APISERVER_TEST_STORAGE must be sqlite or etcd, not ${storageUnderTest}`);
+  }
+  // Exactly what `crd-apiserver serve` runs (the watch cache over SQLite or etcd included), with the tunables.
   const served = await serve({ dataDir, securePort: 0, bindAddress: '127.0.0.1', hosts: [], ...opts });
   const kubeconfig = served.kubeconfigPath;
   return {
@@ -104,6 +120,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     },
     close: async () => {
       await served.close();
+      await etcd?.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

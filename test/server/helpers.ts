@@ -1,9 +1,12 @@
 // An in-process server on plain HTTP, for API-level tests with fetch. Its storage is assembled as
-// `serve` assembles it (the watch cache over SQLite), only in memory.
+// `serve` assembles it (the watch cache over SQLite), only in memory; with CRD_APISERVER_TEST_STORAGE=etcd,
+// the watch cache over a fresh etcd of its own.
 import { startServer, type RunningServer, type ServerOptions } from '../../src/server/server.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import { createCachedStore } from '../../src/storage/cache.js';
 import type { KVStore } from '../../src/storage/types.js';
+import { openEtcdStore } from '../../src/storage/etcd-store.js';
+import { startEtcd, type EtcdProcess } from '../storage/etcd-process.js';
 
 export interface Api {
   server: RunningServer;
@@ -14,7 +17,9 @@ export interface Api {
 }
 
 export async function startApi(opts: Omit<ServerOptions, 'kv'> = {}): Promise<Api> {
-  const kv = await createCachedStore(openSqliteStore(':memory:'));
+  let etcd: EtcdProcess | undefined;
+  if (process.env.CRD_APISERVER_TEST_STORAGE === 'etcd') etcd = await startEtcd();
+  const kv = await createCachedStore(etcd ? await openEtcdStore({ servers: [etcd.url] }) : openSqliteStore(':memory:'));
   const server = await startServer({ kv, insecurePort: 0, ...opts });
   const url = server.insecureUrl!;
   return {
@@ -40,6 +45,7 @@ export async function startApi(opts: Omit<ServerOptions, 'kv'> = {}): Promise<Ap
     async close() {
       await server.close();
       await kv.close();
+      await etcd?.destroy();
     },
   };
 }

@@ -1,0 +1,159 @@
+// Starts a throwaway single-member etcd on free loopback ports for a test, and stops it again.
+// etcd comes from Debian's etcd-server (.ci/run installs it); a test that needs it fails loudly
+// when it is missing.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface EtcdProcess {
+  /** The client URL, http://127.0.0.1:PORT. */
+  url: string;
+  dataDir: string;
+  /** SIGTERM, wait for the exit, keep the data directory (for restart tests). */
+  stop(): Promise<void>;
+  /** Start again on the same ports and data. */
+  restart(): Promise<void>;
+  /** Stop and remove the data directory. */
+  destroy(): Promise<void>;
+}
+
+export function requireEtcd(): string {
+  try {
+    execFileSync('etcd', ['--version'], { stdio: 'pipe' });
+  } catch (e) {
+    throw new Error(`etcd is required by the etcd storage tests and was not found or failed (apt-get install etcd-server): ${(e as Error).message}`);
+  }
+  return 'etcd';
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Data on tmpfs when there is one: etcd fsyncs every write, which tests need not pay for. */
+function tempBase(): string {
+  return existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+}
+
+/** PEM files for serving etcd's client port over TLS, requiring client certificates signed by ca. */
+export interface EtcdTls {
+  ca: string;
+  cert: string;
+  key: string;
+  /** A client certificate and key the health check presents. */
+  clientCert: string;
+  clientKey: string;
+}
+
+/** Start etcd; a few tries, since a free port found here can be taken before etcd binds it. */
+export async function startEtcd(opts: { tls?: EtcdTls } = {}): Promise<EtcdProcess> {
+  requireEtcd();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startEtcdOnce(opts);
+    } catch (err) {
+      if (attempt >= 3) throw err;
+    }
+  }
+}
+
+async function startEtcdOnce(opts: { tls?: EtcdTls }): Promise<EtcdProcess> {
+  const dataDir = mkdtempSync(join(tempBase(), 'crd-etcd-'));
+  const [clientPort, peerPort] = [await freePort(), await freePort()];
+  const url = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
+  const peer = `http://127.0.0.1:${peerPort}`;
+  const args = [
+    '--name', 'test',
+    '--data-dir', dataDir,
+    '--listen-client-urls', url,
+    '--advertise-client-urls', url,
+    '--listen-peer-urls', peer,
+    '--initial-advertise-peer-urls', peer,
+    '--initial-cluster', `test=${peer}`,
+    '--log-level', 'error',
+    '--logger', 'zap',
+    ...(opts.tls
+      ? ['--cert-file', opts.tls.cert, '--key-file', opts.tls.key, '--trusted-ca-file', opts.tls.ca, '--client-cert-auth']
+      : []),
+  ];
+  const healthy = opts.tls ? tlsHealth(url, opts.tls) : plainHealth(url);
+  let child: ChildProcess | undefined;
+  let output = '';
+  const launch = async (): Promise<void> => {
+    output = '';
+    const c = spawn('etcd', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = c;
+    c.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    c.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      if (c.exitCode !== null) throw new Error(`etcd exited with ${c.exitCode}: ${output}`);
+      if (await healthy()) return;
+      if (Date.now() > deadline) throw new Error(`etcd did not become healthy: ${output}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+  const stop = async (): Promise<void> => {
+    const c = child;
+    child = undefined;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      c.once('exit', () => resolve());
+      c.kill('SIGTERM');
+    });
+  };
+  try {
+    await launch();
+  } catch (err) {
+    await stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    url,
+    dataDir,
+    stop,
+    restart: async () => {
+      await stop();
+      await launch();
+    },
+    destroy: async () => {
+      await stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function plainHealth(url: string): () => Promise<boolean> {
+  return async () => {
+    try {
+      const body = (await (await fetch(`${url}/health`)).json()) as { health?: string };
+      return body.health === 'true';
+    } catch {
+      return false; // Not listening yet.
+    }
+  };
+}
+
+function tlsHealth(url: string, tls: EtcdTls): () => Promise<boolean> {
+  const [ca, cert, key] = [readFileSync(tls.ca), readFileSync(tls.clientCert), readFileSync(tls.clientKey)];
+  return () =>
+    new Promise((resolve) => {
+      const req = httpsGet(`${url}/health`, { ca, cert, key }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve(body.includes('"health":"true"')));
+      });
+      req.on('error', () => resolve(false));
+    });
+}

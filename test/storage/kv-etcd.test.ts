@@ -1,0 +1,35 @@
+// The conformance suite over etcd: the EtcdStore alone and behind the watch cache, as `serve
+// --storage etcd` runs it. Every store gets a fresh etcd (revisions and compaction are global to an
+// etcd, and the suite counts both from an empty store).
+import { createCachedStore, openEtcdStore } from '../../src/storage/index.js';
+import { runKVStoreSuite, type KVStoreFactory } from './kv-suite.js';
+import { requireEtcd, startEtcd } from './etcd-process.js';
+
+requireEtcd();
+
+const etcd =
+  (cached: boolean, prefix: string): KVStoreFactory =>
+  async () => {
+    const proc = await startEtcd();
+    try {
+      const inner = await openEtcdStore({ servers: [proc.url], prefix, root: '' });
+      // A fresh etcd is at revision 1, not 0.
+      const startRevision = await inner.currentRevision();
+      const kv = cached ? await createCachedStore(inner) : inner;
+      return {
+        kv,
+        startRevision,
+        close: async () => {
+          await kv.close();
+          await proc.destroy();
+        },
+      };
+    } catch (err) {
+      await proc.destroy();
+      throw err;
+    }
+  };
+
+runKVStoreSuite('etcd store', etcd(false, ''));
+runKVStoreSuite('cached store over etcd', etcd(true, '/registry'));
+// Key prefixes, reconnects and compaction by another client: test/storage/etcd-store.test.ts.
