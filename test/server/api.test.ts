@@ -237,7 +237,8 @@ test('discovery follows CRDs as they come and go', async () => {
   crd.spec.names = { plural: 'widgets', kind: 'Widget' };
   crd.spec.scope = 'Cluster';
   await installCronTab(api, crd);
-  r = await api.req('GET', '/apis/example.org/v1');
+  // Discovery follows the CRD's informer, as kube's discovery controller does: it may trail Established.
+  for (let i = 0; i < 200 && (r = await api.req('GET', '/apis/example.org/v1')).status !== 200; i++) await new Promise((res) => setTimeout(res, 10));
   assert.equal(r.json.resources[0].name, 'widgets');
   assert.equal(r.json.resources[0].namespaced, false);
   r = await api.req('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.org');
