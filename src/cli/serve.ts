@@ -13,6 +13,10 @@ import type { ServiceResolver } from '../conversion/types.js';
 import type { TokenTable } from '../auth/authenticate.js';
 import type { AuthorizerHooks } from '../auth/authorize.js';
 import type { KVStore } from '../storage/types.js';
+import { loadEncryptionConfig, type GroupResource } from '../storage/encryption/config.js';
+import { EncryptingKVStore } from '../storage/encryption/encrypting-store.js';
+import { keyTransformerLookup } from '../storage/encryption/resource-keys.js';
+import { BUILTIN_KINDS } from '../apis/index.js';
 
 export interface ServeOptions {
   dataDir: string;
@@ -59,6 +63,8 @@ export interface ServeOptions {
   serviceAccountSigningKeyFile?: string;
   /** --service-account-key-file: further PEM files of keys that verify tokens. */
   serviceAccountKeyFiles?: string[];
+  /** --encryption-provider-config: an EncryptionConfiguration file; values of the resources it names are stored encrypted. */
+  encryptionProviderConfig?: string;
   /** Time between passes of the APF bootstrap configuration ensurer (one minute; tests shorten it). */
   apfEnsureIntervalMs?: number;
 }
@@ -71,11 +77,24 @@ export interface Served {
   close(): Promise<void>;
 }
 
+/** Built-in kinds' storage key prefixes and the group-resource encryption rules name them by (their storage group). */
+function builtinKeyPrefixes(): Map<string, GroupResource> {
+  const out = new Map<string, GroupResource>();
+  for (const k of BUILTIN_KINDS) {
+    if (k.createOnly || out.has(k.keyPrefix)) continue;
+    out.set(k.keyPrefix, { group: k.storageGroup ?? k.served.group, resource: k.served.resource });
+  }
+  return out;
+}
+
 export async function serve(opts: ServeOptions): Promise<Served> {
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Current reads are served from memory; writes, watches and older revisions go to SQLite.
-  const kv = await createCachedStore(openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' }));
+  // Encryption at rest sits under the cache: the cache and everything above it hold plaintext.
+  const transformers = opts.encryptionProviderConfig ? keyTransformerLookup(loadEncryptionConfig(opts.encryptionProviderConfig), builtinKeyPrefixes()) : undefined;
+  const sqlite = openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' });
+  const kv = await createCachedStore(transformers ? new EncryptingKVStore(sqlite, transformers) : sqlite);
   const [certs, saKeys] = await Promise.all([
     ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] }),
     loadServiceAccountKeys(dataDir, { signingKeyFile: opts.serviceAccountSigningKeyFile, keyFiles: opts.serviceAccountKeyFiles }),
