@@ -54,10 +54,14 @@ export interface TestServerOptions {
   authorizationModes?: ServeOptions['authorizationModes'];
   /** Time between passes of the APF bootstrap configuration ensurer. */
   apfEnsureIntervalMs?: number;
+  /** kube's --encryption-provider-config. */
+  encryptionProviderConfig?: string;
+  /** Reuse this data directory (a restart); close() then leaves it in place for the caller to remove. */
+  dataDir?: string;
 }
 
-export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'crd-apiserver-test-'));
+export async function startTestServer({ dataDir: reuse, ...opts }: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = reuse ?? mkdtempSync(join(tmpdir(), 'crd-apiserver-test-'));
   const home = join(dataDir, 'home');
   // Exactly what `crd-apiserver serve` runs (the watch cache over SQLite included), with the tunables.
   const served = await serve({ dataDir, securePort: 0, bindAddress: '127.0.0.1', hosts: [], ...opts });
@@ -90,7 +94,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     },
     close: async () => {
       await served.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!reuse) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
