@@ -4,7 +4,7 @@
 // documentation ("Encrypting Confidential Data at Rest") does it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -108,6 +108,46 @@ test('kubectl against --encryption-provider-config: encrypted on disk, rotated b
     }
     assert.match(onDisk(dataDir, '/registry/secrets/default/s2').current, /^\{/);
     assert.match(onDisk(dataDir, key).current, /^\{"kind":"Secret"/);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a custom resource named in the configuration (aesgcm) is stored encrypted; its CRD and other resources are not', async () => {
+  requireKubectl();
+  const dataDir = mkdtempSync(join(tmpdir(), 'crd-apiserver-enc-'));
+  try {
+    const p = join(dataDir, 'enc.yaml');
+    writeFileSync(
+      p,
+      `apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+  - resources: [crontabs.stable.example.com]
+    providers:
+      - aesgcm:
+          keys: [{name: g1, secret: ${KEY1}}]
+`,
+    );
+    const s = await startTestServer({ dataDir, encryptionProviderConfig: p });
+    try {
+      const crd = readFileSync(new URL('../fixtures/crontab-subresources-crd.yaml', import.meta.url), 'utf8');
+      let r = await s.kubectl(['apply', '-f', s.file('crd.yaml', crd)]);
+      assert.equal(r.code, 0, r.stderr);
+      r = await s.kubectl(['wait', '--for', 'condition=established', '--timeout=20s', 'crd/crontabs.stable.example.com']);
+      assert.equal(r.code, 0, r.stderr);
+      const cr = `apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: c1\nspec:\n  cronSpec: "${PLAIN}"\n  image: img\n  replicas: 1\n`;
+      r = await s.kubectl(['apply', '-f', s.file('cr.yaml', cr)]);
+      assert.equal(r.code, 0, r.stderr);
+      r = await s.kubectl(['get', 'crontab', 'c1', '-o', 'jsonpath={.spec.cronSpec}']);
+      assert.equal(r.stdout, PLAIN);
+    } finally {
+      await s.close();
+    }
+    const stored = onDisk(dataDir, '/registry/stable.example.com/crontabs/default/c1');
+    assert.match(stored.current, /^k8s:enc:aesgcm:v1:g1:/);
+    for (const v of stored.all) assert.ok(!v.includes(PLAIN), 'plaintext on disk');
+    assert.match(onDisk(dataDir, '/registry/apiextensions.k8s.io/customresourcedefinitions/crontabs.stable.example.com').current, /^\{/);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
