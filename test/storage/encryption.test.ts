@@ -76,6 +76,10 @@ test('reading: an unknown key name, no matching provider, identity refusing ciph
   assert.deepEqual(identityFirst.fromStorage(v1, SECRET_KEY), { value: '{"a":1}', stale: true });
   assert.deepEqual(identityFirst.fromStorage('{"a":1}', SECRET_KEY), { value: '{"a":1}', stale: false });
   assert.equal(identityFirst.toStorage('{"a":1}', SECRET_KEY), '{"a":1}');
+  // Turning encryption on over existing data: plaintext reads through identity listed last, stale until rewritten.
+  const encryptExisting = transformersFromConfig(config(['secrets'], [aescbc(['key1', KEY1]), { identity: {} }]))(SECRETS)!;
+  assert.deepEqual(encryptExisting.fromStorage('{"a":1}', SECRET_KEY), { value: '{"a":1}', stale: true });
+  assert.deepEqual(encryptExisting.fromStorage(v1, SECRET_KEY), { value: '{"a":1}', stale: false });
   // A wrong key under the same name fails as CBC with the wrong key does: bad padding (or, rarely, garbage).
   const wrong = transformersFromConfig(config(['secrets'], [aescbc(['key1', KEY2])]))(SECRETS)!;
   assert.throws(() => wrong.fromStorage(v1, SECRET_KEY));
