@@ -29,6 +29,9 @@ Flags for serve:
                          where webhook service references are reached (default <name>.<namespace>.svc)
   --client-ca-file PATH  PEM CA certificates: client certificates they signed authenticate too (CN the user, O the
                          groups), besides those of the server's own CA
+  --encryption-provider-config PATH
+                         an EncryptionConfiguration (apiserver.config.k8s.io/v1): the resources it names are
+                         stored encrypted (aescbc, aesgcm; identity); the first provider writes, all read
   --token-auth-file PATH a CSV of bearer tokens (token,user,uid,"group1,group2"), as kube-apiserver reads it
   --anonymous-auth BOOL  requests without credentials are system:anonymous (true, default) or get 401 (false)
   --authorization-mode M[,M]
@@ -128,6 +131,7 @@ async function main(argv: string[]): Promise<number> {
     serviceResolver: mappedServiceResolver(parseServiceMappings(args.flags.get('service-resolver') ?? '')),
     tokens: args.flags.has('token-auth-file') ? loadTokenFile(args.flags.get('token-auth-file')!) : undefined,
     clientCaFile: args.flags.get('client-ca-file'),
+    encryptionProviderConfig: args.flags.get('encryption-provider-config'),
     anonymousAuth: boolFlag(args.flags, 'anonymous-auth', true),
     authorizationModes: authorizationModesFlag(args.flags.get('authorization-mode')),
     eventTtlMs: durationFlag(args.flags, 'event-ttl'),

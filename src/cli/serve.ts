@@ -14,6 +14,10 @@ import type { ServiceResolver } from '../conversion/types.js';
 import type { TokenTable } from '../auth/authenticate.js';
 import type { AuthorizerHooks } from '../auth/authorize.js';
 import type { KVStore } from '../storage/types.js';
+import { loadEncryptionConfig, type GroupResource } from '../storage/encryption/config.js';
+import { EncryptingKVStore } from '../storage/encryption/encrypting-store.js';
+import { keyTransformerLookup } from '../storage/encryption/resource-keys.js';
+import { BUILTIN_KINDS } from '../apis/index.js';
 
 export interface ServeOptions {
   /** Certificates and the kubeconfig, and the SQLite state unless etcd is given. */
@@ -63,6 +67,8 @@ export interface ServeOptions {
   serviceAccountSigningKeyFile?: string;
   /** --service-account-key-file: further PEM files of keys that verify tokens. */
   serviceAccountKeyFiles?: string[];
+  /** --encryption-provider-config: an EncryptionConfiguration file; values of the resources it names are stored encrypted. */
+  encryptionProviderConfig?: string;
   /** Time between passes of the APF bootstrap configuration ensurer (one minute; tests shorten it). */
   apfEnsureIntervalMs?: number;
 }
@@ -75,12 +81,24 @@ export interface Served {
   close(): Promise<void>;
 }
 
+/** Built-in kinds' storage key prefixes and the group-resource encryption rules name them by (their storage group). */
+function builtinKeyPrefixes(): Map<string, GroupResource> {
+  const out = new Map<string, GroupResource>();
+  for (const k of BUILTIN_KINDS) {
+    if (k.createOnly || out.has(k.keyPrefix)) continue;
+    out.set(k.keyPrefix, { group: k.storageGroup ?? k.served.group, resource: k.served.resource });
+  }
+  return out;
+}
+
 export async function serve(opts: ServeOptions): Promise<Served> {
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Current reads are served from memory; writes, watches and older revisions go to SQLite or etcd.
+  // Encryption at rest sits under the cache: the cache and everything above it hold plaintext.
+  const transformers = opts.encryptionProviderConfig ? keyTransformerLookup(loadEncryptionConfig(opts.encryptionProviderConfig), builtinKeyPrefixes()) : undefined;
   const inner = opts.etcd ? await openEtcdStore(opts.etcd) : openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' });
-  const kv = await createCachedStore(inner);
+  const kv = await createCachedStore(transformers ? new EncryptingKVStore(inner, transformers) : inner);
   const [certs, saKeys] = await Promise.all([
     ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] }),
     loadServiceAccountKeys(dataDir, { signingKeyFile: opts.serviceAccountSigningKeyFile, keyFiles: opts.serviceAccountKeyFiles }),

@@ -473,7 +473,8 @@ export class GenericStore {
         continue;
       }
       const value = await this.encode(desired);
-      if (value === kv.value) return { object: current, created: false }; // no-op: no new revision
+      // No-op: no new revision, unless the stored bytes need rewriting under the current encryption.
+      if (value === kv.value && !kv.stale) return { object: current, created: false };
       if (opts.dryRun) {
         setResourceVersion(desired, String(kv.modRevision));
         return { object: this.type.strategy.canonicalize(desired), created: false };

@@ -8,6 +8,12 @@ export interface KeyValue {
   value: string;
   createRevision: number;
   modRevision: number;
+  /**
+   * Set when the stored bytes were not written as the current encryption configuration writes them
+   * (read by a provider other than the first): an update then writes even an unchanged value, so
+   * that rewriting objects completes a key rotation (kube's "stale" in GuaranteedUpdate).
+   */
+  stale?: boolean;
 }
 
 export type WatchEventType = 'put' | 'delete';

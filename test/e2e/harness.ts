@@ -66,6 +66,10 @@ export interface TestServerOptions {
   apfEnsureIntervalMs?: number;
   /** Run on etcd (serve --storage etcd) instead of SQLite in the data directory. */
   etcd?: ServeOptions['etcd'];
+  /** kube's --encryption-provider-config. */
+  encryptionProviderConfig?: string;
+  /** Reuse this data directory (a restart); close() then leaves it in place for the caller to remove. */
+  dataDir?: string;
 }
 
 /**
@@ -74,8 +78,8 @@ export interface TestServerOptions {
  */
 const storageUnderTest = process.env.CRD_APISERVER_TEST_STORAGE ?? 'sqlite';
 
-export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'crd-apiserver-test-'));
+export async function startTestServer({ dataDir: reuse, ...opts }: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = reuse ?? mkdtempSync(join(tmpdir(), 'crd-apiserver-test-'));
   const home = join(dataDir, 'home');
   let etcd: EtcdProcess | undefined;
   if (storageUnderTest === 'etcd' && !opts.etcd) {
@@ -121,7 +125,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     close: async () => {
       await served.close();
       await etcd?.destroy();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!reuse) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
