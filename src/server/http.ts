@@ -5,6 +5,7 @@ import { type Status, StatusError, internal, requestEntityTooLarge } from '../ap
 import { negotiateErrorFormat, type Negotiated, type OutputFormat } from './negotiation.js';
 import { encodeProtobufObject, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
 import { stringifyJSON } from '../util/json-int64.js';
+import { noteRequestBody } from '../audit/record.js';
 
 /** kube-apiserver's default maximum request body (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -18,7 +19,9 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
     if (size > limit) throw requestEntityTooLarge(`Request entity too large: limit is ${limit}`);
     chunks.push(chunk);
   }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  noteRequestBody(req, body);
+  return body;
 }
 
 /** JSON, or YAML as kube writes it (sigs.k8s.io/yaml over goyaml.v2). */

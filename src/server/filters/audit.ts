@@ -1,0 +1,256 @@
+// WithAudit and WithFailedAuthenticationAudit: each request the policy selects becomes audit.k8s.io/v1 Events,
+// one per stage (RequestReceived; ResponseStarted for watches; ResponseComplete; Panic), handed to the log
+// writer without waiting on it. Behind authentication, as kube's chain has it, so the policy sees the
+// authenticated user (not the impersonated one, which the event records beside it).
+import { randomUUID } from 'node:crypto';
+import type { TLSSocket } from 'node:tls';
+import { StatusError } from '../../api/status.js';
+import type { UserInfo } from '../../api/user.js';
+import { attachAuditRecord, type AuditRecord } from '../../audit/record.js';
+import { evaluatePolicy, levelAtLeast, type AuditConfig, type Policy, type Stage } from '../../audit/policy.js';
+import type { Filter, RequestContext } from '../context.js';
+import { isLongRunning } from '../long-running.js';
+
+/** Where events go: a policy to select them and a sink taking one JSON line each. */
+export interface AuditBackend {
+  policy: Policy;
+  write(line: string): void;
+}
+
+interface ResponseStatus {
+  metadata: Record<string, never>;
+  status?: string;
+  message?: string;
+  reason?: string;
+  details?: unknown;
+  code: number;
+}
+
+/** The per-request state the event is built from. */
+interface Pending {
+  ctx: RequestContext;
+  config: AuditConfig;
+  auditID: string;
+  received: string;
+  user?: UserInfo;
+  record: AuditRecord;
+  responseStatus?: ResponseStatus;
+  responseBody?: Buffer[];
+}
+
+export function withAudit(backend: AuditBackend): Filter {
+  return async (ctx, next) => {
+    const config = evaluatePolicy(backend.policy, attributesOf(ctx, ctx.user));
+    if (config.level === 'None') return next();
+    const p = begin(ctx, config);
+    emit(backend, p, 'RequestReceived');
+    const res = ctx.res;
+    const longRunning = isLongRunning(ctx.info);
+    // The response code (and for RequestResponse the body) as the handler writes it.
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: typeof res, code: number, ...rest: unknown[]) {
+      p.responseStatus ??= { metadata: {}, code };
+      const r = (writeHead as (...a: unknown[]) => typeof res).call(this, code, ...rest);
+      if (longRunning) emit(backend, p, 'ResponseStarted');
+      return r;
+    } as typeof res.writeHead;
+    if (config.level === 'RequestResponse' && !longRunning) captureBody(p);
+    let panicked = false;
+    try {
+      await next();
+    } catch (e) {
+      p.responseStatus = statusOf(e);
+      // Anything but a Status is a panic in kube's terms: logged at the Panic stage, and still answered by the recovery filter.
+      if (!(e instanceof StatusError)) {
+        panicked = true;
+        emit(backend, p, 'Panic');
+      }
+      throw e;
+    } finally {
+      // kube's panic ends the request at the Panic stage: no ResponseComplete follows.
+      if (panicked) return;
+      if (!p.responseStatus) p.responseStatus = { metadata: {}, code: res.statusCode };
+      // ResponseComplete once the response is done (a thrown Status is written by the outer filter first).
+      const done = (): void => emit(backend, p, 'ResponseComplete');
+      if (res.writableFinished || res.destroyed) done();
+      else res.once('close', done);
+    }
+  };
+}
+
+/** Failed authentication, audited as kube's WithFailedAuthenticationAudit does: one ResponseStarted event with no user. */
+export function withFailedAuthenticationAudit(backend: AuditBackend): Filter {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (e) {
+      if (ctx.user === undefined && e instanceof StatusError && e.code === 401) {
+        const config = evaluatePolicy(backend.policy, attributesOf(ctx, undefined));
+        if (config.level !== 'None') {
+          const p = begin(ctx, config);
+          p.responseStatus = { metadata: {}, message: authMethods(ctx), code: 401 };
+          emit(backend, p, 'ResponseStarted');
+        }
+      }
+      throw e;
+    }
+  };
+}
+
+function begin(ctx: RequestContext, config: AuditConfig): Pending {
+  // A client's own Audit-ID is kept, as kube keeps it; the response says which ID the events carry.
+  const given = ctx.req.headers['audit-id'];
+  const auditID = typeof given === 'string' && given.trim() ? given.trim() : randomUUID();
+  if (!ctx.res.headersSent) ctx.res.setHeader('Audit-Id', auditID);
+  const record: AuditRecord = { wantsRequest: levelAtLeast(config.level, 'Request'), annotations: {} };
+  attachAuditRecord(ctx.req, record);
+  return { ctx, config, auditID, received: microTime(new Date()), user: ctx.user, record };
+}
+
+function captureBody(p: Pending): void {
+  const res = p.ctx.res;
+  const chunks: Buffer[] = (p.responseBody = []);
+  const keep = (c: unknown): void => {
+    if (typeof c === 'string') chunks.push(Buffer.from(c));
+    else if (c instanceof Uint8Array) chunks.push(Buffer.from(c));
+  };
+  const write = res.write;
+  const end = res.end;
+  res.write = function (this: typeof res, chunk: unknown, ...rest: unknown[]) {
+    keep(chunk);
+    return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as typeof res.write;
+  res.end = function (this: typeof res, chunk?: unknown, ...rest: unknown[]) {
+    if (typeof chunk !== 'function') keep(chunk);
+    return (end as (...a: unknown[]) => typeof res).call(this, chunk, ...rest);
+  } as typeof res.end;
+}
+
+function emit(backend: AuditBackend, p: Pending, stage: Stage): void {
+  if (p.config.omitStages.includes(stage)) return;
+  const { ctx, config } = p;
+  const info = ctx.info;
+  const level = config.level;
+  const ev: Record<string, unknown> = {
+    kind: 'Event',
+    apiVersion: 'audit.k8s.io/v1',
+    level,
+    auditID: p.auditID,
+    stage,
+    requestURI: ctx.req.url ?? '',
+    verb: info.verb,
+    user: p.user ? userJSON(p.user) : {},
+  };
+  if (p.user && ctx.user && ctx.user !== p.user) ev.impersonatedUser = userJSON(ctx.user);
+  ev.sourceIPs = sourceIPs(ctx);
+  if (ctx.req.headers['user-agent']) ev.userAgent = ctx.req.headers['user-agent'];
+  if (info.isResourceRequest) {
+    const ref: Record<string, string> = {};
+    if (info.resource) ref.resource = info.resource;
+    if (info.namespace) ref.namespace = info.namespace;
+    if (info.name) ref.name = info.name;
+    if (info.apiGroup) ref.apiGroup = info.apiGroup;
+    if (info.apiVersion) ref.apiVersion = info.apiVersion;
+    if (info.subresource) ref.subresource = info.subresource;
+    ev.objectRef = ref;
+  }
+  if (stage !== 'RequestReceived' && p.responseStatus) ev.responseStatus = p.responseStatus;
+  if (levelAtLeast(level, 'Request') && p.record.requestBody?.length) {
+    const obj = jsonOf(p.record.requestBody, ctx.req.headers['content-type']);
+    if (obj !== undefined) ev.requestObject = config.omitManagedFields ? withoutManagedFields(obj) : obj;
+  }
+  if (level === 'RequestResponse' && stage === 'ResponseComplete' && p.responseBody?.length) {
+    const obj = jsonOf(Buffer.concat(p.responseBody), String(ctx.res.getHeader('content-type') ?? ''));
+    if (obj !== undefined) ev.responseObject = config.omitManagedFields ? withoutManagedFields(obj) : obj;
+  }
+  ev.requestReceivedTimestamp = p.received;
+  ev.stageTimestamp = microTime(new Date());
+  if (Object.keys(p.record.annotations).length) ev.annotations = { ...p.record.annotations };
+  backend.write(JSON.stringify(ev));
+}
+
+function attributesOf(ctx: RequestContext, user: UserInfo | undefined) {
+  const i = ctx.info;
+  return {
+    user,
+    verb: i.verb,
+    isResourceRequest: i.isResourceRequest,
+    path: i.path,
+    apiGroup: i.apiGroup,
+    namespace: i.namespace,
+    resource: i.resource,
+    subresource: i.subresource,
+    name: i.name,
+  };
+}
+
+const userJSON = (u: UserInfo): Record<string, unknown> => {
+  const o: Record<string, unknown> = { username: u.name };
+  if (u.uid) o.uid = u.uid;
+  if (u.groups.length) o.groups = u.groups;
+  if (u.extra && Object.keys(u.extra).length) o.extra = u.extra;
+  return o;
+};
+
+/** utilnet.SourceIPs: X-Forwarded-For, then X-Real-Ip, then the peer, each once. */
+function sourceIPs(ctx: RequestContext): string[] {
+  const ips: string[] = [];
+  const add = (ip: string | undefined): void => {
+    const v = ip?.trim().replace(/^::ffff:/, '');
+    if (v && !ips.includes(v)) ips.push(v);
+  };
+  const xff = ctx.req.headers['x-forwarded-for'];
+  if (typeof xff === 'string') for (const ip of xff.split(',')) add(ip);
+  const real = ctx.req.headers['x-real-ip'];
+  if (typeof real === 'string') add(real);
+  add(ctx.req.socket.remoteAddress);
+  return ips;
+}
+
+/** The Status fields kube copies into responseStatus (LogResponseObject's bounded copy). */
+function statusOf(e: unknown): ResponseStatus {
+  if (!(e instanceof StatusError)) return { metadata: {}, code: 500 };
+  const s = e.status;
+  const out: ResponseStatus = { metadata: {}, status: s.status, message: s.message, reason: s.reason || undefined, code: s.code };
+  if (s.details) out.details = s.details;
+  return out;
+}
+
+function authMethods(ctx: RequestContext): string {
+  const m: string[] = [];
+  const auth = (ctx.req.headers.authorization ?? '').trim();
+  if (/^basic\s/i.test(auth)) m.push('basic');
+  const parts = auth.split(' ');
+  if (parts.length > 1 && parts[0]!.toLowerCase() === 'bearer') m.push('bearer');
+  if (ctx.query.get('access_token')?.trim()) m.push('access_token');
+  const sock = ctx.req.socket as Partial<TLSSocket>;
+  if (typeof sock.getPeerCertificate === 'function' && Object.keys(sock.getPeerCertificate()).length) m.push('x509');
+  return m.length ? `Authentication failed, attempted: ${m.join(', ')}` : 'Authentication failed, no credentials provided';
+}
+
+function jsonOf(body: Buffer, contentType: string | undefined): unknown {
+  if (contentType && !/json/i.test(contentType)) return undefined;
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function withoutManagedFields(obj: unknown): unknown {
+  if (!obj || typeof obj !== 'object') return obj;
+  const o = obj as Record<string, unknown>;
+  const meta = o.metadata as Record<string, unknown> | undefined;
+  const items = Array.isArray(o.items) ? o.items.map(withoutManagedFields) : undefined;
+  if (!meta?.managedFields && !items) return obj;
+  const copy: Record<string, unknown> = { ...o };
+  if (meta?.managedFields) {
+    const { managedFields: _drop, ...rest } = meta;
+    copy.metadata = rest;
+  }
+  if (items) copy.items = items;
+  return copy;
+}
+
+/** metav1.MicroTime: RFC 3339 with six fractional digits. */
+const microTime = (d: Date): string => d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
