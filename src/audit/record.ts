@@ -1,18 +1,27 @@
 // What later steps of a request add to its audit event: the request body as read, annotations (the
 // authorizer's decision, admission's auditAnnotations). Kept per request, keyed by the request itself, so
 // code that holds only the IncomingMessage (readBody) can add to it; nothing is kept when audit is off.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface AuditRecord {
   /** Whether the level asks for the request body (Request or RequestResponse). */
   wantsRequest: boolean;
   requestBody?: Buffer;
+  /** The decoded request object, when the handler decoded one (a protobuf body is logged as JSON, as kube does). */
+  requestObject?: unknown;
+  /** Whether the level asks for the response object (RequestResponse). */
+  wantsResponse: boolean;
+  responseObject?: unknown;
   annotations: Record<string, string>;
 }
 
 const records = new WeakMap<IncomingMessage, AuditRecord>();
+const responses = new WeakMap<ServerResponse, AuditRecord>();
 
-export const attachAuditRecord = (req: IncomingMessage, r: AuditRecord): void => void records.set(req, r);
+export function attachAuditRecord(req: IncomingMessage, res: ServerResponse, r: AuditRecord): void {
+  records.set(req, r);
+  responses.set(res, r);
+}
 
 /** Adds an annotation to the request's audit event (kube's audit.AddAuditAnnotation); the first value of a key stays. */
 export function addAuditAnnotation(req: IncomingMessage, key: string, value: string): void {
@@ -24,4 +33,16 @@ export function addAuditAnnotation(req: IncomingMessage, key: string, value: str
 export function noteRequestBody(req: IncomingMessage, body: Buffer): void {
   const r = records.get(req);
   if (r?.wantsRequest) r.requestBody = body;
+}
+
+/** The request object as decoded (kube's LogRequestObject). */
+export function noteRequestObject(req: IncomingMessage, obj: unknown): void {
+  const r = records.get(req);
+  if (r?.wantsRequest) r.requestObject = obj;
+}
+
+/** The object a response carries, whatever its encoding (kube's LogResponseObject). */
+export function noteResponseObject(res: ServerResponse, obj: unknown): void {
+  const r = responses.get(res);
+  if (r?.wantsResponse) r.responseObject = obj;
 }

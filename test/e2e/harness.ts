@@ -54,6 +54,8 @@ export interface TestServerOptions {
   authorizationModes?: ServeOptions['authorizationModes'];
   /** Time between passes of the APF bootstrap configuration ensurer. */
   apfEnsureIntervalMs?: number;
+  /** --audit-policy-file, --audit-log-path and the rotation flags. */
+  audit?: ServeOptions['audit'];
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {

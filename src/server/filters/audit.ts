@@ -102,8 +102,8 @@ function begin(ctx: RequestContext, config: AuditConfig): Pending {
   const given = ctx.req.headers['audit-id'];
   const auditID = typeof given === 'string' && given.trim() ? given.trim() : randomUUID();
   if (!ctx.res.headersSent) ctx.res.setHeader('Audit-Id', auditID);
-  const record: AuditRecord = { wantsRequest: levelAtLeast(config.level, 'Request'), annotations: {} };
-  attachAuditRecord(ctx.req, record);
+  const record: AuditRecord = { wantsRequest: levelAtLeast(config.level, 'Request'), wantsResponse: config.level === 'RequestResponse', annotations: {} };
+  attachAuditRecord(ctx.req, ctx.res, record);
   return { ctx, config, auditID, received: microTime(new Date()), user: ctx.user, record };
 }
 
@@ -155,12 +155,13 @@ function emit(backend: AuditBackend, p: Pending, stage: Stage): void {
     ev.objectRef = ref;
   }
   if (stage !== 'RequestReceived' && p.responseStatus) ev.responseStatus = p.responseStatus;
-  if (levelAtLeast(level, 'Request') && p.record.requestBody?.length) {
-    const obj = jsonOf(p.record.requestBody, ctx.req.headers['content-type']);
+  if (levelAtLeast(level, 'Request')) {
+    // The decoded object when the handler decoded one, else the body when it is JSON (a patch, DeleteOptions).
+    const obj = p.record.requestObject ?? (p.record.requestBody?.length ? jsonOf(p.record.requestBody, ctx.req.headers['content-type']) : undefined);
     if (obj !== undefined) ev.requestObject = config.omitManagedFields ? withoutManagedFields(obj) : obj;
   }
-  if (level === 'RequestResponse' && stage === 'ResponseComplete' && p.responseBody?.length) {
-    const obj = jsonOf(Buffer.concat(p.responseBody), String(ctx.res.getHeader('content-type') ?? ''));
+  if (level === 'RequestResponse' && stage === 'ResponseComplete') {
+    const obj = p.record.responseObject ?? (p.responseBody?.length ? jsonOf(Buffer.concat(p.responseBody), String(ctx.res.getHeader('content-type') ?? '')) : undefined);
     if (obj !== undefined) ev.responseObject = config.omitManagedFields ? withoutManagedFields(obj) : obj;
   }
   ev.requestReceivedTimestamp = p.received;
