@@ -1,6 +1,7 @@
 // What later steps of a request add to its audit event: the request body as read, annotations (the
 // authorizer's decision, admission's auditAnnotations). Kept per request, keyed by the request itself, so
 // code that holds only the IncomingMessage (readBody) can add to it; nothing is kept when audit is off.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface AuditRecord {
@@ -45,4 +46,20 @@ export function noteRequestObject(req: IncomingMessage, obj: unknown): void {
 export function noteResponseObject(res: ServerResponse, obj: unknown): void {
   const r = responses.get(res);
   if (r?.wantsResponse) r.responseObject = obj;
+}
+
+// Admission runs deep below the handler, with no request in hand: the audited request's record is found
+// through the async context instead (kube's request context). Made on first use, so a server that audits
+// nothing never turns async context tracking on.
+let current: AsyncLocalStorage<AuditRecord> | undefined;
+
+/** Runs the rest of an audited request with its record as the current one. */
+export function runAudited<T>(r: AuditRecord, fn: () => T): T {
+  return (current ??= new AsyncLocalStorage()).run(r, fn);
+}
+
+/** Adds an annotation to the audit event of the request being served, if it is audited (admission's auditAnnotations). */
+export function addCurrentAuditAnnotation(key: string, value: string): void {
+  const r = current?.getStore();
+  if (r && !(key in r.annotations)) r.annotations[key] = value;
 }

@@ -182,3 +182,67 @@ test('kubectl requests are audited as the policy selects them, in kube\'s Event 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('admission audit annotations: a ValidatingAdmissionPolicy\'s auditAnnotations and its Audit action', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'audit-e2e-'));
+  const logPath = join(dir, 'audit.log');
+  const policyFile = join(dir, 'policy.yaml');
+  writeFileSync(policyFile, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n  resources: [{group: "", resources: [configmaps]}]\n  verbs: [create]\n');
+  const t = await startTestServer({ audit: { policyFile, logPath } });
+  let closed = false;
+  try {
+    const apply = await t.kubectl(['apply', '-f', '-'], {
+      stdin: `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: audit-cm.example.com}
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}
+  validations:
+  - expression: "!has(object.data) || !('a' in object.data) || object.data.a != 'bad'"
+    message: a must not be bad
+  auditAnnotations:
+  - key: seen
+    valueExpression: "'cm ' + object.metadata.name"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: audit-cm-binding}
+spec:
+  policyName: audit-cm.example.com
+  validationActions: [Deny, Audit]
+`,
+    });
+    assert.equal(apply.code, 0, apply.stderr);
+    // The plugin sees the policy a moment after it is written.
+    let refused = '';
+    for (let i = 0; i < 50 && !refused; i++) {
+      const r = await t.kubectl(['create', 'configmap', `bad-${i}`, '--from-literal=a=bad']);
+      if (r.code !== 0) refused = `bad-${i}`;
+      else await new Promise((res) => setTimeout(res, 50));
+    }
+    assert.ok(refused, 'the policy never refused a create');
+    const good = await t.kubectl(['create', 'configmap', 'good', '--from-literal=a=ok']);
+    assert.equal(good.code, 0, good.stderr);
+    await t.close();
+    closed = true;
+    const events = readFileSync(logPath, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as AuditEvent);
+    const complete = (name: string) => events.find((e) => e.stage === 'ResponseComplete' && e.requestObject === undefined && e.requestURI.includes('configmaps') && e.annotations?.['audit-cm.example.com/seen'] === `cm ${name}`);
+    const bad = complete(refused)!;
+    assert.ok(bad, `no event for ${refused}`);
+    assert.equal(bad.responseStatus?.code, 422);
+    assert.deepEqual(JSON.parse(bad.annotations!['validation.policy.admission.k8s.io/validation_failure']!), [
+      { message: 'a must not be bad', policy: 'audit-cm.example.com', binding: 'audit-cm-binding', expressionIndex: 0, validationActions: ['Deny', 'Audit'] },
+    ]);
+    const ok = complete('good')!;
+    assert.ok(ok, 'no event for good');
+    assert.equal(ok.responseStatus?.code, 201);
+    assert.equal(ok.annotations?.['validation.policy.admission.k8s.io/validation_failure'], undefined);
+    assert.equal(ok.annotations?.['authorization.k8s.io/decision'], 'allow');
+  } finally {
+    if (!closed) await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import { StatusError } from '../../api/status.js';
 import type { UserInfo } from '../../api/user.js';
-import { attachAuditRecord, type AuditRecord } from '../../audit/record.js';
+import { attachAuditRecord, runAudited, type AuditRecord } from '../../audit/record.js';
 import { evaluatePolicy, levelAtLeast, type AuditConfig, type Policy, type Stage } from '../../audit/policy.js';
 import type { Filter, RequestContext } from '../context.js';
 import { isLongRunning } from '../long-running.js';
@@ -57,7 +57,7 @@ export function withAudit(backend: AuditBackend): Filter {
     if (config.level === 'RequestResponse' && !longRunning) captureBody(p);
     let panicked = false;
     try {
-      await next();
+      await runAudited(p.record, next);
     } catch (e) {
       p.responseStatus = statusOf(e);
       // Anything but a Status is a panic in kube's terms: logged at the Panic stage, and still answered by the recovery filter.
