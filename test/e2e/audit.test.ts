@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { parseTokenFile } from '../../src/auth/authenticate.js';
 import { ensureCertificates } from '../../src/auth/certs.js';
 import { requireKubectl, startTestServer } from './harness.js';
+import { startAdmissionWebhook } from '../fixtures/admission-webhook.js';
 
 requireKubectl();
 
@@ -183,7 +184,8 @@ test('kubectl requests are audited as the policy selects them, in kube\'s Event 
   }
 });
 
-test('admission audit annotations: a ValidatingAdmissionPolicy\'s auditAnnotations and its Audit action', async () => {
+test('admission audit annotations: a webhook\'s auditAnnotations, a ValidatingAdmissionPolicy\'s auditAnnotations and its Audit action', async () => {
+  const hook = await startAdmissionWebhook();
   const dir = mkdtempSync(join(tmpdir(), 'audit-e2e-'));
   const logPath = join(dir, 'audit.log');
   const policyFile = join(dir, 'policy.yaml');
@@ -213,6 +215,17 @@ metadata: {name: audit-cm-binding}
 spec:
   policyName: audit-cm.example.com
   validationActions: [Deny, Audit]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: audit-hook}
+webhooks:
+- name: audit.hooks.example.com
+  clientConfig: {url: "${hook.url('/audit')}", caBundle: ${hook.caBundle}}
+  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  failurePolicy: Fail
 `,
     });
     assert.equal(apply.code, 0, apply.stderr);
@@ -224,8 +237,14 @@ spec:
       else await new Promise((res) => setTimeout(res, 50));
     }
     assert.ok(refused, 'the policy never refused a create');
-    const good = await t.kubectl(['create', 'configmap', 'good', '--from-literal=a=ok']);
-    assert.equal(good.code, 0, good.stderr);
+    // The webhook, too, is seen a moment after it is written: create until it has been asked.
+    let goodName = '';
+    for (let i = 0; i < 50 && !goodName; i++) {
+      const good = await t.kubectl(['create', 'configmap', `good-${i}`, '--from-literal=a=ok']);
+      assert.equal(good.code, 0, good.stderr);
+      if (hook.reviews.some((r) => r.review.request?.name === `good-${i}`)) goodName = `good-${i}`;
+    }
+    assert.ok(goodName, 'the webhook was never called');
     await t.close();
     closed = true;
     const events = readFileSync(logPath, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as AuditEvent);
@@ -236,12 +255,15 @@ spec:
     assert.deepEqual(JSON.parse(bad.annotations!['validation.policy.admission.k8s.io/validation_failure']!), [
       { message: 'a must not be bad', policy: 'audit-cm.example.com', binding: 'audit-cm-binding', expressionIndex: 0, validationActions: ['Deny', 'Audit'] },
     ]);
-    const ok = complete('good')!;
+    const ok = complete(goodName)!;
     assert.ok(ok, 'no event for good');
     assert.equal(ok.responseStatus?.code, 201);
     assert.equal(ok.annotations?.['validation.policy.admission.k8s.io/validation_failure'], undefined);
     assert.equal(ok.annotations?.['authorization.k8s.io/decision'], 'allow');
+    // The webhook's annotation, under the webhook's name (validating webhooks run after the policy allowed).
+    assert.equal(ok.annotations?.['audit.hooks.example.com/checked'], goodName);
   } finally {
+    await hook.close();
     if (!closed) await t.close();
     rmSync(dir, { recursive: true, force: true });
   }
