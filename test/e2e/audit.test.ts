@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -264,6 +264,35 @@ webhooks:
     assert.equal(ok.annotations?.['audit.hooks.example.com/checked'], goodName);
   } finally {
     await hook.close();
+    if (!closed) await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--audit-log-maxsize rotates the log into lumberjack-named backups; --audit-log-maxbackup keeps that many', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'audit-e2e-'));
+  const logPath = join(dir, 'audit.log');
+  const policyFile = join(dir, 'policy.yaml');
+  writeFileSync(policyFile, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: RequestResponse\n  resources: [{group: "", resources: [configmaps]}]\n');
+  const t = await startTestServer({ audit: { policyFile, logPath, maxSizeMB: 1, maxBackups: 1 } });
+  let closed = false;
+  try {
+    // ~300 KB a configmap: each get's event is that big, the create's twice that.
+    const r = await t.kubectl(['create', 'configmap', 'big', `--from-file=a=${t.file('big.txt', 'x'.repeat(300_000))}`]);
+    assert.equal(r.code, 0, r.stderr);
+    for (let i = 0; i < 6; i++) assert.equal((await t.kubectl(['get', 'configmap', 'big', '-o', 'name'])).code, 0);
+    await t.close();
+    closed = true;
+    const files = readdirSync(dir).filter((f) => f.startsWith('audit')).sort();
+    assert.equal(files.length, 2, files.join(' '));
+    assert.match(files[0]!, /^audit-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}\.log$/);
+    assert.equal(files[1], 'audit.log');
+    for (const f of files) {
+      const text = readFileSync(join(dir, f), 'utf8');
+      assert.ok(text.length <= 1024 * 1024, `${f}: ${text.length}`);
+      for (const l of text.trimEnd().split('\n')) assert.equal((JSON.parse(l) as AuditEvent).kind, 'Event');
+    }
+  } finally {
     if (!closed) await t.close();
     rmSync(dir, { recursive: true, force: true });
   }
