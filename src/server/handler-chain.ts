@@ -1,6 +1,6 @@
 // The request path, composed once per listener as k8s.io/apiserver's DefaultBuildHandlerChain composes it.
 // Outermost first:
-//   panic recovery → request info → request timeout → [failed-authentication audit] → authentication
+//   audit init → panic recovery → request info → request timeout → [failed-authentication audit] → authentication
 //   → [audit] → impersonation → priority and fairness (or max in flight) → authorization → the API router
 // Each filter is a small file under filters/; a new cross-cutting concern is a new filter in this list.
 import type { Handler } from './context.js';
@@ -12,7 +12,7 @@ import { withAuthorization, type Authorizer } from './filters/authorization.js';
 import { withImpersonation } from './filters/impersonation.js';
 import { withRequestTimeout } from './filters/timeout.js';
 import { withMaxInFlight, type InFlightLimits } from './filters/max-inflight.js';
-import { withAudit, withFailedAuthenticationAudit, type AuditBackend } from './filters/audit.js';
+import { withAudit, withAuditInit, withFailedAuthenticationAudit, type AuditBackend } from './filters/audit.js';
 import { withPriorityAndFairness, type PriorityAndFairnessOptions } from './filters/priority-and-fairness.js';
 
 /** kube's --request-timeout default. */
@@ -37,6 +37,7 @@ export function buildHandlerChain(api: Handler, config: ChainConfig): Handler {
   const requestTimeoutMs = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   return composeChain(
     [
+      withAuditInit,
       withPanicRecovery,
       withRequestInfo,
       withRequestTimeout(requestTimeoutMs),

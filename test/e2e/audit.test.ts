@@ -101,6 +101,9 @@ test('kubectl requests are audited as the policy selects them, in kube\'s Event 
     assert.equal(mine.headers['audit-id'], 'my-audit-id');
     const bad = await rawRequest(`${t.url}/api/v1/namespaces`, ca, { Authorization: 'Bearer nope' });
     assert.equal(bad.code, 401);
+    // Every response carries an Audit-Id, audited or not (kube's WithAuditInit).
+    const version = await rawRequest(`${t.url}/version`, ca, {});
+    assert.match(String(version.headers['audit-id']), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     await t.close();
     closed = true;
 
@@ -176,6 +179,7 @@ test('kubectl requests are audited as the policy selects them, in kube\'s Event 
     const unauth = events.filter((e) => e.requestURI === '/api/v1/namespaces');
     assert.equal(unauth.length, 1);
     assert.equal(unauth[0]!.stage, 'ResponseStarted');
+    assert.equal(unauth[0]!.auditID, bad.headers['audit-id']);
     assert.deepEqual(unauth[0]!.user, {});
     assert.deepEqual(unauth[0]!.responseStatus, { metadata: {}, message: 'Authentication failed, attempted: bearer', code: 401 });
   } finally {

@@ -69,7 +69,12 @@ export function withAudit(backend: AuditBackend): Filter {
     } finally {
       // kube's panic ends the request at the Panic stage: no ResponseComplete follows.
       if (panicked) return;
-      if (!p.responseStatus) p.responseStatus = { metadata: {}, code: res.statusCode };
+      // Nothing written at all: kube fakes a success (and a watch's ResponseStarted).
+      if (!p.responseStatus && !res.headersSent) {
+        p.responseStatus = { metadata: {}, status: 'Success', message: 'Connection closed early', code: 200 };
+        if (longRunning) emit(backend, p, 'ResponseStarted');
+      }
+      p.responseStatus ??= { metadata: {}, code: res.statusCode };
       // ResponseComplete once the response is done (a thrown Status is written by the outer filter first).
       const done = (): void => emit(backend, p, 'ResponseComplete');
       if (res.writableFinished || res.destroyed) done();
@@ -77,6 +82,16 @@ export function withAudit(backend: AuditBackend): Filter {
     }
   };
 }
+
+/**
+ * WithAuditInit, outermost in kube's chain whether or not anything is audited: every response says which audit ID
+ * its request has (the client's own Audit-ID, else a new UUID).
+ */
+export const withAuditInit: Filter = (ctx, next) => {
+  const given = ctx.req.headers['audit-id'];
+  ctx.res.setHeader('Audit-Id', typeof given === 'string' && given !== '' ? given : randomUUID());
+  return next();
+};
 
 /** Failed authentication, audited as kube's WithFailedAuthenticationAudit does: one ResponseStarted event with no user. */
 export function withFailedAuthenticationAudit(backend: AuditBackend): Filter {
@@ -98,10 +113,9 @@ export function withFailedAuthenticationAudit(backend: AuditBackend): Filter {
 }
 
 function begin(ctx: RequestContext, config: AuditConfig): Pending {
-  // A client's own Audit-ID is kept, as kube keeps it; the response says which ID the events carry.
-  const given = ctx.req.headers['audit-id'];
-  const auditID = typeof given === 'string' && given.trim() ? given.trim() : randomUUID();
-  if (!ctx.res.headersSent) ctx.res.setHeader('Audit-Id', auditID);
+  // The ID withAuditInit gave the request (and the response's Audit-Id header).
+  const set = ctx.res.getHeader('audit-id');
+  const auditID = typeof set === 'string' ? set : randomUUID();
   const record: AuditRecord = { wantsRequest: levelAtLeast(config.level, 'Request'), wantsResponse: config.level === 'RequestResponse', annotations: {} };
   attachAuditRecord(ctx.req, ctx.res, record);
   return { ctx, config, auditID, received: microTime(new Date()), user: ctx.user, record };
@@ -210,7 +224,9 @@ function sourceIPs(ctx: RequestContext): string[] {
 
 /** The Status fields kube copies into responseStatus (LogResponseObject's bounded copy). */
 function statusOf(e: unknown): ResponseStatus {
-  if (!(e instanceof StatusError)) return { metadata: {}, code: 500 };
+  if (!(e instanceof StatusError)) {
+    return { metadata: {}, status: 'Failure', message: `APIServer panic'd: ${e instanceof Error ? e.message : String(e)}`, reason: 'InternalError', code: 500 };
+  }
   const s = e.status;
   const out: ResponseStatus = { metadata: {}, status: s.status, message: s.message, reason: s.reason || undefined, code: s.code };
   if (s.details) out.details = s.details;
