@@ -68,19 +68,23 @@ export function withAudit(backend: AuditBackend): Filter {
       throw e;
     } finally {
       // kube's panic ends the request at the Panic stage: no ResponseComplete follows.
-      if (panicked) return;
-      // Nothing written at all: kube fakes a success (and a watch's ResponseStarted).
-      if (!p.responseStatus && !res.headersSent) {
-        p.responseStatus = { metadata: {}, status: 'Success', message: 'Connection closed early', code: 200 };
-        if (longRunning) emit(backend, p, 'ResponseStarted');
-      }
-      p.responseStatus ??= { metadata: {}, code: res.statusCode };
-      // ResponseComplete once the response is done (a thrown Status is written by the outer filter first).
-      const done = (): void => emit(backend, p, 'ResponseComplete');
-      if (res.writableFinished || res.destroyed) done();
-      else res.once('close', done);
+      if (!panicked) complete(backend, p, longRunning);
     }
   };
+}
+
+/** ResponseComplete once the response is done (a thrown Status is written by the outer filter first). */
+function complete(backend: AuditBackend, p: Pending, longRunning: boolean): void {
+  const res = p.ctx.res;
+  // Nothing written at all: kube fakes a success (and a watch's ResponseStarted).
+  if (!p.responseStatus && !res.headersSent) {
+    p.responseStatus = { metadata: {}, status: 'Success', message: 'Connection closed early', code: 200 };
+    if (longRunning) emit(backend, p, 'ResponseStarted');
+  }
+  p.responseStatus ??= { metadata: {}, code: res.statusCode };
+  const done = (): void => emit(backend, p, 'ResponseComplete');
+  if (res.writableFinished || res.destroyed) done();
+  else res.once('close', done);
 }
 
 /**
