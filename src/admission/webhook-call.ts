@@ -2,6 +2,7 @@
 // dispatchers): the dry-run check against sideEffects, the review POSTed over the client conversion webhooks use,
 // the response verified, warnings recorded, a denial turned into kube's Status. Outcomes are values: a call
 // error is subject to the webhook's failurePolicy, a rejection or any other error is not.
+import { addCurrentAuditAnnotation } from '../audit/record.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
 import * as S from '../api/status.js';
@@ -62,6 +63,8 @@ export async function callWebhook(hook: JSONObject, a: AdmissionAttributes, inv:
   const response = verifyAdmissionResponse(version, uid, mutating, body);
   if ('error' in response) return callError(name, `received invalid webhook response: ${response.error}`);
   a.warnings?.push(...response.warnings);
+  // kube prefixes a webhook's audit annotations with the webhook's name.
+  for (const [k, v] of Object.entries(response.auditAnnotations)) addCurrentAuditAnnotation(`${name}/${k}`, v);
   if (!response.allowed) return { kind: 'refused', error: toStatusErr(name, response.result) };
   return { kind: 'ok', response };
 }

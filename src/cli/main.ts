@@ -66,6 +66,14 @@ Flags for serve:
   --tls-cipher-suites S[,S]
                          TLS 1.2 cipher suites by Go's names (default: Go's defaults, ECDHE with AES-GCM,
                          ChaCha20-Poly1305 or AES-CBC-SHA); TLS 1.3 suites are not configurable
+  --audit-policy-file PATH
+                         an audit.k8s.io/v1 Policy: which requests are audited and at what level
+  --audit-log-path PATH  where audit events go, as JSON lines ('-': standard output); with the policy, turns audit on
+  --audit-log-maxsize MB rotate the log when it would grow past this (default 0: never)
+  --audit-log-maxbackup N
+                         rotated logs kept (default 0: all)
+  --audit-log-maxage DAYS
+                         rotated logs older than this are removed (default 0: never)
   --storage-sync MODE    full (default): fsync every commit, so acknowledged writes survive power loss;
                          normal: fsync only at checkpoints, acknowledged writes survive the process dying
   --storage KIND         sqlite (default): state in <data-dir>/state.db; etcd: state in etcd v3 (--etcd-servers)
@@ -152,6 +160,13 @@ async function main(argv: string[]): Promise<number> {
     },
     serviceAccountSigningKeyFile: args.flags.get('service-account-signing-key-file'),
     serviceAccountKeyFiles: listFlag(args.flags, 'service-account-key-file'),
+    audit: {
+      policyFile: args.flags.get('audit-policy-file'),
+      logPath: args.flags.get('audit-log-path'),
+      maxSizeMB: countFlag(args.flags, 'audit-log-maxsize'),
+      maxBackups: countFlag(args.flags, 'audit-log-maxbackup'),
+      maxAgeDays: countFlag(args.flags, 'audit-log-maxage'),
+    },
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   process.stdout.write(`crd-apiserver serving on ${s.server.secureUrl}${s.server.insecureUrl ? ` and ${s.server.insecureUrl}` : ''} (ready in ${ms.toFixed(0)} ms)\n`);

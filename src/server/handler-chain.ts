@@ -1,7 +1,7 @@
 // The request path, composed once per listener as k8s.io/apiserver's DefaultBuildHandlerChain composes it.
 // Outermost first:
-//   panic recovery → request info → request timeout → authentication
-//   → [audit: to come] → impersonation → priority and fairness (or max in flight) → authorization → the API router
+//   audit init → panic recovery → request info → request timeout → [failed-authentication audit] → authentication
+//   → [audit] → impersonation → priority and fairness (or max in flight) → authorization → the API router
 // Each filter is a small file under filters/; a new cross-cutting concern is a new filter in this list.
 import type { Handler } from './context.js';
 import { composeChain } from './context.js';
@@ -12,6 +12,7 @@ import { withAuthorization, type Authorizer } from './filters/authorization.js';
 import { withImpersonation } from './filters/impersonation.js';
 import { withRequestTimeout } from './filters/timeout.js';
 import { withMaxInFlight, type InFlightLimits } from './filters/max-inflight.js';
+import { withAudit, withAuditInit, withFailedAuthenticationAudit, type AuditBackend } from './filters/audit.js';
 import { withPriorityAndFairness, type PriorityAndFairnessOptions } from './filters/priority-and-fairness.js';
 
 /** kube's --request-timeout default. */
@@ -28,16 +29,21 @@ interface ChainConfig {
   maxInFlight?: InFlightLimits;
   /** API Priority and Fairness, which then replaces the max-in-flight limits (kube's --enable-priority-and-fairness). */
   flowControl?: Omit<PriorityAndFairnessOptions, 'requestTimeoutMs'>;
+  /** --audit-policy-file and the log backend; none: nothing is audited. */
+  audit?: AuditBackend;
 }
 
 export function buildHandlerChain(api: Handler, config: ChainConfig): Handler {
   const requestTimeoutMs = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   return composeChain(
     [
+      withAuditInit,
       withPanicRecovery,
       withRequestInfo,
       withRequestTimeout(requestTimeoutMs),
+      ...(config.audit ? [withFailedAuthenticationAudit(config.audit)] : []),
       withAuthentication(config.authenticator),
+      ...(config.audit ? [withAudit(config.audit)] : []),
       withImpersonation(config.authorizer),
       config.flowControl ? withPriorityAndFairness({ ...config.flowControl, requestTimeoutMs }) : withMaxInFlight(config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT),
       withAuthorization(config.authorizer),

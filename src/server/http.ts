@@ -5,6 +5,7 @@ import { type Status, StatusError, internal, requestEntityTooLarge } from '../ap
 import { negotiateErrorFormat, type Negotiated, type OutputFormat } from './negotiation.js';
 import { encodeProtobufObject, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
 import { stringifyJSON } from '../util/json-int64.js';
+import { noteRequestBody, noteResponseObject } from '../audit/record.js';
 
 /** kube-apiserver's default maximum request body (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -18,7 +19,9 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
     if (size > limit) throw requestEntityTooLarge(`Request entity too large: limit is ${limit}`);
     chunks.push(chunk);
   }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  noteRequestBody(req, body);
+  return body;
 }
 
 /** JSON, or YAML as kube writes it (sigs.k8s.io/yaml over goyaml.v2). */
@@ -32,6 +35,7 @@ export function encodeAs(obj: unknown, format: OutputFormat): string | Buffer {
 }
 
 export function writeObject(res: ServerResponse, code: number, obj: unknown, neg: Pick<Negotiated, 'format' | 'contentType'>): void {
+  noteResponseObject(res, obj);
   const body = encodeAs(obj, neg.format);
   res.writeHead(code, { 'Content-Type': neg.contentType, 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
@@ -65,6 +69,7 @@ export function writeError(res: ServerResponse, err: unknown, accept?: string): 
   // A body refused as too large was not read to its end, so the connection cannot carry another request:
   // as Go's server does then, say so and close it after the answer.
   if (status.code === 413) headers['Connection'] = 'close';
+  noteResponseObject(res, status);
   const format = negotiateErrorFormat(accept);
   if (format === undefined) writeRaw(res, status.code, 'application/json', JSON.stringify(status, null, 2), headers);
   else {

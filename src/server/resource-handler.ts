@@ -15,6 +15,7 @@ import { decodeTypedBody } from './typed-decoding.js';
 import { cannotBeHandledAs, reportStrictDecoding } from '../schema/unknown-fields.js';
 import { firstOutOfRangeNumber } from '../util/json-number-literals.js';
 import { readBody, writeObject, writeRaw } from './http.js';
+import { noteRequestObject } from '../audit/record.js';
 import { parseListQuery, parseRevision } from './list-options.js';
 import { partialObjectMetadata, toTable, type IncludeObject, type TableOptions } from './table.js';
 import { serveWatch, type WatchBufferLimits } from './watch.js';
@@ -298,6 +299,7 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
     if (typeof decoded['kind'] !== 'string' || decoded['kind'] === '') decoded['kind'] = served.kind;
     if (typeof decoded['apiVersion'] !== 'string' || decoded['apiVersion'] === '') decoded['apiVersion'] = expected;
   }
+  noteRequestObject(r.req, decoded);
   if (typeof decoded['kind'] !== 'string' || decoded['kind'] === '') {
     throw S.badRequest(`Object 'Kind' is missing in '${body.toString('utf8')}'`);
   }

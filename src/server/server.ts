@@ -69,6 +69,8 @@ import { Dispatcher } from './flowcontrol/dispatcher.js';
 import { FlowControlConfigSource } from './flowcontrol/config-source.js';
 import { mandatoryFlowControlConfiguration } from './flowcontrol/mandatory.js';
 import { ObjectCounts } from './flowcontrol/object-counts.js';
+import type { Policy } from '../audit/policy.js';
+import type { LogWriter } from '../audit/log-writer.js';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, buildHandlerChain } from './handler-chain.js';
 import { newRequestContext, type Handler } from './context.js';
 import type { Authenticator } from './filters/authentication.js';
@@ -123,6 +125,8 @@ export interface ServerOptions {
   serviceAccountTokens?: ServiceAccountTokenOptions;
   /** kube's --authorization-mode, in order after the system:masters authorizer (default: RBAC). */
   authorizationModes?: readonly AuthorizationMode[];
+  /** Audit logging (kube's --audit-policy-file with a log backend); the writer is flushed on close. */
+  audit?: { policy: Policy; writer: LogWriter };
 }
 
 /** The modes of --authorization-mode this server has. */
@@ -411,14 +415,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
             }),
         ),
       );
+      // The events of the requests just ended (their ResponseComplete waits on the connection's close).
+      await new Promise((r) => setImmediate(r));
+      await opts.audit?.writer.close();
     },
   };
+  const audit = opts.audit && { policy: opts.audit.policy, write: (line: string) => opts.audit!.writer.write(line) };
   const host = opts.bindAddress ?? '127.0.0.1';
   const headerReadTimeoutMs = opts.headerReadTimeoutMs ?? HEADER_READ_TIMEOUT_MS;
   // Node checks its connections' header timeouts this often (30 s by default: too coarse for a 32 s limit).
   const connectionsCheckingInterval = Math.max(10, Math.min(30_000, Math.floor(headerReadTimeoutMs / 4)));
   if (opts.tls) {
-    const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight, flowControl });
+    const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight, flowControl, audit });
     // Go's defaults unless configured: TLS 1.2+, and for TLS 1.2 only Go's default suites.
     const { minVersion, ciphers } = tlsPolicy(opts.tls);
     // The handshake is bounded as Go bounds it (http.Server.tlsHandshakeTimeout: the header timeout), not by
@@ -446,7 +454,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     out.secureUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   }
   if (opts.insecurePort !== undefined) {
-    const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight, flowControl });
+    const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight, flowControl, audit });
     const s = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval }, listener(chain, () => ''));
     const port = await listen(s, opts.insecurePort, '127.0.0.1');
     servers.push(s);

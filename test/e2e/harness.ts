@@ -70,6 +70,8 @@ export interface TestServerOptions {
   encryptionProviderConfig?: string;
   /** Reuse this data directory (a restart); close() then leaves it in place for the caller to remove. */
   dataDir?: string;
+  /** --audit-policy-file, --audit-log-path and the rotation flags. */
+  audit?: ServeOptions['audit'];
 }
 
 /**

@@ -13,6 +13,7 @@ import type { AdmissionPlugin } from '../chain.js';
 import { compilePolicy, type CompiledPolicy } from './compile.js';
 import { matches, requestGVR, type GVK, type GVR, type MatchContext } from './matching.js';
 import { validate, type PolicyDecision } from './evaluate.js';
+import { addCurrentAuditAnnotation } from '../../audit/record.js';
 import { AuthorizerValue, requestResourceCheck, type AuthorizeFn } from '../../cel/lib/authz.js';
 
 /** Where a paramKind's objects are read: one served resource's store. */
@@ -181,6 +182,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
       equivalents: this.o.equivalents,
     };
     const denials: Denial[] = [];
+    const auditFailures: { message: string; policy: string; binding: string; expressionIndex: number; validationActions: string[] }[] = [];
     let namespace: JSONObject | null | undefined;
     // One authorizer per request, as kube's caching authorizer (the checks are decided afresh here).
     const authorizer = new AuthorizerValue(a.user ?? { name: '', groups: [] }, this.o.authorize ?? (() => ({ decision: 'noOpinion', reason: '' })));
@@ -232,20 +234,23 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
             authorizer,
             requestResource,
           });
-          for (const d of result.decisions) {
-            if (d.action !== 'deny') continue;
+          result.decisions.forEach((d, expressionIndex) => {
+            if (d.action !== 'deny') return;
             for (const action of actions) {
               if (action === 'Deny') denials.push({ policy: policy.name, binding: bname, decision: d });
               else if (action === 'Warn') a.warnings?.push(`Validation failed for ValidatingAdmissionPolicy '${policy.name}' with binding '${bname}': ${d.message}`);
-              // Audit: kube records the failure as an audit annotation; this server keeps no audit log.
             }
-          }
+            // Audit: the failure goes into the audit event's validation_failure annotation, as kube records it.
+            if (actions.includes('Audit')) auditFailures.push({ message: d.message, policy: policy.name, binding: bname, expressionIndex, validationActions: actions });
+          });
           for (const aa of result.auditAnnotations) {
+            if (aa.action === 'publish') addCurrentAuditAnnotation(`${policy.name}/${aa.key}`, aa.value ?? '');
             if (aa.action === 'error') denials.push({ policy: policy.name, binding: bname, decision: { action: 'deny', evaluation: 'error', message: aa.error ?? '' } });
           }
         }
       }
     }
+    if (auditFailures.length) addCurrentAuditAnnotation('validation.policy.admission.k8s.io/validation_failure', JSON.stringify(auditFailures));
     const first = denials[0];
     if (!first) return;
     const message =
