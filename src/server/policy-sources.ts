@@ -3,9 +3,7 @@
 // Equivalent, as kube's EquivalentResourceMapper).
 import type { JSONObject } from '../util/json.js';
 import * as S from '../api/status.js';
-import type { AdmissionAttributes } from '../registry/admission.js';
 import type { ParamSource } from '../admission/validating-policy/plugin.js';
-import type { GVK, GVR } from '../admission/validating-policy/matching.js';
 import type { ApiRegistry } from './api-registry.js';
 import type { TypeResolver } from '../admission/validating-policy/type-checking.js';
 import { DYN, INT, STRING, TIMESTAMP, listOf, mapOf, type CelType } from '../cel/types.js';
@@ -31,14 +29,6 @@ export function paramSource(registry: ApiRegistry, apiVersion: string, kind: str
     get: (ns, name) => store.get(ns, name).then((o): JSONObject | undefined => o, (e: unknown) => (e instanceof S.StatusError && e.code === 404 ? undefined : Promise.reject(e))),
     list: async (ns) => (await store.list({ namespace: ns })).items,
   };
-}
-
-export function equivalentResources(registry: ApiRegistry, a: AdmissionAttributes): { resource: GVR; kind: GVK }[] {
-  const { group, version, resource } = a.resource;
-  return registry
-    .served()
-    .filter((r) => r.group === group && r.resource === resource && r.version !== version)
-    .map((r) => ({ resource: { group, version: r.version, resource }, kind: { group, version: r.version, kind: r.kind } }));
 }
 
 /** ObjectMeta as type checking sees it at a resource's root (kube's resolved OpenAPI schema carries all of it). */

@@ -1,6 +1,7 @@
 // The API server's assembly: storage → the built-in and custom-resource stores behind one admission chain
 // → the controllers → the API router behind the handler chain (handler-chain.ts), on a TLS listener
 // and optionally a plain one.
+import type { ServedResource } from '../api/resource.js';
 import http from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
@@ -59,7 +60,7 @@ import { defaultServiceResolver, type ServiceResolver } from '../conversion/type
 import { webhookConverter } from '../crd/webhook-converter.js';
 import { ApiRegistry } from './api-registry.js';
 import type { JSONObject } from '../util/json.js';
-import { equivalentResources, paramSource, policyTypeResolver } from './policy-sources.js';
+import { paramSource, policyTypeResolver } from './policy-sources.js';
 import { PolicyStatusController } from '../admission/validating-policy/status-controller.js';
 import { ValidatingAdmissionPolicyPlugin } from '../admission/validating-policy/plugin.js';
 import { Informer } from '../controllers/informer.js';
@@ -220,19 +221,21 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // The resource type serving a group/version/resource: a built-in kind's, or a CRD's served version's.
   const typeFor = (r: { group: string; version: string; resource: string }): ResourceType | undefined =>
     builtinTypesByGVR.get(`${r.group}/${r.version}/${r.resource}`) ?? serving?.lookup(r.group, r.version, r.resource)?.store.type;
+  // kube's equivalent resources (matchPolicy Equivalent, for webhooks and policies alike): what shares the
+  // storage (a CRD's served versions; events and events.k8s.io events; both CRD versions), reached by
+  // converting through the stored form.
+  const equivalentResources = (r: ServedResource): ServedResource[] => {
+    const own = builtinTypesByGVR.get(`${r.group}/${r.version}/${r.resource}`);
+    if (!own) return serving?.servedVersions(r.group, r.resource) ?? [];
+    return [...builtinTypes.values()].filter((t) => t.keyPrefix === own.keyPrefix).map((t) => t.served);
+  };
   const webhookDeps: WebhookDependencies = {
     resolver,
     namespaceLabels: async (name) => {
       const ns = await orUndefined(namespaces.get('', name));
       return ns ? ((ns['metadata'] as { labels?: Record<string, string> } | undefined)?.labels ?? {}) : undefined;
     },
-    // kube's equivalent resources: what shares the storage (a CRD's served versions; events and events.k8s.io
-    // events; both CRD versions), reached by converting through the stored form.
-    equivalents: (r) => {
-      const own = builtinTypesByGVR.get(`${r.group}/${r.version}/${r.resource}`);
-      if (!own) return serving?.servedVersions(r.group, r.resource) ?? [];
-      return [...builtinTypes.values()].filter((t) => t.keyPrefix === own.keyPrefix).map((t) => t.served);
-    },
+    equivalents: equivalentResources,
     convert: async (obj, from, to) => {
       const f = typeFor(from);
       const t = typeFor(to);
@@ -292,7 +295,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     policies: policyInformer,
     bindings: bindingInformer,
     namespace: namespaceByName,
-    equivalents: (a) => equivalentResources(registry, a),
+    equivalents: (a) =>
+      equivalentResources(a.resource)
+        .filter((r) => r.group !== a.resource.group || r.version !== a.resource.version || r.resource !== a.resource.resource)
+        .map((r) => ({ resource: { group: r.group, version: r.version, resource: r.resource }, kind: { group: r.group, version: r.version, kind: r.kind } })),
     params: (apiVersion, kind) => paramSource(registry, apiVersion, kind),
     authorize: celAuthorize,
   });

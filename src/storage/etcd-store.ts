@@ -19,6 +19,7 @@ import {
   type WatchOptions,
   type Watcher,
   type WriteResult,
+  compactedError,
 } from './types.js';
 
 export interface EtcdStoreOptions {
@@ -430,11 +431,7 @@ export class EtcdStore implements KVStore {
   }
 
   private compactedError(revision: number): StorageError {
-    return new StorageError(
-      'compacted',
-      `required revision ${revision} has been compacted (compacted revision ${this.compacted})`,
-      this.compacted,
-    );
+    return compactedError(revision, this.compacted);
   }
 
   private unavailable(err: unknown): StorageError {

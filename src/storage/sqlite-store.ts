@@ -15,6 +15,7 @@ import {
   type WatchOptions,
   type Watcher,
   type WriteResult,
+  compactedError,
 } from './types.js';
 import { WatchHub, type HistoryReader } from './watch-hub.js';
 import { WalFsync } from './wal-fsync.js';
@@ -446,11 +447,7 @@ export class SqliteStore implements KVStore {
   }
 
   private compactedError(revision: number): StorageError {
-    return new StorageError(
-      'compacted',
-      `required revision ${revision} has been compacted (compacted revision ${this.compacted})`,
-      this.compacted,
-    );
+    return compactedError(revision, this.compacted);
   }
 
   private futureError(revision: number): StorageError {

@@ -84,6 +84,10 @@ export class StorageError extends Error {
   }
 }
 
+/** etcd's error for a read or watch at a revision compaction removed, as both backends word it. */
+export const compactedError = (revision: number, compacted: number): StorageError =>
+  new StorageError('compacted', `required revision ${revision} has been compacted (compacted revision ${compacted})`, compacted);
+
 /**
  * Every method's result reflects every write whose promise resolved before the call was made
  * (read-your-writes), also for a store that serves reads from a cache.
