@@ -6,6 +6,7 @@ import { connectionFromKubeconfig } from './kube-client.js';
 import { migrateStorage } from './migrate-storage.js';
 import type { StorageSync } from '../storage/sqlite-schema.js';
 import type { EtcdStoreOptions } from '../storage/etcd-store.js';
+import { DEFAULT_LEADER_ELECTION, validateLeaderElection, type LeaderElectionConfig } from '../controllers/leader-election.js';
 import { tlsPolicy } from '../auth/tls-policy.js';
 import { parseGoDuration } from '../cel/time.js';
 import { loadTokenFile } from '../auth/authenticate.js';
@@ -74,6 +75,15 @@ Flags for serve:
                          rotated logs kept (default 0: all)
   --audit-log-maxage DAYS
                          rotated logs older than this are removed (default 0: never)
+  --leader-elect BOOL    run the controllers that write (CRD conditions, namespace and CRD finalization,
+                         garbage collection, ...) only while holding the kube-system/crd-apiserver-controllers
+                         Lease, for several replicas on one etcd (default true with --storage etcd, else false)
+  --leader-elect-lease-duration DURATION
+                         how long a silent leader keeps the Lease before another replica takes it (default 15s)
+  --leader-elect-renew-deadline DURATION
+                         how long the leader tries to renew before it stops its controllers (default 10s)
+  --leader-elect-retry-period DURATION
+                         time between attempts to take or renew the Lease (default 2s)
   --storage-sync MODE    full (default): fsync every commit, so acknowledged writes survive power loss;
                          normal: fsync only at checkpoints, acknowledged writes survive the process dying
   --storage KIND         sqlite (default): state in <data-dir>/state.db; etcd: state in etcd v3 (--etcd-servers)
@@ -106,7 +116,7 @@ function authorizationModesFlag(v: string | undefined): AuthorizationMode[] | un
 }
 
 async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, new Set(['help', 'anonymous-auth', 'enable-priority-and-fairness']));
+  const args = parseArgs(argv, new Set(['help', 'anonymous-auth', 'enable-priority-and-fairness', 'leader-elect']));
   if (args.flags.has('help') || args.command === 'help' || args.command === '') {
     process.stdout.write(USAGE);
     return args.command === '' && !args.flags.has('help') ? 2 : 0;
@@ -150,6 +160,7 @@ async function main(argv: string[]): Promise<number> {
     maxConnections: countFlag(args.flags, 'max-connections'),
     storageSync: storageSyncFlag(args.flags.get('storage-sync')),
     etcd: etcdFlags(args.flags),
+    leaderElection: leaderElectionFlags(args.flags),
     tlsMinVersion,
     tlsCipherSuites,
     serviceAccountTokens: {
@@ -223,6 +234,23 @@ function countFlag(flags: ReadonlyMap<string, string>, name: string): number | u
   const n = Number(v);
   if (!/^\d+$/.test(v) || !Number.isSafeInteger(n)) throw new Error(`invalid --${name}: ${v}`);
   return n;
+}
+
+/**
+ * --leader-elect and its timings, as kube-controller-manager names them: on by default with etcd, where other
+ * replicas may share the state; off by default on SQLite, which one process owns.
+ */
+function leaderElectionFlags(flags: ReadonlyMap<string, string>): LeaderElectionConfig | undefined {
+  const onEtcd = (flags.get('storage') ?? 'sqlite') === 'etcd';
+  if (!boolFlag(flags, 'leader-elect', onEtcd)) return undefined;
+  const timing = {
+    leaseDurationMs: durationFlag(flags, 'leader-elect-lease-duration') ?? DEFAULT_LEADER_ELECTION.leaseDurationMs,
+    renewDeadlineMs: durationFlag(flags, 'leader-elect-renew-deadline') ?? DEFAULT_LEADER_ELECTION.renewDeadlineMs,
+    retryPeriodMs: durationFlag(flags, 'leader-elect-retry-period') ?? DEFAULT_LEADER_ELECTION.retryPeriodMs,
+  };
+  const bad = validateLeaderElection(timing);
+  if (bad) throw new Error(`invalid leader election flags: ${bad}`);
+  return timing;
 }
 
 /** --storage and the --etcd-* flags: the etcd connection, or undefined for SQLite. */

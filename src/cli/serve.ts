@@ -18,6 +18,7 @@ import { loadEncryptionConfig, type GroupResource } from '../storage/encryption/
 import { EncryptingKVStore } from '../storage/encryption/encrypting-store.js';
 import { keyTransformerLookup } from '../storage/encryption/resource-keys.js';
 import { BUILTIN_KINDS } from '../apis/index.js';
+import type { LeaderElectionConfig } from '../controllers/leader-election.js';
 import { parsePolicy, type Policy } from '../audit/policy.js';
 import { openLogWriter, type LogWriter } from '../audit/log-writer.js';
 
@@ -73,6 +74,8 @@ export interface ServeOptions {
   encryptionProviderConfig?: string;
   /** Time between passes of the APF bootstrap configuration ensurer (one minute; tests shorten it). */
   apfEnsureIntervalMs?: number;
+  /** --leader-elect and its timings: the writing controllers run while this replica holds their Lease. */
+  leaderElection?: LeaderElectionConfig;
   /** --audit-policy-file, --audit-log-path ('-': stdout), --audit-log-maxsize (MB), --audit-log-maxbackup, --audit-log-maxage (days). */
   audit?: AuditFlags;
 }
@@ -123,7 +126,8 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   // Encryption at rest sits under the cache: the cache and everything above it hold plaintext.
   const transformers = opts.encryptionProviderConfig ? keyTransformerLookup(loadEncryptionConfig(opts.encryptionProviderConfig), builtinKeyPrefixes()) : undefined;
   const inner = opts.etcd ? await openEtcdStore(opts.etcd) : openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' });
-  const kv = await createCachedStore(transformers ? new EncryptingKVStore(inner, transformers) : inner);
+  // etcd may have other writers (replicas): its current reads check the cache against etcd's revision.
+  const kv = await createCachedStore(transformers ? new EncryptingKVStore(inner, transformers) : inner, { sharedStore: opts.etcd !== undefined });
   const [certs, saKeys] = await Promise.all([
     ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] }),
     loadServiceAccountKeys(dataDir, { signingKeyFile: opts.serviceAccountSigningKeyFile, keyFiles: opts.serviceAccountKeyFiles }),
@@ -150,6 +154,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     serviceAccountTokens: { ...opts.serviceAccountTokens, keys: saKeys },
     apfEnsureIntervalMs: opts.apfEnsureIntervalMs,
     maxConnections: opts.maxConnections,
+    leaderElection: opts.leaderElection,
     audit,
   });
   const kubeconfigPath = join(dataDir, 'kubeconfig');

@@ -62,8 +62,16 @@ export class Informer {
     this.onError = opts.onError ?? ((err) => console.error(`informer ${opts.name ?? ''}:`, err));
   }
 
-  addEventHandler(handlers: EventHandlers): void {
+  /**
+   * Handlers added to a synced informer first hear of every cached object as an add (client-go's
+   * AddEventHandler on a started informer). Returns the handler's removal.
+   */
+  addEventHandler(handlers: EventHandlers): () => void {
     this.handlers.push(handlers);
+    if (this.synced) for (const obj of [...this.cache.values()]) this.notifyOne(handlers, (h) => h.add?.(obj));
+    return () => {
+      this.handlers = this.handlers.filter((h) => h !== handlers);
+    };
   }
 
   /** Lists and starts watching; resolves once the cache holds the list (hasSynced). */
@@ -169,13 +177,15 @@ export class Informer {
   }
 
   private notify(call: (h: EventHandlers) => void): void {
-    for (const h of this.handlers) {
-      // One handler's bug must not stop the others or the watch.
-      try {
-        call(h);
-      } catch (e) {
-        this.onError(e);
-      }
+    for (const h of this.handlers) this.notifyOne(h, call);
+  }
+
+  private notifyOne(h: EventHandlers, call: (h: EventHandlers) => void): void {
+    // One handler's bug must not stop the others or the watch.
+    try {
+      call(h);
+    } catch (e) {
+      this.onError(e);
     }
   }
 
@@ -186,4 +196,27 @@ export class Informer {
     this.revisionWaiters = this.revisionWaiters.filter((w) => w.revision > revision);
     for (const w of ready) w.resolve();
   }
+}
+
+/** What a controller reads from an informer it shares with others. */
+export type InformerView = Pick<Informer, 'addEventHandler' | 'get' | 'list'>;
+
+/**
+ * A view of a shared informer whose handlers can all be removed at once: controllers that run for a
+ * while (a leader's term) on an informer that outlives them.
+ */
+export function scopedInformer(informer: Informer): InformerView & { removeHandlers(): void } {
+  const removers: Array<() => void> = [];
+  return {
+    addEventHandler: (h) => {
+      const remove = informer.addEventHandler(h);
+      removers.push(remove);
+      return remove;
+    },
+    get: (key) => informer.get(key),
+    list: () => informer.list(),
+    removeHandlers: () => {
+      for (const r of removers.splice(0)) r();
+    },
+  };
 }

@@ -2,7 +2,7 @@
 // (`*.k8s.io`, `*.kubernetes.io`) gets the KubernetesAPIApprovalPolicyConformant condition computed from
 // its `api-approved.kubernetes.io` annotation. Each annotation value is handled once per CRD.
 import { Controller } from '../controllers/controller.js';
-import type { Informer } from '../controllers/informer.js';
+import type { InformerView } from '../controllers/informer.js';
 import { realClock, type Clock } from '../controllers/clock.js';
 import type { GenericStore } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
@@ -22,7 +22,7 @@ export class APIApprovalController {
 
   constructor(
     private readonly crds: GenericStore,
-    private readonly informer: Informer,
+    private readonly informer: InformerView,
     opts: CrdControllerOptions = {},
   ) {
     this.clock = opts.clock ?? realClock;

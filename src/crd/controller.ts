@@ -2,9 +2,12 @@
 // NamesAccepted, NonStructuralSchema), establishing (Established), API approval
 // (KubernetesAPIApprovalPolicyConformant) and finalizing (instance cleanup on delete), each its own
 // controller on the shared runtime in src/controllers.
+//
+// With several replicas every one serves what the CRDs say (crdServingInformer), while the writing
+// controllers run on the replica holding the controllers' Lease: they then share its informer.
 import type { Clock } from '../controllers/clock.js';
 import { waitForIdle } from '../controllers/idle.js';
-import { Informer } from '../controllers/informer.js';
+import { Informer, scopedInformer } from '../controllers/informer.js';
 import type { GenericStore } from '../registry/store.js';
 import { APIApprovalController } from './apiapproval-controller.js';
 import { EstablishingController } from './establishing-controller.js';
@@ -15,32 +18,50 @@ import { servingHandlers } from './serving-handler.js';
 
 export type { FinalizerTiming } from './finalizer-controller.js';
 
+/** An informer over the CRDs that keeps serving in step with them (not started). */
+export function crdServingInformer(crds: GenericStore, serving: CrdServing, opts: { clock?: Clock } = {}): Informer {
+  const informer = new Informer(crds, { name: 'customresourcedefinitions', ...opts });
+  informer.addEventHandler(servingHandlers(serving));
+  return informer;
+}
+
+export interface CrdControllerSetOptions {
+  clock?: Clock;
+  /** A started serving informer (crdServingInformer) to share: it outlives these controllers. */
+  informer?: Informer;
+}
+
 export class CrdController {
   private readonly informer: Informer;
+  private readonly owned: boolean;
+  private readonly view: ReturnType<typeof scopedInformer>;
   readonly naming: NamingController;
   readonly establishing: EstablishingController;
   readonly apiApproval: APIApprovalController;
   readonly finalizer: FinalizerController;
 
-  constructor(crds: GenericStore, serving: CrdServing, timing: Partial<FinalizerTiming> = {}, opts: { clock?: Clock } = {}) {
-    this.informer = new Informer(crds, { name: 'customresourcedefinitions', ...opts });
-    // First, so that the controllers' syncs find the CRD's storage already served.
-    this.informer.addEventHandler(servingHandlers(serving));
-    this.naming = new NamingController(crds, this.informer, opts);
-    this.establishing = new EstablishingController(crds, this.informer, opts);
-    this.apiApproval = new APIApprovalController(crds, this.informer, opts);
-    this.finalizer = new FinalizerController(crds, this.informer, serving, timing, opts);
+  constructor(crds: GenericStore, serving: CrdServing, timing: Partial<FinalizerTiming> = {}, opts: CrdControllerSetOptions = {}) {
+    this.owned = !opts.informer;
+    // An own informer serves first, so that the controllers' syncs find the CRD's storage already served.
+    this.informer = opts.informer ?? crdServingInformer(crds, serving, { clock: opts.clock });
+    this.view = scopedInformer(this.informer);
+    const own = { clock: opts.clock };
+    this.naming = new NamingController(crds, this.view, own);
+    this.establishing = new EstablishingController(crds, this.view, own);
+    this.apiApproval = new APIApprovalController(crds, this.view, own);
+    this.finalizer = new FinalizerController(crds, this.view, serving, timing, own);
   }
 
   /** Starts the controllers and waits until the stored CRDs are named and established. */
   async start(): Promise<void> {
-    await this.informer.start();
+    if (this.owned) await this.informer.start();
     for (const c of this.controllers()) c.controller.run();
     await this.idle();
   }
 
   stop(): void {
-    this.informer.stop();
+    if (this.owned) this.informer.stop();
+    this.view.removeHandlers();
     for (const c of this.controllers()) void c.controller.stop();
   }
 

@@ -1,7 +1,7 @@
 // The establishing controller (apiextensions' pkg/controller/establish): a CRD whose names are accepted
 // becomes Established, unless its conversion webhook's CA bundle is invalid.
 import { Controller } from '../controllers/controller.js';
-import type { Informer } from '../controllers/informer.js';
+import type { InformerView } from '../controllers/informer.js';
 import { realClock, type Clock } from '../controllers/clock.js';
 import type { GenericStore } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
@@ -19,7 +19,7 @@ export class EstablishingController {
 
   constructor(
     private readonly crds: GenericStore,
-    private readonly informer: Informer,
+    private readonly informer: InformerView,
     opts: CrdControllerOptions = {},
   ) {
     this.clock = opts.clock ?? realClock;

@@ -4,7 +4,7 @@
 // CRD. A wait that times out is recorded (InstanceDeletionCheck) and the CRD comes back later.
 import * as S from '../api/status.js';
 import { Controller, RequeueAfter } from '../controllers/controller.js';
-import type { Informer } from '../controllers/informer.js';
+import type { InformerView } from '../controllers/informer.js';
 import { realClock, sleep, type Clock } from '../controllers/clock.js';
 import { metaOf, type GenericStore } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
@@ -39,7 +39,7 @@ export class FinalizerController {
 
   constructor(
     private readonly crds: GenericStore,
-    private readonly informer: Informer,
+    private readonly informer: InformerView,
     private readonly serving: Pick<CrdServing, 'storageStoreFor'>,
     timing: Partial<FinalizerTiming> = {},
     opts: CrdControllerOptions = {},

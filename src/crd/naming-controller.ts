@@ -3,7 +3,7 @@
 // does, the NonStructuralSchema condition. Names held or freed by one CRD matter to the others in its
 // group, so they are looked at again after a change or a deletion.
 import { Controller, type ControllerOptions } from '../controllers/controller.js';
-import type { Informer } from '../controllers/informer.js';
+import type { InformerView } from '../controllers/informer.js';
 import { realClock, type Clock } from '../controllers/clock.js';
 import type { GenericStore } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
@@ -24,7 +24,7 @@ export class NamingController {
 
   constructor(
     private readonly crds: GenericStore,
-    private readonly informer: Informer,
+    private readonly informer: InformerView,
     opts: CrdControllerOptions = {},
   ) {
     this.clock = opts.clock ?? realClock;

@@ -18,6 +18,7 @@ import { BUILTIN_KINDS } from '../apis/index.js';
 import { namespaceKind } from '../apis/core/v1/namespace.js';
 import { crdKind } from '../apis/apiextensions/v1/custom-resource-definition.js';
 import { eventKind } from '../apis/core/v1/event.js';
+import { leaseKind } from '../apis/coordination/v1/lease.js';
 import { builtinEndpoint, builtinResourceType } from '../apis/builtin-kinds.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import { CrdServing } from '../crd/serving.js';
@@ -32,7 +33,8 @@ import { flowcontrolBootstrapKinds } from '../apis/flowcontrol/v1/ensure.js';
 import { ApfBootstrapEnsurer } from '../controllers/apf-bootstrap.js';
 import { FlowSchemaDanglingController } from '../controllers/flowschema-dangling.js';
 import { mergeSchemaFor, trackManagedFields } from './merge-schema.js';
-import { CrdController, type FinalizerTiming } from '../crd/controller.js';
+import { CrdController, crdServingInformer, type FinalizerTiming } from '../crd/controller.js';
+import { leaderElectedControllers, type LeaderElectionConfig } from '../controllers/leader-election.js';
 import { admissionChain } from '../admission/chain.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { mutatingWebhooks, validatingWebhooks, WebhookConfigurations, type WebhookDependencies } from '../admission/webhooks.js';
@@ -126,6 +128,11 @@ export interface ServerOptions {
   serviceAccountTokens?: ServiceAccountTokenOptions;
   /** kube's --authorization-mode, in order after the system:masters authorizer (default: RBAC). */
   authorizationModes?: readonly AuthorizationMode[];
+  /**
+   * Several replicas on one etcd: the controllers that write run only while this server holds the
+   * kube-system/crd-apiserver-controllers Lease (kube-controller-manager's --leader-elect). Absent: always.
+   */
+  leaderElection?: LeaderElectionConfig;
   /** Audit logging (kube's --audit-policy-file with a log backend); the writer is flushed on close. */
   audit?: { policy: Policy; writer: LogWriter };
 }
@@ -163,6 +170,8 @@ export interface RunningServer {
   rulesFor: RulesFor;
   /** The RBAC authorizer and rule resolver over the server's RBAC caches (also when RBAC is not a mode). */
   rbac: RbacAuthorizer;
+  /** Whether this server runs the writing controllers now: always without leader election, else while it holds their Lease. */
+  leading(): boolean;
   close(): Promise<void>;
 }
 
@@ -302,13 +311,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     params: (apiVersion, kind) => paramSource(registry, apiVersion, kind),
     authorize: celAuthorize,
   });
-  // RBAC: the bootstrap policy (rbac/bootstrap-roles), the aggregation controller (its first pass done before
-  // serving, so admin, edit and view hold their rules), and the authorizer's caches of the four kinds.
+  // RBAC: the bootstrap policy (rbac/bootstrap-roles), reconciled on every start by every replica as kube's
+  // post-start hook does, and the authorizer's caches of the four kinds.
   const clusterRoles = stores.get(clusterRoleKind)!;
   await ensureBootstrapPolicy(clusterRoles, stores.get(clusterRoleBindingKind)!);
-  const aggregation = new ClusterRoleAggregationController(clusterRoles);
-  await aggregation.start();
-  await aggregation.idle();
   rbac = new RbacAuthorizer({
     roles: stores.get(roleKind)!,
     roleBindings: stores.get(roleBindingKind)!,
@@ -320,49 +326,79 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const modes = opts.authorizationModes ?? ['RBAC'];
   authorize = unionAuthorizer([privilegedGroups, ...modes.map((m) => (m === 'RBAC' ? rbacAuthorizer.authorize : m === 'AlwaysAllow' ? alwaysAllow : alwaysDeny))]);
   rulesFor = unionRulesFor([privilegedGroupRules, ...modes.map((m) => (m === 'RBAC' ? rbacAuthorizer.rulesFor : m === 'AlwaysAllow' ? alwaysAllowRules : alwaysDenyRules))]);
-  // The controllers (apiextensions-apiserver's and kube-controller-manager's), stopped in reverse on close.
-  const controllers: { stop(): void }[] = [aggregation, rbacAuthorizer, webhookConfigs];
-  const crdController = new CrdController(crds, serving, opts.crdFinalizerTiming);
-  await crdController.start();
-  controllers.push(crdController, policyInformer, bindingInformer);
+  // What every replica runs, stopped in reverse on close: the caches requests are served from, and what
+  // serves the CRDs as they change.
+  const controllers: { stop(): void }[] = [rbacAuthorizer, webhookConfigs, policyInformer, bindingInformer];
+  const crdInformer = crdServingInformer(crds, serving);
+  await crdInformer.start();
+  controllers.push(crdInformer);
   // One store per stored kind (events.k8s.io events are core/v1 events): what a namespace holds is every
   // namespaced one and every namespaced custom resource; what the garbage collector watches, all of them.
   const storedAsServed = (k: (typeof BUILTIN_KINDS)[number]): boolean =>
     !k.createOnly && k.storageVersion === k.served.version && (k.storageGroup ?? k.served.group) === k.served.group;
   const storageBuiltins = [...stores.entries()].filter(([k]) => storedAsServed(k));
   const namespacedBuiltins = storageBuiltins.filter(([k]) => k.served.namespaced).map(([, s]) => s);
-  const nsController = new NamespaceController(namespaces, () => [...namespacedBuiltins, ...serving!.storageStores((c) => c.spec.scope === 'Namespaced')]);
-  await nsController.start();
-  const eventTtl = new EventTtlController(stores.get(eventKind)!, opts.eventTtlMs === undefined ? {} : { ttlMs: opts.eventTtlMs });
-  await eventTtl.start();
-  const gc = new GarbageCollector(() => [...storageBuiltins.map(([, s]) => s), ...serving!.storageStores()]);
-  // Not awaited: its informers' first lists do not hold up serving (a cascade may start a moment later).
-  void gc.start().catch((e: unknown) => console.error('garbage collector:', e));
-  controllers.push(nsController, eventTtl, gc);
-  // kube-controller-manager's per-namespace defaults: the `default` ServiceAccount and the kube-root-ca.crt
-  // ConfigMap. The CA published is the one its client would trust the apiserver by: the server's CA, or,
-  // on plain HTTP only, none (an insecure client config's CAData is empty, and kube publishes it as "").
-  const saController = new ServiceAccountsController(namespaces, stores.get(serviceAccountKind)!);
-  // The first of tls.ca is the server's own CA; the others only sign client certificates (--client-ca-file).
-  const servingCa = Array.isArray(opts.tls?.ca) ? (opts.tls.ca[0] ?? '') : (opts.tls?.ca ?? '');
-  const rootCAPublisher = new RootCAPublisher(namespaces, stores.get(configMapKind)!, servingCa);
-  await Promise.all([saController.start(), rootCAPublisher.start()]);
-  // Their first pass over the initial namespaces is done before serving: clients never see `default` without them.
-  await Promise.all([saController.controller.idle(), rootCAPublisher.controller.idle()]);
-  controllers.push(saController, rootCAPublisher);
-  // kube-apiserver's priority-and-fairness-config-producer post-start hook: the bootstrap FlowSchemas and
-  // PriorityLevelConfigurations are in place before the server is ready; then the config consumer's
-  // Dangling conditions.
   const flowSchemas = stores.get(flowSchemaKind)!;
   const priorityLevels = stores.get(priorityLevelConfigurationKind)!;
+  // The controllers that write (apiextensions-apiserver's and kube-controller-manager's): with leader election,
+  // on one replica at a time. Started in order, each first pass awaited where clients must not see the state
+  // before it; returned to be stopped in reverse.
+  const startWritingControllers = async (): Promise<Array<{ stop(): void }>> => {
+    const started: { stop(): void }[] = [];
+    try {
+      // The ClusterRole aggregation controller, its first pass done (and seen by RBAC's caches) before serving, so
+      // admin, edit and view hold their rules.
+      const aggregation = new ClusterRoleAggregationController(clusterRoles);
+      await aggregation.start();
+      started.push(aggregation);
+      await aggregation.idle();
+      await rbacAuthorizer.waitForStores();
+      const crdController = new CrdController(crds, serving!, opts.crdFinalizerTiming, { informer: crdInformer });
+      started.push(crdController);
+      await crdController.start();
+      const nsController = new NamespaceController(namespaces, () => [...namespacedBuiltins, ...serving!.storageStores((c) => c.spec.scope === 'Namespaced')]);
+      started.push(nsController);
+      await nsController.start();
+      const eventTtl = new EventTtlController(stores.get(eventKind)!, opts.eventTtlMs === undefined ? {} : { ttlMs: opts.eventTtlMs });
+      started.push(eventTtl);
+      await eventTtl.start();
+      const gc = new GarbageCollector(() => [...storageBuiltins.map(([, s]) => s), ...serving!.storageStores()]);
+      started.push(gc);
+      // Not awaited: its informers' first lists do not hold up serving (a cascade may start a moment later).
+      void gc.start().catch((e: unknown) => console.error('garbage collector:', e));
+      // kube-controller-manager's per-namespace defaults: the `default` ServiceAccount and the kube-root-ca.crt
+      // ConfigMap. The CA published is the one its client would trust the apiserver by: the server's CA, or,
+      // on plain HTTP only, none (an insecure client config's CAData is empty, and kube publishes it as "").
+      const saController = new ServiceAccountsController(namespaces, stores.get(serviceAccountKind)!);
+      // The first of tls.ca is the server's own CA; the others only sign client certificates (--client-ca-file).
+      const servingCa = Array.isArray(opts.tls?.ca) ? (opts.tls.ca[0] ?? '') : (opts.tls?.ca ?? '');
+      const rootCAPublisher = new RootCAPublisher(namespaces, stores.get(configMapKind)!, servingCa);
+      started.push(saController, rootCAPublisher);
+      await Promise.all([saController.start(), rootCAPublisher.start()]);
+      // Their first pass over the initial namespaces is done before serving: clients never see `default` without them.
+      await Promise.all([saController.controller.idle(), rootCAPublisher.controller.idle()]);
+      // The APF config consumer's FlowSchema Dangling conditions.
+      const apfConsumer = new FlowSchemaDanglingController(flowSchemas, priorityLevels);
+      started.push(apfConsumer);
+      await apfConsumer.start();
+      // kube-controller-manager's ValidatingAdmissionPolicy status controller (type checking, observedGeneration).
+      const policyStatus = new PolicyStatusController(stores.get(validatingAdmissionPolicyKind)!, policyTypeResolver(registry));
+      started.push(policyStatus);
+      await policyStatus.start();
+    } catch (e) {
+      for (const c of [...started].reverse()) c.stop();
+      throw e;
+    }
+    return started;
+  };
+  const election = opts.leaderElection ? await leaderElectedControllers(stores.get(leaseKind)!, opts.leaderElection, startWritingControllers) : undefined;
+  if (election) controllers.push(election);
+  else controllers.push(...(await startWritingControllers()));
+  // kube-apiserver's priority-and-fairness-config-producer post-start hook, on every replica: the bootstrap
+  // FlowSchemas and PriorityLevelConfigurations are in place before the server is ready.
   const apfEnsurer = new ApfBootstrapEnsurer(flowcontrolBootstrapKinds(priorityLevels, flowSchemas), { intervalMs: opts.apfEnsureIntervalMs });
-  const apfConsumer = new FlowSchemaDanglingController(flowSchemas, priorityLevels);
-  await Promise.all([apfEnsurer.start(), apfConsumer.start()]);
-  controllers.push(apfEnsurer, apfConsumer);
-  // kube-controller-manager's ValidatingAdmissionPolicy status controller (type checking, observedGeneration).
-  const policyStatus = new PolicyStatusController(stores.get(validatingAdmissionPolicyKind)!, policyTypeResolver(registry));
-  await policyStatus.start();
-  controllers.push(policyStatus);
+  await apfEnsurer.start();
+  controllers.push(apfEnsurer);
   try {
     await apfEnsurer.waitForFirstPass();
   } catch (e) {
@@ -409,8 +445,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     authorize: (a) => authorizerHooks.authorize(a),
     rulesFor: (u, ns) => authorizerHooks.rulesFor(u, ns),
     rbac: rbacAuthorizer,
+    leading: () => election?.elector.isLeader ?? true,
     close: async () => {
       ready = false;
+      // The Lease is released first, while the storage is still there: another replica takes over at once.
+      await election?.stopped();
       for (const c of [...controllers].reverse()) c.stop();
       await Promise.all(
         servers.map(

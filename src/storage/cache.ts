@@ -9,6 +9,15 @@
 // event arrives before the write resolves and nothing waits. Whenever the cache is not fresh
 // (reloading after the watch broke, or a write gave up waiting), reads go to the inner store.
 //
+// With other writers on the same inner store (several replicas on one etcd), the cache's own writes are
+// not all there is: a current read first asks the store for its revision (one round trip, shared by the
+// reads that arrive while it is under way) and is answered from memory once the cache has applied that
+// revision, as kube's consistent reads from the watch cache wait for it. A revision the cache does not
+// reach soon (written outside the keys it follows: etcd's revision counts every key, and kube's
+// compactor writes one of its own) sends that read to the store; later reads while the store's revision
+// stays there do not wait again. (etcd's progress notifications would close that gap, but are only safe
+// from etcd 3.4.31 and 3.5.13, as kube requires for its consistent lists; Debian's is older.)
+//
 // Watches go to the inner store too, but an event is held back until the cache has applied its
 // revision: whoever reacts to an event (a controller) reads at least that state from the cache. etcd
 // sends one revision's events to each of its watchers separately, so the cache's own watch may
@@ -35,6 +44,13 @@ export interface CachedStoreOptions {
   reloadRetryMs?: number;
   /** Pending inserts the key index tolerates before merging (default 1,024; tests lower it). */
   indexMergeAt?: number;
+  /**
+   * Others write to the inner store too (replicas on one etcd): a current read first asks the inner store
+   * for its revision and is answered from memory once the cache has reached it (see the header).
+   */
+  sharedStore?: boolean;
+  /** With sharedStore: how long a read waits for the cache to reach the store's revision before reading the store (default 50 ms). */
+  freshWaitMs?: number;
 }
 
 type State = 'loading' | 'live' | 'failed' | 'closed';
@@ -86,6 +102,13 @@ export class CachedKVStore implements KVStore {
   private readonly pageSize: number;
   private readonly catchUpMs: number;
   private readonly mergeAt: number | undefined;
+  private readonly shared: boolean;
+  private readonly freshWaitMs: number;
+  /** The store-revision probe under way, and the one queued behind it (started when it ends). */
+  private probing: Promise<number> | undefined;
+  private queuedProbe: Promise<number> | undefined;
+  /** A store revision the cache did not reach in time: reads go to the store while it is the newest. */
+  private unreachable = 0;
 
   constructor(
     readonly inner: KVStore,
@@ -96,6 +119,8 @@ export class CachedKVStore implements KVStore {
     this.retryMs = this.baseRetryMs;
     this.mergeAt = opts.indexMergeAt;
     this.index = new KeyIndex(this.mergeAt);
+    this.shared = opts.sharedStore === true;
+    this.freshWaitMs = Math.max(0, opts.freshWaitMs ?? 50);
   }
 
   /** The revision the cache holds (diagnostics). */
@@ -117,7 +142,7 @@ export class CachedKVStore implements KVStore {
 
   async currentRevision(): Promise<number> {
     this.assertOpen();
-    return this.serving ? this.rev : this.inner.currentRevision();
+    return (await this.fresh()) ? this.rev : this.inner.currentRevision();
   }
 
   async compactedRevision(): Promise<number> {
@@ -127,7 +152,7 @@ export class CachedKVStore implements KVStore {
 
   async get(key: string): Promise<KeyValue | undefined> {
     this.assertOpen();
-    return this.serving ? this.index.get(key) : this.inner.get(key);
+    return (await this.fresh()) ? this.index.get(key) : this.inner.get(key);
   }
 
   async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
@@ -135,7 +160,7 @@ export class CachedKVStore implements KVStore {
     const at = opts.revision;
     // An explicit revision equal to ours is the same snapshot, unless it has been compacted.
     const newest = at === undefined || at === 0 || (at === this.rev && at > this.compacted);
-    if (!newest || !this.serving) return this.inner.list(prefix, opts);
+    if (!newest || !(await this.fresh())) return this.inner.list(prefix, opts);
     const limit = opts.limit !== undefined && opts.limit > 0 ? Math.floor(opts.limit) : 0;
     const read = this.index.range(prefix, opts.after, limit);
     return read.more
@@ -145,7 +170,64 @@ export class CachedKVStore implements KVStore {
 
   async count(prefix: string): Promise<number> {
     this.assertOpen();
-    return this.serving ? this.index.count(prefix) : this.inner.count(prefix);
+    return (await this.fresh()) ? this.index.count(prefix) : this.inner.count(prefix);
+  }
+
+  /**
+   * Whether a current read may be answered from memory. Alone on the store: when serving. Shared: once the
+   * cache has reached the store's revision as of this call (the header explains the wait and its limit).
+   */
+  private fresh(): boolean | Promise<boolean> {
+    if (!this.serving) return false;
+    if (!this.shared) return true;
+    return this.storeRevision().then((target) => {
+      if (this.rev >= target) return this.serving;
+      if (target === this.unreachable) return false;
+      return this.waitFor(target).then((reached) => {
+        if (!reached) this.unreachable = target;
+        return reached && this.serving;
+      });
+    });
+  }
+
+  /** The inner store's revision, read by a request that starts after this call (concurrent callers share one). */
+  private storeRevision(): Promise<number> {
+    if (!this.probing) return this.probe();
+    this.queuedProbe ??= this.probing
+      .catch(() => 0)
+      .then(() => {
+        this.queuedProbe = undefined;
+        return this.probe();
+      });
+    return this.queuedProbe;
+  }
+
+  private probe(): Promise<number> {
+    const p = this.inner.currentRevision();
+    this.probing = p;
+    const clear = (): void => {
+      if (this.probing === p) this.probing = undefined;
+    };
+    p.then(clear, clear);
+    return p;
+  }
+
+  /** Resolves true once the cache has applied revision, false after freshWaitMs (or when it stops serving). */
+  private waitFor(revision: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, this.freshWaitMs);
+      const waiter: Waiter = {
+        revision,
+        done: () => {
+          clearTimeout(timer);
+          resolve(this.rev >= revision);
+        },
+      };
+      this.waiters.push(waiter);
+    });
   }
 
   // ---- writes, watch, compaction: the inner store's ----

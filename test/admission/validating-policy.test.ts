@@ -47,8 +47,8 @@ interface Setup {
 function plugin(s: Setup): { plugin: ValidatingAdmissionPolicyPlugin; changed(): void } {
   const handlers: { add?(o: JSONObject): void }[] = [];
   const p = new ValidatingAdmissionPolicyPlugin({
-    policies: { list: () => s.policies, addEventHandler: (h) => void handlers.push(h) },
-    bindings: { list: () => s.bindings, addEventHandler: (h) => void handlers.push(h) },
+    policies: { list: () => s.policies, addEventHandler: (h) => (handlers.push(h), () => {}) },
+    bindings: { list: () => s.bindings, addEventHandler: (h) => (handlers.push(h), () => {}) },
     namespace: async (n) => (s.namespaces ?? { default: { metadata: { name: 'default', labels: { env: 'test' } } } })[n],
     equivalents: (a) =>
       a.resource.resource === 'widgets' ? [{ resource: { group: 'example.com', version: 'v2', resource: 'widgets' }, kind: { group: 'example.com', version: 'v2', kind: 'Widget' } }] : [],
@@ -263,8 +263,8 @@ test('authorizer: resource and path checks, serviceAccount, requestResource, Dec
   const run = async (expression: string): Promise<string | undefined> => {
     s.policies = [mk(expression)];
     const p = new ValidatingAdmissionPolicyPlugin({
-      policies: { list: () => s.policies, addEventHandler: () => undefined },
-      bindings: { list: () => s.bindings, addEventHandler: () => undefined },
+      policies: { list: () => s.policies, addEventHandler: () => () => {} },
+      bindings: { list: () => s.bindings, addEventHandler: () => () => {} },
       namespace: async () => ({ metadata: { name: 'default' } }),
       equivalents: () => [],
       params: () => undefined,

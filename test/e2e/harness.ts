@@ -68,6 +68,8 @@ export interface TestServerOptions {
   etcd?: ServeOptions['etcd'];
   /** kube's --encryption-provider-config. */
   encryptionProviderConfig?: string;
+  /** --leader-elect and its timings (default: on with etcd, as serve's flags). */
+  leaderElection?: ServeOptions['leaderElection'];
   /** Reuse this data directory (a restart); close() then leaves it in place for the caller to remove. */
   dataDir?: string;
   /** --audit-policy-file, --audit-log-path and the rotation flags. */
@@ -90,6 +92,8 @@ export async function startTestServer({ dataDir: reuse, ...opts }: TestServerOpt
   } else if (storageUnderTest !== 'sqlite' && storageUnderTest !== 'etcd') {
     throw new Error(`CRD_APISERVER_TEST_STORAGE must be sqlite or etcd, not ${storageUnderTest}`);
   }
+  // `serve --storage etcd` elects a leader for its controllers by default.
+  if (opts.etcd && !('leaderElection' in opts)) opts = { ...opts, leaderElection: {} };
   // Exactly what `crd-apiserver serve` runs (the watch cache over SQLite or etcd included), with the tunables.
   const served = await serve({ dataDir, securePort: 0, bindAddress: '127.0.0.1', hosts: [], ...opts });
   const kubeconfig = served.kubeconfigPath;

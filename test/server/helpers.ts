@@ -19,8 +19,9 @@ export interface Api {
 export async function startApi(opts: Omit<ServerOptions, 'kv'> = {}): Promise<Api> {
   let etcd: EtcdProcess | undefined;
   if (process.env.CRD_APISERVER_TEST_STORAGE === 'etcd') etcd = await startEtcd();
-  const kv = await createCachedStore(etcd ? await openEtcdStore({ servers: [etcd.url] }) : openSqliteStore(':memory:'));
-  const server = await startServer({ kv, insecurePort: 0, ...opts });
+  const kv = etcd ? await createCachedStore(await openEtcdStore({ servers: [etcd.url] }), { sharedStore: true }) : await createCachedStore(openSqliteStore(':memory:'));
+  // On etcd as `serve --storage etcd` runs: the writing controllers under their Lease.
+  const server = await startServer({ kv, insecurePort: 0, ...(etcd ? { leaderElection: {} } : {}), ...opts });
   const url = server.insecureUrl!;
   return {
     server,

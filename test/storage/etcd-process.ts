@@ -14,6 +14,8 @@ export interface EtcdProcess {
   dataDir: string;
   /** SIGTERM, wait for the exit, keep the data directory (for restart tests). */
   stop(): Promise<void>;
+  /** SIGKILL, wait for the exit, keep the data directory. */
+  kill(): Promise<void>;
   /** Start again on the same ports and data. */
   restart(): Promise<void>;
   /** Stop and remove the data directory. */
@@ -103,13 +105,13 @@ async function startEtcdOnce(opts: { tls?: EtcdTls }): Promise<EtcdProcess> {
       await new Promise((r) => setTimeout(r, 25));
     }
   };
-  const stop = async (): Promise<void> => {
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<void> => {
     const c = child;
     child = undefined;
     if (!c || c.exitCode !== null || c.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       c.once('exit', () => resolve());
-      c.kill('SIGTERM');
+      c.kill(signal);
     });
   };
   try {
@@ -119,10 +121,12 @@ async function startEtcdOnce(opts: { tls?: EtcdTls }): Promise<EtcdProcess> {
     rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
+
   return {
     url,
     dataDir,
-    stop,
+    stop: () => stop(),
+    kill: () => stop('SIGKILL'),
     restart: async () => {
       await stop();
       await launch();
@@ -156,4 +160,84 @@ function tlsHealth(url: string, tls: EtcdTls): () => Promise<boolean> {
       });
       req.on('error', () => resolve(false));
     });
+}
+
+/** A cluster of etcd members on loopback, all started together (each waits for the others' quorum). */
+export async function startEtcdCluster(size: number): Promise<EtcdProcess[]> {
+  requireEtcd();
+  const members: Array<{ name: string; dataDir: string; client: string; peer: string }> = [];
+  for (let i = 0; i < size; i++) {
+    const [clientPort, peerPort] = [await freePort(), await freePort()];
+    members.push({ name: `m${i}`, dataDir: mkdtempSync(join(tempBase(), 'crd-etcd-')), client: `http://127.0.0.1:${clientPort}`, peer: `http://127.0.0.1:${peerPort}` });
+  }
+  const initialCluster = members.map((m) => `${m.name}=${m.peer}`).join(',');
+  const procs = members.map((m) => {
+    const args = [
+      '--name', m.name,
+      '--data-dir', m.dataDir,
+      '--listen-client-urls', m.client,
+      '--advertise-client-urls', m.client,
+      '--listen-peer-urls', m.peer,
+      '--initial-advertise-peer-urls', m.peer,
+      '--initial-cluster', initialCluster,
+      '--initial-cluster-state', 'new',
+      '--initial-cluster-token', `crd-test-${process.pid}-${members[0]!.peer}`,
+      '--log-level', 'error',
+      '--logger', 'zap',
+    ];
+    let child: ChildProcess | undefined;
+    let output = '';
+    const healthy = plainHealth(m.client);
+    const launch = async (): Promise<void> => {
+      output = '';
+      const c = spawn('etcd', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      child = c;
+      c.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+      c.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    };
+    const waitHealthy = async (): Promise<void> => {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        if (child && child.exitCode !== null) throw new Error(`etcd ${m.name} exited with ${child.exitCode}: ${output}`);
+        if (await healthy()) return;
+        if (Date.now() > deadline) throw new Error(`etcd ${m.name} did not become healthy: ${output}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<void> => {
+      const c = child;
+      child = undefined;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return;
+      await new Promise<void>((resolve) => {
+        c.once('exit', () => resolve());
+        c.kill(signal);
+      });
+    };
+    const proc: EtcdProcess & { launch(): Promise<void>; waitHealthy(): Promise<void> } = {
+      url: m.client,
+      dataDir: m.dataDir,
+      launch,
+      waitHealthy,
+      stop: () => stop(),
+      kill: () => stop('SIGKILL'),
+      restart: async () => {
+        await stop();
+        await launch();
+        await waitHealthy();
+      },
+      destroy: async () => {
+        await stop();
+        rmSync(m.dataDir, { recursive: true, force: true });
+      },
+    };
+    return proc;
+  });
+  try {
+    await Promise.all(procs.map((p) => p.launch()));
+    await Promise.all(procs.map((p) => p.waitHealthy()));
+  } catch (err) {
+    await Promise.all(procs.map((p) => p.destroy()));
+    throw err;
+  }
+  return procs;
 }

@@ -1,0 +1,102 @@
+// A watch cache over a store other writers share (replicas on one etcd): a current read sees every write
+// acknowledged before it began, wherever it was made, and still comes from memory when the cache is current.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { createCachedStore, openSqliteStore, type KVStore, type WatchOptions, type Watcher } from '../../src/storage/index.js';
+import { PassThroughStore } from './pass-through-store.js';
+
+/** Delivers watch events delayMs late, as a replica hears of another's write; counts revision probes and reads. */
+class LaggingStore extends PassThroughStore {
+  probes = 0;
+  gets = 0;
+  /** Added to the revision reported: writes to keys no watch here follows (another prefix, kube's compactor). */
+  outside = 0;
+  constructor(
+    inner: KVStore,
+    private readonly delayMs: number,
+  ) {
+    super(inner);
+  }
+
+  override watch(prefix: string, opts: WatchOptions): Watcher {
+    return this.inner.watch(prefix, { ...opts, onEvent: (ev) => void setTimeout(() => opts.onEvent(ev), this.delayMs) });
+  }
+
+  override async currentRevision(): Promise<number> {
+    this.probes++;
+    await new Promise((r) => setTimeout(r, 2));
+    return (await this.inner.currentRevision()) + this.outside;
+  }
+
+  override get(key: string): ReturnType<KVStore['get']> {
+    this.gets++;
+    return this.inner.get(key);
+  }
+}
+
+async function setup(shared: boolean): Promise<{ other: KVStore; lagging: LaggingStore; cache: Awaited<ReturnType<typeof createCachedStore>>; close(): Promise<void> }> {
+  const other = openSqliteStore(':memory:', { compactionIntervalMs: 0 });
+  const lagging = new LaggingStore(other, 20);
+  const cache = await createCachedStore(lagging, { sharedStore: shared, freshWaitMs: 200 });
+  return { other, lagging, cache, close: () => cache.close() };
+}
+
+it('a read through one replica sees a write just acknowledged by another', async () => {
+  const { other, lagging, cache, close } = await setup(true);
+  try {
+    await other.create('/o/a', 'one');
+    lagging.gets = 0;
+    assert.equal((await cache.get('/o/a'))?.value, 'one');
+    const listed = await cache.list('/o/');
+    assert.deepEqual(listed.items.map((kv) => kv.value), ['one']);
+    assert.equal(lagging.gets, 0, 'answered from memory once caught up');
+  } finally {
+    await close();
+  }
+});
+
+it('without sharedStore the same read is stale (what the option is for)', async () => {
+  const { other, cache, close } = await setup(false);
+  try {
+    await other.create('/o/a', 'one');
+    assert.equal(await cache.get('/o/a'), undefined);
+  } finally {
+    await close();
+  }
+});
+
+it('concurrent reads share a probe of the store revision', async () => {
+  const { lagging, cache, close } = await setup(true);
+  try {
+    lagging.probes = 0;
+    await Promise.all(Array.from({ length: 100 }, () => cache.get('/o/x')));
+    assert.ok(lagging.probes <= 2, `${lagging.probes} probes for 100 concurrent reads`);
+  } finally {
+    await close();
+  }
+});
+
+it('a revision the cache cannot reach sends reads to the store, waiting only once', async () => {
+  const { other, lagging, cache, close } = await setup(true);
+  try {
+    await other.create('/o/a', 'one');
+    assert.equal((await cache.get('/o/a'))?.value, 'one');
+    lagging.outside = 100;
+    lagging.gets = 0;
+    let t = Date.now();
+    assert.equal((await cache.get('/o/a'))?.value, 'one');
+    assert.ok(Date.now() - t >= 150, 'the first read waited for the cache');
+    t = Date.now();
+    assert.equal((await cache.get('/o/a'))?.value, 'one');
+    assert.ok(Date.now() - t < 150, 'the second did not wait again');
+    assert.equal(lagging.gets, 2, 'both read the store');
+    // A write the cache follows brings it past that revision: memory again.
+    lagging.outside = 0;
+    await other.update('/o/a', 'two', (await other.get('/o/a'))!.modRevision);
+    lagging.gets = 0;
+    assert.equal((await cache.get('/o/a'))?.value, 'two');
+    assert.equal(lagging.gets, 0);
+  } finally {
+    await close();
+  }
+});
