@@ -71,7 +71,7 @@ import { FlowControlConfigSource } from './flowcontrol/config-source.js';
 import { mandatoryFlowControlConfiguration } from './flowcontrol/mandatory.js';
 import { ObjectCounts } from './flowcontrol/object-counts.js';
 import type { Policy } from '../audit/policy.js';
-import type { LogWriter } from '../audit/log-writer.js';
+import type { AuditBackend } from '../audit/backend.js';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, buildHandlerChain } from './handler-chain.js';
 import { newRequestContext, type Handler } from './context.js';
 import type { Authenticator } from './filters/authentication.js';
@@ -126,8 +126,8 @@ export interface ServerOptions {
   serviceAccountTokens?: ServiceAccountTokenOptions;
   /** kube's --authorization-mode, in order after the system:masters authorizer (default: RBAC). */
   authorizationModes?: readonly AuthorizationMode[];
-  /** Audit logging (kube's --audit-policy-file with a log backend); the writer is flushed on close. */
-  audit?: { policy: Policy; writer: LogWriter };
+  /** Audit (kube's --audit-policy-file with the log and/or webhook backends); shut down (flushed) on close. */
+  audit?: { policy: Policy; backend: AuditBackend };
 }
 
 /** The modes of --authorization-mode this server has. */
@@ -423,10 +423,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       );
       // The events of the requests just ended (their ResponseComplete waits on the connection's close).
       await new Promise((r) => setImmediate(r));
-      await opts.audit?.writer.close();
+      await opts.audit?.backend.shutdown();
     },
   };
-  const audit = opts.audit && { policy: opts.audit.policy, write: (line: string) => opts.audit!.writer.write(line) };
+  const audit = opts.audit;
   const host = opts.bindAddress ?? '127.0.0.1';
   const headerReadTimeoutMs = opts.headerReadTimeoutMs ?? HEADER_READ_TIMEOUT_MS;
   // Node checks its connections' header timeouts this often (30 s by default: too coarse for a 32 s limit).
