@@ -70,6 +70,7 @@ import { Dispatcher } from './flowcontrol/dispatcher.js';
 import { FlowControlConfigSource } from './flowcontrol/config-source.js';
 import { mandatoryFlowControlConfiguration } from './flowcontrol/mandatory.js';
 import { ObjectCounts } from './flowcontrol/object-counts.js';
+import { flowControlDebugPage } from './flowcontrol/debug-dump.js';
 import type { Policy } from '../audit/policy.js';
 import type { AuditBackend } from '../audit/backend.js';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, buildHandlerChain } from './handler-chain.js';
@@ -399,6 +400,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     watchBuffer: opts.watchBuffer,
     ready: () => ready,
     serviceAccountIssuer: { config: saTokens, jwksUri: saOpts.jwksUri },
+    flowControlDebug: flowControl && ((path, query) => flowControlDebugPage(flowControl!.dispatcher.priorityLevels, path, query)),
   });
   const serviceAccounts = { config: saTokens, getter: tokenObjects, now: saOpts.now, cache: new TokenCache(saOpts.successCacheTtlMs) };
   const secureAuthenticator: Authenticator = (req) => authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth, serviceAccounts });
