@@ -78,7 +78,9 @@ export function webhookBackend(target: WebhookTarget, opts: WebhookOptions = {})
     });
 
   const send = async (events: readonly AuditEvent[]): Promise<boolean> => {
-    const body = JSON.stringify({ kind: 'EventList', apiVersion, metadata: {}, items: events.map((e) => ({ ...e, apiVersion })) });
+    // The list carries the type; kube's encoder leaves it off each item (Go's nested TypeMeta stays empty).
+    const items = events.map(({ kind: _kind, apiVersion: _apiVersion, ...rest }) => rest);
+    const body = JSON.stringify({ kind: 'EventList', apiVersion, metadata: {}, items });
     const delays = retryDelays(opts.initialBackoffMs ?? DEFAULT_INITIAL_BACKOFF_MS);
     for (let attempt = 0; ; attempt++) {
       try {
