@@ -3,6 +3,7 @@
 // which at most maxBackups (and none older than maxAgeDays) are kept.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import type { AuditBackend } from './backend.js';
 
 export interface LogWriterOptions {
   path: string;
@@ -112,4 +113,16 @@ export function backupName(file: string, t: Date): string {
 function parseBackupTime(stamp: string): number | undefined {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})\.(\d{3})$/.exec(stamp);
   return m ? Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`) : undefined;
+}
+
+/** The log as an audit backend: each event one JSON line, appended off the request path. */
+export function logBackend(writer: LogWriter): AuditBackend {
+  return {
+    name: 'log',
+    processEvents(events) {
+      for (const ev of events) writer.write(JSON.stringify(ev));
+      return true;
+    },
+    shutdown: () => writer.close(),
+  };
 }

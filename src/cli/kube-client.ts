@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { parseJSON, stringifyJSON } from '../util/json-int64.js';
 
@@ -12,6 +13,7 @@ export interface Connection {
   cert?: string;
   key?: string;
   token?: string;
+  insecureSkipTLSVerify?: boolean;
 }
 
 interface ApiResponse {
@@ -22,10 +24,11 @@ interface ApiResponse {
 const pick = (list: unknown, name: unknown): Record<string, any> | undefined =>
   Array.isArray(list) ? (list.find((e) => e?.name === name) as Record<string, any> | undefined) : undefined;
 
-const material = (obj: Record<string, any> | undefined, field: string): string | undefined => {
+// A file named in a kubeconfig is relative to the kubeconfig's own folder, as client-go resolves it.
+const material = (obj: Record<string, any> | undefined, field: string, base: string): string | undefined => {
   if (!obj) return undefined;
   if (typeof obj[`${field}-data`] === 'string') return Buffer.from(obj[`${field}-data`], 'base64').toString('utf8');
-  if (typeof obj[field] === 'string') return readFileSync(obj[field], 'utf8');
+  if (typeof obj[field] === 'string') return readFileSync(resolve(base, obj[field]), 'utf8');
   return undefined;
 };
 
@@ -38,10 +41,11 @@ export function connectionFromKubeconfig(path: string): Connection {
   const user = pick(cfg['users'], ctx.user)?.['user'] as Record<string, any> | undefined;
   return {
     server: String(cluster.server),
-    ca: material(cluster, 'certificate-authority'),
-    cert: material(user, 'client-certificate'),
-    key: material(user, 'client-key'),
+    ca: material(cluster, 'certificate-authority', dirname(path)),
+    cert: material(user, 'client-certificate', dirname(path)),
+    key: material(user, 'client-key', dirname(path)),
     token: typeof user?.['token'] === 'string' ? user['token'] : undefined,
+    insecureSkipTLSVerify: cluster['insecure-skip-tls-verify'] === true,
   };
 }
 

@@ -2,6 +2,8 @@
 // The crd-apiserver command line.
 import { parseArgs } from './args.js';
 import { serve } from './serve.js';
+import type { AuditBackendFlags } from './audit-options.js';
+import type { BatchConfig } from '../audit/buffered.js';
 import { connectionFromKubeconfig } from './kube-client.js';
 import { migrateStorage } from './migrate-storage.js';
 import type { StorageSync } from '../storage/sqlite-schema.js';
@@ -84,6 +86,25 @@ Flags for serve:
                          how long the leader tries to renew before it stops its controllers (default 10s)
   --leader-elect-retry-period DURATION
                          time between attempts to take or renew the Lease (default 2s)
+  --audit-log-mode M     blocking (default), blocking-strict or batch (the --audit-log-batch-* flags below apply)
+  --audit-webhook-config-file PATH
+                         a kubeconfig naming the audit webhook: batches of events are POSTed to it as an EventList
+  --audit-webhook-mode M batch (default; never holds a request), blocking, or blocking-strict (a request whose
+                         RequestReceived event cannot be sent fails with 500)
+  --audit-webhook-initial-backoff DURATION
+                         wait before the first retry of a failed POST (default 10s; ×1.5 each retry, 5 attempts)
+  --audit-webhook-version V
+                         audit.k8s.io/v1 (the only version)
+  --audit-{log,webhook}-batch-buffer-size N
+                         events buffered before new ones are dropped (default 10000)
+  --audit-{log,webhook}-batch-max-size N
+                         events per batch (default 400 for the webhook, 1 for the log)
+  --audit-{log,webhook}-batch-max-wait DURATION
+                         a partial batch is sent after this long (default 30s)
+  --audit-{log,webhook}-batch-throttle-enable BOOL, -qps Q, -burst N
+                         limit batches per second (webhook default true, 10, 15; log default false)
+  --audit-{log,webhook}-truncate-enabled BOOL, -max-event-size BYTES, -max-batch-size BYTES
+                         drop request/response objects from events over the size (default false, 102400, 10485760)
   --storage-sync MODE    full (default): fsync every commit, so acknowledged writes survive power loss;
                          normal: fsync only at checkpoints, acknowledged writes survive the process dying
   --storage KIND         sqlite (default): state in <data-dir>/state.db; etcd: state in etcd v3 (--etcd-servers)
@@ -116,7 +137,10 @@ function authorizationModesFlag(v: string | undefined): AuthorizationMode[] | un
 }
 
 async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, new Set(['help', 'anonymous-auth', 'enable-priority-and-fairness', 'leader-elect']));
+  const args = parseArgs(
+    argv,
+    new Set(['help', 'anonymous-auth', 'enable-priority-and-fairness', 'leader-elect', ...['log', 'webhook'].flatMap((p) => [`audit-${p}-batch-throttle-enable`, `audit-${p}-truncate-enabled`])]),
+  );
   if (args.flags.has('help') || args.command === 'help' || args.command === '') {
     process.stdout.write(USAGE);
     return args.command === '' && !args.flags.has('help') ? 2 : 0;
@@ -177,6 +201,10 @@ async function main(argv: string[]): Promise<number> {
       maxSizeMB: countFlag(args.flags, 'audit-log-maxsize'),
       maxBackups: countFlag(args.flags, 'audit-log-maxbackup'),
       maxAgeDays: countFlag(args.flags, 'audit-log-maxage'),
+      log: auditBackendFlags(args.flags, 'log'),
+      webhookConfigFile: args.flags.get('audit-webhook-config-file'),
+      webhookInitialBackoffMs: durationFlag(args.flags, 'audit-webhook-initial-backoff'),
+      webhook: auditBackendFlags(args.flags, 'webhook'),
     },
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -251,6 +279,34 @@ function leaderElectionFlags(flags: ReadonlyMap<string, string>): LeaderElection
   const bad = validateLeaderElection(timing);
   if (bad) throw new Error(`invalid leader election flags: ${bad}`);
   return timing;
+}
+
+/** --audit-<plugin>-mode, -batch-*, -truncate-*, -version. */
+function auditBackendFlags(flags: ReadonlyMap<string, string>, plugin: 'log' | 'webhook'): AuditBackendFlags {
+  const f = (name: string): string => `audit-${plugin}-${name}`;
+  const qps = flags.get(f('batch-throttle-qps'));
+  if (qps !== undefined && !Number.isFinite(Number(qps))) throw new Error(`invalid --${f('batch-throttle-qps')}: ${qps}`);
+  const maxWait = flags.get(f('batch-max-wait'));
+  const maxWaitNs = maxWait === undefined ? undefined : parseGoDuration(maxWait);
+  if (maxWait !== undefined && (maxWaitNs === undefined || maxWaitNs < 0n)) throw new Error(`invalid --${f('batch-max-wait')}: ${maxWait}`);
+  const batch: Partial<BatchConfig> = {};
+  const set = <K extends keyof BatchConfig>(k: K, v: BatchConfig[K] | undefined): void => {
+    if (v !== undefined) batch[k] = v;
+  };
+  set('bufferSize', countFlag(flags, f('batch-buffer-size')));
+  set('maxBatchSize', countFlag(flags, f('batch-max-size')));
+  set('maxBatchWaitMs', maxWaitNs === undefined ? undefined : Number(maxWaitNs / 1_000_000n));
+  set('throttleEnable', flags.has(f('batch-throttle-enable')) ? boolFlag(flags, f('batch-throttle-enable'), false) : undefined);
+  set('throttleQPS', qps === undefined ? undefined : Number(qps));
+  set('throttleBurst', countFlag(flags, f('batch-throttle-burst')));
+  return {
+    mode: flags.get(f('mode')),
+    batch,
+    truncateEnabled: boolFlag(flags, f('truncate-enabled'), false),
+    truncateMaxEventSize: countFlag(flags, f('truncate-max-event-size')),
+    truncateMaxBatchSize: countFlag(flags, f('truncate-max-batch-size')),
+    version: flags.get(f('version')),
+  };
 }
 
 /** --storage and the --etcd-* flags: the etcd connection, or undefined for SQLite. */

@@ -19,8 +19,9 @@ import { EncryptingKVStore } from '../storage/encryption/encrypting-store.js';
 import { keyTransformerLookup } from '../storage/encryption/resource-keys.js';
 import { BUILTIN_KINDS } from '../apis/index.js';
 import type { LeaderElectionConfig } from '../controllers/leader-election.js';
-import { parsePolicy, type Policy } from '../audit/policy.js';
-import { openLogWriter, type LogWriter } from '../audit/log-writer.js';
+import { auditFromFlags, type AuditFlags } from './audit-options.js';
+
+export type { AuditFlags };
 
 export interface ServeOptions {
   /** Certificates and the kubeconfig, and the SQLite state unless etcd is given. */
@@ -76,28 +77,8 @@ export interface ServeOptions {
   apfEnsureIntervalMs?: number;
   /** --leader-elect and its timings: the writing controllers run while this replica holds their Lease. */
   leaderElection?: LeaderElectionConfig;
-  /** --audit-policy-file, --audit-log-path ('-': stdout), --audit-log-maxsize (MB), --audit-log-maxbackup, --audit-log-maxage (days). */
+  /** --audit-policy-file, --audit-log-* (path, rotation, mode, batching) and --audit-webhook-*. */
   audit?: AuditFlags;
-}
-
-export interface AuditFlags {
-  policyFile?: string;
-  logPath?: string;
-  maxSizeMB?: number;
-  maxBackups?: number;
-  maxAgeDays?: number;
-}
-
-/** kube's audit options: a policy and a log path together make the log backend; either alone audits nothing. */
-function auditBackend(f: AuditFlags | undefined): { policy: Policy; writer: LogWriter } | undefined {
-  if (!f?.policyFile || !f.logPath) return undefined;
-  const policy = parsePolicy(readFileSync(f.policyFile, 'utf8'));
-  if ('error' in policy) throw new Error(`loading audit policy file: ${policy.error}`);
-  const writer: LogWriter =
-    f.logPath === '-'
-      ? { write: (l) => void process.stdout.write(l + '\n'), flush: async () => {}, close: async () => {} }
-      : openLogWriter({ path: f.logPath, maxSizeBytes: (f.maxSizeMB ?? 0) * 1024 * 1024, maxBackups: f.maxBackups, maxAgeDays: f.maxAgeDays });
-  return { policy, writer };
 }
 
 export interface Served {
@@ -119,7 +100,7 @@ function builtinKeyPrefixes(): Map<string, GroupResource> {
 }
 
 export async function serve(opts: ServeOptions): Promise<Served> {
-  const audit = auditBackend(opts.audit);
+  const audit = auditFromFlags(opts.audit);
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Current reads are served from memory; writes, watches and older revisions go to SQLite or etcd.

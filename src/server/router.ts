@@ -25,6 +25,8 @@ interface RouterOptions {
   ready(): boolean;
   /** The ServiceAccount token issuer, whose discovery documents are served when its issuer is an https URL. */
   serviceAccountIssuer?: { config: ServiceAccountTokenConfig; jwksUri?: string };
+  /** API Priority and Fairness' /debug/api_priority_and_fairness/ dumps (when it is on): the text for a path, if it is one. */
+  flowControlDebug?(path: string, query: URLSearchParams): string | undefined;
 }
 
 export const VERSION_INFO = {
@@ -47,6 +49,9 @@ export function apiRouter(opts: RouterOptions): Handler {
     if (HEALTH_PATHS.has(path) || /^\/(healthz|livez|readyz)\//.test(path)) return serveHealth(ctx, opts.ready());
     if (path === '/version' || path === '/version/') return writeRaw(res, 200, 'application/json', JSON.stringify(VERSION_INFO, null, 2));
     if (path.startsWith('/openapi/')) return serveOpenAPI(opts.registry, req, res, path, ctx.query);
+    const dump = opts.flowControlDebug?.(path, ctx.query);
+    // Go's http.ResponseWriter sniffs the dumps' text as text/plain.
+    if (dump !== undefined) return writeRaw(res, 200, 'text/plain; charset=utf-8', dump);
     if ((path === OPENID_CONFIG_PATH || path === JWKS_PATH) && opts.serviceAccountIssuer && discoverableIssuer(opts.serviceAccountIssuer.config.issuers[0]!)) {
       return serveIssuerDiscovery(ctx, opts.serviceAccountIssuer);
     }

@@ -72,8 +72,9 @@ import { Dispatcher } from './flowcontrol/dispatcher.js';
 import { FlowControlConfigSource } from './flowcontrol/config-source.js';
 import { mandatoryFlowControlConfiguration } from './flowcontrol/mandatory.js';
 import { ObjectCounts } from './flowcontrol/object-counts.js';
+import { flowControlDebugPage } from './flowcontrol/debug-dump.js';
 import type { Policy } from '../audit/policy.js';
-import type { LogWriter } from '../audit/log-writer.js';
+import type { AuditBackend } from '../audit/backend.js';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, buildHandlerChain } from './handler-chain.js';
 import { newRequestContext, type Handler } from './context.js';
 import type { Authenticator } from './filters/authentication.js';
@@ -133,8 +134,8 @@ export interface ServerOptions {
    * kube-system/crd-apiserver-controllers Lease (kube-controller-manager's --leader-elect). Absent: always.
    */
   leaderElection?: LeaderElectionConfig;
-  /** Audit logging (kube's --audit-policy-file with a log backend); the writer is flushed on close. */
-  audit?: { policy: Policy; writer: LogWriter };
+  /** Audit (kube's --audit-policy-file with the log and/or webhook backends); shut down (flushed) on close. */
+  audit?: { policy: Policy; backend: AuditBackend };
 }
 
 /** The modes of --authorization-mode this server has. */
@@ -435,6 +436,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     watchBuffer: opts.watchBuffer,
     ready: () => ready,
     serviceAccountIssuer: { config: saTokens, jwksUri: saOpts.jwksUri },
+    flowControlDebug: flowControl && ((path, query) => flowControlDebugPage(flowControl!.dispatcher.priorityLevels, path, query)),
   });
   const serviceAccounts = { config: saTokens, getter: tokenObjects, now: saOpts.now, cache: new TokenCache(saOpts.successCacheTtlMs) };
   const secureAuthenticator: Authenticator = (req) => authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth, serviceAccounts });
@@ -462,10 +464,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       );
       // The events of the requests just ended (their ResponseComplete waits on the connection's close).
       await new Promise((r) => setImmediate(r));
-      await opts.audit?.writer.close();
+      await opts.audit?.backend.shutdown();
     },
   };
-  const audit = opts.audit && { policy: opts.audit.policy, write: (line: string) => opts.audit!.writer.write(line) };
+  const audit = opts.audit;
   const host = opts.bindAddress ?? '127.0.0.1';
   const headerReadTimeoutMs = opts.headerReadTimeoutMs ?? HEADER_READ_TIMEOUT_MS;
   // Node checks its connections' header timeouts this often (30 s by default: too coarse for a 32 s limit).

@@ -13,7 +13,7 @@ const SRC = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
 const LAYERS: string[][] = [
   ['util'],
   ['api'],
-  ['storage', 'audit'], // audit: policy, log writer and the per-request record (nothing of ours below it)
+  ['storage', 'audit'], // audit: policy, backends (log, webhook, buffered, truncate) and the per-request record (nothing of ours below it)
   ['schema'],
   ['cel', 'smd'], // smd: structured-merge-diff (field sets, managed fields)
   ['conversion'],

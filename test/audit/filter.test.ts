@@ -20,7 +20,8 @@ async function serve(p: Policy, api: Handler): Promise<{ url: string; lines: Rec
   const chain = buildHandlerChain(api, {
     authenticator: () => ({ name: 'alice', groups: ['system:authenticated'] }),
     authorizer: () => undefined,
-    audit: { policy: p, write: (l) => lines.push(JSON.parse(l)) },
+    // Events as the log would write them (JSON drops what is undefined).
+    audit: { policy: p, backend: { name: 'test', processEvents: (evs) => (lines.push(...evs.map((e) => JSON.parse(JSON.stringify(e)))), true), shutdown: async () => {} } },
   });
   const s = http.createServer((req, res) => void chain(newRequestContext(req, res, '')));
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));

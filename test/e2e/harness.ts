@@ -72,7 +72,7 @@ export interface TestServerOptions {
   leaderElection?: ServeOptions['leaderElection'];
   /** Reuse this data directory (a restart); close() then leaves it in place for the caller to remove. */
   dataDir?: string;
-  /** --audit-policy-file, --audit-log-path and the rotation flags. */
+  /** --audit-policy-file, --audit-log-* and --audit-webhook-*. */
   audit?: ServeOptions['audit'];
 }
 

@@ -1,20 +1,21 @@
 // WithAudit and WithFailedAuthenticationAudit: each request the policy selects becomes audit.k8s.io/v1 Events,
 // one per stage (RequestReceived; ResponseStarted for watches; ResponseComplete; Panic), handed to the log
-// writer without waiting on it. Behind authentication, as kube's chain has it, so the policy sees the
+// backends (the log, the webhook): a blocking-strict backend that cannot store RequestReceived fails the request. Behind authentication, as kube's chain has it, so the policy sees the
 // authenticated user (not the impersonated one, which the event records beside it).
 import { randomUUID } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import { StatusError } from '../../api/status.js';
 import type { UserInfo } from '../../api/user.js';
+import type { AuditBackend as EventBackend, AuditEvent } from '../../audit/backend.js';
 import { attachAuditRecord, runAudited, type AuditRecord } from '../../audit/record.js';
 import { evaluatePolicy, levelAtLeast, type AuditConfig, type Policy, type Stage } from '../../audit/policy.js';
 import type { Filter, RequestContext } from '../context.js';
 import { isLongRunning } from '../long-running.js';
 
-/** Where events go: a policy to select them and a sink taking one JSON line each. */
+/** Where events go: a policy to select them and the backends (kube's union of the log and the webhook). */
 export interface AuditBackend {
   policy: Policy;
-  write(line: string): void;
+  backend: EventBackend;
 }
 
 interface ResponseStatus {
@@ -43,7 +44,13 @@ export function withAudit(backend: AuditBackend): Filter {
     const config = evaluatePolicy(backend.policy, attributesOf(ctx, ctx.user));
     if (config.level === 'None') return next();
     const p = begin(ctx, config);
-    emit(backend, p, 'RequestReceived');
+    const stored = emit(backend, p, 'RequestReceived');
+    if (!(typeof stored === 'boolean' ? stored : await stored)) {
+      // kube's responsewriters.InternalError, plain text as http.Error writes it.
+      const msg = `Internal Server Error: ${JSON.stringify(ctx.req.url ?? '')}: failed to store audit event`.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+      ctx.res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }).end(msg + '\n');
+      return;
+    }
     const res = ctx.res;
     const longRunning = isLongRunning(ctx.info);
     // The response code (and for RequestResponse the body) as the handler writes it.
@@ -82,7 +89,7 @@ function complete(backend: AuditBackend, p: Pending, longRunning: boolean): void
     if (longRunning) emit(backend, p, 'ResponseStarted');
   }
   p.responseStatus ??= { metadata: {}, code: res.statusCode };
-  const done = (): void => emit(backend, p, 'ResponseComplete');
+  const done = (): void => void emit(backend, p, 'ResponseComplete');
   if (res.writableFinished || res.destroyed) done();
   else res.once('close', done);
 }
@@ -144,8 +151,8 @@ function captureBody(p: Pending): void {
   } as typeof res.end;
 }
 
-function emit(backend: AuditBackend, p: Pending, stage: Stage): void {
-  if (p.config.omitStages.includes(stage)) return;
+function emit(backend: AuditBackend, p: Pending, stage: Stage): boolean | Promise<boolean> {
+  if (p.config.omitStages.includes(stage)) return true;
   const { ctx, config } = p;
   const info = ctx.info;
   const level = config.level;
@@ -185,7 +192,7 @@ function emit(backend: AuditBackend, p: Pending, stage: Stage): void {
   ev.requestReceivedTimestamp = p.received;
   ev.stageTimestamp = microTime(new Date());
   if (Object.keys(p.record.annotations).length) ev.annotations = { ...p.record.annotations };
-  backend.write(JSON.stringify(ev));
+  return backend.backend.processEvents([ev as AuditEvent]);
 }
 
 function attributesOf(ctx: RequestContext, user: UserInfo | undefined) {

@@ -2,19 +2,18 @@
 // flow, then runs at once (exempt), waits its turn in the level's fair queues, or is refused with 429 and a
 // Retry-After when its queue is full or its wait runs out (a quarter of its deadline, at most a minute). The
 // response names the schema and level by UID (X-Kubernetes-PF-FlowSchema-UID, -PriorityLevel-UID). A watch
-// holds its seats only while it starts (our watch handler returns once the initial events are out).
+// holds its seats only while it starts (our watch handler returns once the initial events are out), and is
+// counted as open until its response closes: a write is charged for the watchers it will notify.
 import type { ServerResponse } from 'node:http';
 import type { Filter, RequestContext } from '../context.js';
 import type { Classification, Dispatcher } from '../flowcontrol/dispatcher.js';
 import { DroppedRequests } from '../flowcontrol/dropped-requests.js';
-import type { Ticket } from '../flowcontrol/queue-set.js';
+import type { RequestDescriptor, Ticket } from '../flowcontrol/queue-set.js';
+import { isMutating, listEstimate, minimalEstimate, mutatingEstimate, type WorkEstimate } from '../flowcontrol/work-estimate.js';
 import { anonymousUser } from '../../auth/authenticate.js';
 import { tooManyRequests } from './too-many-requests.js';
 
 const MAX_WAIT_MS = 60_000;
-/** kube's WorkEstimatorConfig: list seats are objects/100, at most 10. */
-const OBJECTS_PER_SEAT = 100;
-const MAX_LIST_SEATS = 10;
 
 export interface PriorityAndFairnessOptions {
   dispatcher: Dispatcher;
@@ -28,8 +27,16 @@ export function withPriorityAndFairness(opts: PriorityAndFairnessOptions): Filte
   const dropped = new DroppedRequests();
   return async (ctx, next) => {
     const arrival = Date.now();
-    const c = opts.dispatcher.classify(ctx.info, ctx.user ?? anonymousUser());
-    const started = c.level.queues.start(c.hashValue, seatsOf(ctx, c, opts));
+    const user = ctx.user ?? anonymousUser();
+    const c = opts.dispatcher.classify(ctx.info, user);
+    const i = ctx.info;
+    const descr: RequestDescriptor = {
+      flowSchema: c.schema.metadata.name,
+      flowDistinguisher: c.flowDistinguisher,
+      userName: user.name,
+      info: { verb: i.verb, path: i.path, namespace: i.namespace, name: i.name, apiGroup: i.apiGroup, apiVersion: i.apiVersion, resource: i.resource, subresource: i.subresource },
+    };
+    const started = c.level.queues.start(c.hashValue, estimate(ctx, c, opts), descr);
     let ticket: Ticket | undefined;
     if ('ticket' in started) ticket = started.ticket;
     else if ('waiting' in started) ticket = await waitTurn(ctx, started, arrival, opts.requestTimeoutMs);
@@ -38,6 +45,12 @@ export function withPriorityAndFairness(opts: PriorityAndFairnessOptions): Filte
       const level = c.level.config.metadata.name;
       dropped.record(level);
       return tooManyRequests(ctx.res, dropped.retryAfter(level));
+    }
+    // kube's watch tracker counts a watch from when it starts executing until it ends.
+    if (ctx.info.verb === 'watch') {
+      const forget = opts.dispatcher.watches.register(ctx.info, ctx.query.get('fieldSelector'));
+      if (ctx.res.destroyed) forget();
+      else ctx.res.once('close', forget);
     }
     try {
       await next();
@@ -66,19 +79,21 @@ async function waitTurn(
   }
 }
 
-/** kube's work estimate, seats only: a list (or a watch's initial list) is charged for the objects it reads. */
-function seatsOf(ctx: RequestContext, c: Classification, opts: PriorityAndFairnessOptions): number {
+/**
+ * kube's work estimate: a list (or a watch's initial list) is charged for the objects it reads, a write for the
+ * watchers it will send events to (held after it finishes), anything else one seat.
+ */
+function estimate(ctx: RequestContext, c: Classification, opts: PriorityAndFairnessOptions): WorkEstimate {
   const { verb, name, apiGroup, resource } = ctx.info;
-  if ((verb !== 'list' && verb !== 'watch') || !opts.objectCount) return 1;
+  if (!ctx.info.isResourceRequest) return minimalEstimate();
+  if (isMutating(verb)) return mutatingEstimate(ctx.info, opts.dispatcher.watches.interestedCount(ctx.info), c.level.maxSeats);
+  if ((verb !== 'list' && verb !== 'watch') || !opts.objectCount) return minimalEstimate();
   if (verb === 'watch') {
     // Only a watch that starts with the current objects lists them.
     const rv = ctx.query.get('resourceVersion') ?? '';
-    if (ctx.query.get('sendInitialEvents') !== 'true' && rv !== '' && rv !== '0') return 1;
+    if (ctx.query.get('sendInitialEvents') !== 'true' && rv !== '' && rv !== '0') return minimalEstimate();
   }
-  const count = name ? 1 : opts.objectCount(apiGroup, resource);
-  if (count === undefined) return 1;
-  const max = Math.min(c.level.maxSeats, MAX_LIST_SEATS);
-  return Math.max(1, Math.min(max, Math.ceil(count / OBJECTS_PER_SEAT)));
+  return listEstimate(name ? 1 : opts.objectCount(apiGroup, resource), c.level.maxSeats);
 }
 
 function setHeaders(res: ServerResponse, c: Classification): void {

@@ -10,6 +10,7 @@ import { QueueSet, type QueueSetConfig } from './queue-set.js';
 import { allocateConcurrency } from './allocation.js';
 import { hashFlowID, MAX_HASH_BITS, requiredEntropyBits } from './shuffle-sharding.js';
 import { CATCH_ALL, EXEMPT, type FlowSchema, type PriorityLevelConfiguration } from './types.js';
+import { WatchTracker } from './watch-tracker.js';
 
 /** kube's priorityLevelMaxSeatsPercent: a request may take at most this part of its level's seats. */
 const MAX_SEATS_PERCENT = 0.15;
@@ -37,6 +38,8 @@ export interface PriorityLevelState {
   smoothedDemand: number;
   /** The most seats one request may take. */
   readonly maxSeats: number;
+  /** Its object is gone; it stays until what it holds is done (kube's quiescing). */
+  readonly quiescing: boolean;
 }
 
 /** kube's seatDemandSmoothingCoefficient. */
@@ -47,6 +50,8 @@ export interface Classification {
   level: PriorityLevelState;
   /** 0 when the level has one queue or none (the distinguisher then does not matter). */
   hashValue: bigint;
+  /** The user name or namespace the flow is told apart by ('' when the level does not queue). */
+  flowDistinguisher: string;
 }
 
 /** Why a level's spec cannot be served (kube logs and ignores such a level), or its queue set configuration. */
@@ -88,6 +93,8 @@ export class Dispatcher {
   private levels = new Map<string, PriorityLevelState>();
   private schemas: FlowSchema[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** The watches open now, across every listener (for the writes' work estimates). */
+  readonly watches = new WatchTracker();
 
   constructor(
     /** The server's concurrency limit: --max-requests-inflight plus --max-mutating-requests-inflight. */
@@ -107,7 +114,13 @@ export class Dispatcher {
     if (!wanted.has(EXEMPT)) wanted.set(EXEMPT, this.mandatory.exemptLevel);
     if (!wanted.has(CATCH_ALL)) wanted.set(CATCH_ALL, this.mandatory.catchAllLevel);
     // A level that went away keeps serving the requests it holds (kube's quiescing), and keeps its share meanwhile.
-    for (const [name, state] of this.levels) if (!wanted.has(name) && !state.queues.idle) wanted.set(name, state.config);
+    const quiescing = new Set<string>();
+    for (const [name, state] of this.levels) {
+      if (!wanted.has(name) && !state.queues.idle) {
+        wanted.set(name, state.config);
+        quiescing.add(name);
+      }
+    }
 
     let shareSum = 0;
     for (const pl of wanted.values()) shareSum += sharesOf(pl);
@@ -124,7 +137,7 @@ export class Dispatcher {
       const queues = old ? (old.queues.configure(qsc), old.queues) : new QueueSet(qsc, this.nowMs);
       const handSize = qsc.kind === 'queue' ? qsc.queuing.handSize : 1;
       const maxSeats = Math.max(1, Math.min(Math.ceil(nominal * MAX_SEATS_PERCENT), Math.floor(nominal / handSize)));
-      next.set(name, { config: pl, queues, concurrencyLimit: nominal, minLimit: nominal - lendable, maxLimit: nominal + borrowing, currentLimit, smoothedDemand: old?.smoothedDemand ?? 0, maxSeats });
+      next.set(name, { config: pl, queues, concurrencyLimit: nominal, minLimit: nominal - lendable, maxLimit: nominal + borrowing, currentLimit, smoothedDemand: old?.smoothedDemand ?? 0, maxSeats, quiescing: quiescing.has(name) });
     }
     this.levels = next;
     // As kube's config digestion ends: the limits are shared out again at once.
@@ -152,12 +165,13 @@ export class Dispatcher {
     const level = this.levels.get(schema.spec.priorityLevelConfiguration.name) ?? this.levels.get(CATCH_ALL)!;
     const queues = level.config.spec.limited?.limitResponse.queuing?.queues ?? 0;
     let hashValue = 0n;
+    let flowDistinguisher = '';
     if (queues > 1) {
       const method = schema.spec.distinguisherMethod?.type;
-      const distinguisher = method === 'ByUser' ? user.name : method === 'ByNamespace' ? info.namespace : '';
-      hashValue = hashFlowID(schema.metadata.name, distinguisher);
+      flowDistinguisher = method === 'ByUser' ? user.name : method === 'ByNamespace' ? info.namespace : '';
+      hashValue = hashFlowID(schema.metadata.name, flowDistinguisher);
     }
-    return { schema, level, hashValue };
+    return { schema, level, hashValue, flowDistinguisher };
   }
 
   /** Adjusts borrowing every 10 s until stopped. */
@@ -224,6 +238,11 @@ export class Dispatcher {
 
   level(name: string): PriorityLevelState | undefined {
     return this.levels.get(name);
+  }
+
+  /** Every level in force (and those quiescing), by name. */
+  get priorityLevels(): ReadonlyMap<string, PriorityLevelState> {
+    return this.levels;
   }
 
   /** The schemas in force, in matching order. */

@@ -1,10 +1,13 @@
 // One priority level's fair queuing (k8s.io/apiserver fairqueuing/queueset), in virtual time R measured in
 // seat-seconds: requests wait in a flow's shuffle-sharded queues and are dispatched, while seats are free, from
-// the queue whose oldest request would finish first in R. Each request is charged its seats times an
-// estimated 3 s of service when dispatched, corrected by its real duration when it finishes, so a flow that
-// sends more waits longer and one quiet flow is served promptly next to a noisy one.
+// the queue whose oldest request would finish first in R. Each request is charged its initial seats times an
+// estimated 3 s of service plus its final seats times its additional latency when dispatched, corrected by its
+// real duration when it finishes, so a flow that sends more waits longer and one quiet flow is served promptly
+// next to a noisy one. A write's final seats (its watchers' events) stay held for the additional latency after
+// it has finished, as kube's finishRequestLocked holds them.
 import { dealHand } from './shuffle-sharding.js';
 import type { QueuingConfiguration } from './types.js';
+import type { WorkEstimate } from './work-estimate.js';
 
 /** kube's estimatedServiceDuration. */
 const ESTIMATED_SERVICE_SECONDS = 3;
@@ -13,13 +16,32 @@ interface Queue {
   index: number;
   waiting: Waiter[];
   executing: number;
+  requestsExecuting: Set<Request>;
   seatsInUse: number;
   /** The virtual time at which this queue's next request may start. */
   nextDispatchR: number;
 }
 
-interface Waiter {
+/** Who a request is, for the debug dumps (kube's RequestDump). */
+export interface RequestDescriptor {
+  flowSchema: string;
+  flowDistinguisher: string;
+  userName: string;
+  info: { verb: string; path: string; namespace: string; name: string; apiGroup: string; apiVersion: string; resource: string; subresource: string };
+}
+
+interface Request {
+  estimate: WorkEstimate;
+  /** max(initial, final): what the request holds from dispatch until its final seats are released. */
   seats: number;
+  /** Seat-seconds charged in R: initial seats × 3 s + final seats × additional latency. */
+  totalWork: number;
+  descr?: RequestDescriptor;
+  arrival: Date;
+  start?: Date;
+}
+
+interface Waiter extends Request {
   arrivalR: number;
   queue: Queue;
   /** Set when dispatched. */
@@ -41,6 +63,26 @@ export type QueueSetConfig =
 
 /** What start returns: run now, refuse now, or a promise that settles on dispatch (a ticket) or rejection (undefined). */
 export type StartResult = { ticket: Ticket } | { rejected: true } | { waiting: Promise<Ticket | undefined>; cancel(): void };
+
+/** kube's debug.QueueSetDump, what /debug/api_priority_and_fairness/ shows. */
+export interface QueueSetDump {
+  queues: { index: number; nextDispatchR: number; waiting: RequestDump[]; executing: RequestDump[]; executingCount: number; seatsInUse: number; initialSeatsSum: number; maxSeatsSum: number; totalWorkSum: number }[];
+  queuelessExecuting: RequestDump[];
+  waiting: number;
+  executing: number;
+  dispatched: number;
+  rejected: number;
+  timedout: number;
+  cancelled: number;
+  idle: boolean;
+}
+
+export interface RequestDump {
+  descr?: RequestDescriptor;
+  estimate: WorkEstimate;
+  arrival: Date;
+  start?: Date;
+}
 
 /** What the seat demand (seats in use plus seats waiting) was over a period (kube's fairqueuing Integrator). */
 export interface DemandStats {
@@ -68,6 +110,8 @@ export class QueueSet {
   private seatsInUse = 0;
   private executing = 0;
   private waitingCount = 0;
+  private readonly queuelessExecuting = new Set<Request>();
+  private counters = { dispatched: 0, rejected: 0, cancelled: 0 };
 
   constructor(
     config: QueueSetConfig,
@@ -83,9 +127,9 @@ export class QueueSet {
     const want = config.kind === 'queue' ? config.queuing.queues : 0;
     const byIndex = new Map(this.queues.map((q) => [q.index, q]));
     const next: Queue[] = [];
-    for (let i = 0; i < want; i++) next.push(byIndex.get(i) ?? { index: i, waiting: [], executing: 0, seatsInUse: 0, nextDispatchR: this.currentR });
-    // Queues beyond the new count are kept, after the dealt ones, until their requests are done.
-    for (const q of this.queues) if (q.index >= want && (q.waiting.length > 0 || q.executing > 0)) next.push(q);
+    for (let i = 0; i < want; i++) next.push(byIndex.get(i) ?? { index: i, waiting: [], executing: 0, requestsExecuting: new Set(), seatsInUse: 0, nextDispatchR: this.currentR });
+    // Queues beyond the new count are kept, after the dealt ones, until their requests are done (seats held too).
+    for (const q of this.queues) if (q.index >= want && (q.waiting.length > 0 || q.executing > 0 || q.seatsInUse > 0)) next.push(q);
     this.queues = next;
     this.dispatchAsMuchAsPossible();
   }
@@ -99,21 +143,37 @@ export class QueueSet {
     return { executing: this.executing, seatsInUse: this.seatsInUse, waiting: this.waitingCount };
   }
 
-  start(hashValue: bigint, seats: number): StartResult {
+  /** Admits a request of the given work (a number: that many seats, nothing after). */
+  start(hashValue: bigint, work: WorkEstimate | number, descr?: RequestDescriptor): StartResult {
     this.syncTime();
+    const estimate = typeof work === 'number' ? { initialSeats: work, finalSeats: 0, additionalLatencyMs: 0 } : work;
+    const req: Request = {
+      estimate,
+      seats: Math.max(estimate.initialSeats, estimate.finalSeats),
+      totalWork: estimate.initialSeats * ESTIMATED_SERVICE_SECONDS + (estimate.finalSeats * estimate.additionalLatencyMs) / 1000,
+      descr,
+      arrival: new Date(),
+    };
     const c = this.config;
-    if (c.kind === 'exempt') return { ticket: this.execute(seats, undefined) };
-    if (c.kind === 'reject') return this.canAccommodate(seats) ? { ticket: this.execute(seats, undefined) } : { rejected: true };
+    if (c.kind === 'exempt') return { ticket: this.execute(req, undefined) };
+    if (c.kind === 'reject') {
+      if (this.canAccommodate(req.seats)) return { ticket: this.execute(req, undefined) };
+      this.counters.rejected++;
+      return { rejected: true };
+    }
     const queue = this.shuffleShard(hashValue, c.queuing.handSize);
-    if (this.seatsInUse >= c.concurrencyLimit && queue.waiting.length >= c.queuing.queueLengthLimit) return { rejected: true };
+    if (this.seatsInUse >= c.concurrencyLimit && queue.waiting.length >= c.queuing.queueLengthLimit) {
+      this.counters.rejected++;
+      return { rejected: true };
+    }
     // An idle queue starts at the present virtual time, not at its old finish.
     if (queue.waiting.length === 0 && queue.executing === 0) queue.nextDispatchR = this.currentR;
     let resolve!: (t: Ticket | undefined) => void;
     const waiting = new Promise<Ticket | undefined>((r) => (resolve = r));
-    const w: Waiter = { seats, arrivalR: this.currentR, queue, resolve };
+    const w: Waiter = { ...req, arrivalR: this.currentR, queue, resolve };
     queue.waiting.push(w);
     this.waitingCount++;
-    this.waitingSeats += seats;
+    this.waitingSeats += w.seats;
     this.noteDemand();
     this.boundNextDispatch(queue);
     this.dispatchAsMuchAsPossible();
@@ -128,6 +188,9 @@ export class QueueSet {
     if (i < 0) return; // already dispatched
     this.syncTime();
     w.queue.waiting.splice(i, 1);
+    // kube counts a request taken out of its queue as both rejected and cancelled.
+    this.counters.rejected++;
+    this.counters.cancelled++;
     this.waitingCount--;
     this.waitingSeats -= w.seats;
     this.noteDemand();
@@ -136,13 +199,19 @@ export class QueueSet {
     w.resolve(undefined);
   }
 
-  private execute(seats: number, queue: Queue | undefined): Ticket {
+  private execute(req: Request, queue: Queue | undefined): Ticket {
     const startedMs = this.nowMs();
+    const { seats } = req;
+    req.start = new Date();
+    this.counters.dispatched++;
     this.executing++;
     this.seatsInUse += seats;
     if (queue) {
       queue.executing++;
+      queue.requestsExecuting.add(req);
       queue.seatsInUse += seats;
+    } else {
+      this.queuelessExecuting.add(req);
     }
     this.noteDemand();
     let done = false;
@@ -150,25 +219,40 @@ export class QueueSet {
       finish: () => {
         if (done) return;
         done = true;
-        this.finish(seats, queue, (this.nowMs() - startedMs) / 1000);
+        this.finish(req, queue, (this.nowMs() - startedMs) / 1000);
       },
     };
   }
 
-  private finish(seats: number, queue: Queue | undefined, seconds: number): void {
+  private finish(req: Request, queue: Queue | undefined, seconds: number): void {
     this.syncTime();
     this.executing--;
-    this.seatsInUse -= seats;
-    this.noteDemand();
     if (queue) {
       queue.executing--;
-      queue.seatsInUse -= seats;
+      queue.requestsExecuting.delete(req);
       // The queue was charged the estimate at dispatch; settle it with what the request really took.
-      queue.nextDispatchR -= seats * (ESTIMATED_SERVICE_SECONDS - seconds);
+      queue.nextDispatchR -= req.estimate.initialSeats * (ESTIMATED_SERVICE_SECONDS - seconds);
       this.boundNextDispatch(queue);
-      this.removeQueueIfUnused(queue);
+    } else {
+      this.queuelessExecuting.delete(req);
     }
-    this.dispatchAsMuchAsPossible();
+    const release = (): void => {
+      this.syncTime();
+      this.seatsInUse -= req.seats;
+      if (queue) {
+        queue.seatsInUse -= req.seats;
+        this.removeQueueIfUnused(queue);
+      }
+      this.noteDemand();
+      this.dispatchAsMuchAsPossible();
+    };
+    // The request's answer is not held up: its seats alone stay taken while its watchers get their events.
+    if (req.estimate.additionalLatencyMs > 0) {
+      this.noteDemand();
+      setTimeout(release, req.estimate.additionalLatencyMs);
+    } else {
+      release();
+    }
   }
 
   private canAccommodate(seats: number): boolean {
@@ -188,8 +272,9 @@ export class QueueSet {
     let bestWork = Infinity;
     for (let i = 0; i < hand.length; i++) {
       const q = this.queues[hand[(offset + i) % hand.length]!]!;
+      // kube compares the seats the waiting requests ask for (MaxSeatsSum).
       let work = 0;
-      for (const w of q.waiting) work += w.seats * ESTIMATED_SERVICE_SECONDS;
+      for (const w of q.waiting) work += w.seats;
       if (work < bestWork) {
         bestWork = work;
         best = q;
@@ -212,7 +297,7 @@ export class QueueSet {
       const q = this.queues[this.robinIndex]!;
       const head = q.waiting[0];
       if (!head) continue;
-      const finish = q.nextDispatchR + head.seats * ESTIMATED_SERVICE_SECONDS;
+      const finish = q.nextDispatchR + head.totalWork;
       if (finish < minFinish) {
         minFinish = finish;
         min = q;
@@ -226,11 +311,36 @@ export class QueueSet {
     this.waitingCount--;
     this.waitingSeats -= head.seats;
     this.robinIndex = minIndex;
-    min.nextDispatchR += head.seats * ESTIMATED_SERVICE_SECONDS;
+    min.nextDispatchR += head.totalWork;
     this.boundNextDispatch(min);
-    head.ticket = this.execute(head.seats, min);
+    head.ticket = this.execute(head, min);
     head.resolve(head.ticket);
     return true;
+  }
+
+  /** The queue set as kube's Dump gives it (R is brought up to now first). */
+  dump(): QueueSetDump {
+    this.syncTime();
+    const req = (r: Request): RequestDump => ({ descr: r.descr, estimate: r.estimate, arrival: r.arrival, start: r.start });
+    return {
+      queues: this.queues.map((q) => ({
+        index: q.index,
+        nextDispatchR: q.nextDispatchR,
+        waiting: q.waiting.map(req),
+        executing: [...q.requestsExecuting].map(req),
+        executingCount: q.executing,
+        seatsInUse: q.seatsInUse,
+        initialSeatsSum: q.waiting.reduce((n, w) => n + w.estimate.initialSeats, 0),
+        maxSeatsSum: q.waiting.reduce((n, w) => n + w.seats, 0),
+        totalWorkSum: q.waiting.reduce((n, w) => n + w.totalWork, 0),
+      })),
+      queuelessExecuting: [...this.queuelessExecuting].map(req),
+      waiting: this.waitingCount,
+      executing: this.executing,
+      ...this.counters,
+      timedout: 0,
+      idle: this.idle,
+    };
   }
 
   /** The seat demand's average, deviation and maximum since the last call; the next period starts now. */
@@ -268,7 +378,7 @@ export class QueueSet {
 
   private removeQueueIfUnused(q: Queue): void {
     const want = this.config.kind === 'queue' ? this.config.queuing.queues : 0;
-    if (q.index >= want && q.waiting.length === 0 && q.executing === 0) this.queues = this.queues.filter((x) => x !== q);
+    if (q.index >= want && q.waiting.length === 0 && q.executing === 0 && q.seatsInUse === 0) this.queues = this.queues.filter((x) => x !== q);
   }
 
   /** Advances R: it grows at the rate each active queue would be served if seats were shared evenly among them. */
