@@ -72,6 +72,12 @@ export interface TestServerOptions {
   dataDir?: string;
   /** --audit-policy-file, --audit-log-path and the rotation flags. */
   audit?: ServeOptions['audit'];
+  /** --authentication-config (JWT authenticators, anonymous), and how quickly its changes are picked up. */
+  authenticationConfig?: string;
+  jwtAuthentication?: ServeOptions['jwtAuthentication'];
+  /** The legacy --oidc-* flags, and whether they count as given on the command line. */
+  oidc?: ServeOptions['oidc'];
+  oidcFlagsSet?: boolean;
 }
 
 /**
