@@ -1,11 +1,14 @@
 // JWT authentication from an external OIDC issuer, end to end: a local HTTPS issuer (node:https, a certificate
 // from a CA made with openssl, discovery and a key set that can rotate) mints ID tokens; the server, started
-// with --authentication-config (and, separately, the legacy --oidc-* flags), maps them to users that kubectl
-// sees in `auth whoami`, that RBAC authorizes, and refuses with 401 when kube would. The configuration file is
+// with --authentication-config (and, separately, the legacy --oidc-* flags), maps them to users that kubectl,
+// client-node and the python client see, that RBAC authorizes, and refuses with 401 when kube would. The file is
 // reloaded when it changes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+import * as k8s from '@kubernetes/client-node';
 import { generateKeyPairSync, createPublicKey, sign, randomUUID, type KeyObject } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
@@ -142,6 +145,39 @@ test('401 for a wrong audience, an expired token, a bad signature, a failed clai
     assert.notEqual(r.code, 0, what);
     assert.match(r.stderr, UNAUTHORIZED, what);
   }
+});
+
+test('client-node and the python client with an ID token as their credential', async () => {
+  const token = mint(alice());
+  const kc = new k8s.KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server: s.url, caData: readFileSync(join(s.dataDir, 'pki', 'ca.crt')).toString('base64') }],
+    users: [{ name: 'u', token }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  const review = await kc.makeApiClient(k8s.AuthenticationV1Api).createSelfSubjectReview({ body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
+  assert.equal(review.status?.userInfo?.username, 'oidc:alice');
+  assert.deepEqual(review.status?.userInfo?.groups, ['oidc:devs', 'oidc:qa', 'system:authenticated']);
+  await kc.makeApiClient(k8s.CoreV1Api).listNamespacedConfigMap({ namespace: 'default' });
+
+  const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+  const script = `
+import json, sys
+from kubernetes import client
+def api(token):
+    cfg = client.Configuration(); cfg.host = sys.argv[1]; cfg.ssl_ca_cert = sys.argv[2]; cfg.api_key = {'authorization': 'Bearer ' + token}
+    return client.CoreV1Api(client.ApiClient(cfg))
+names = [cm.metadata.name for cm in api(sys.argv[3]).list_namespaced_config_map('default').items]
+try:
+    api(sys.argv[4]).list_namespaced_config_map('default'); status = None
+except client.exceptions.ApiException as e:
+    status = e.status
+print(json.dumps({'listed': 'kube-root-ca.crt' in names, 'expired': status}))
+`;
+  const expired = mint(alice({ exp: Math.floor(Date.now() / 1000) - 60 }));
+  const r = await promisify(execFile)(python, ['-c', script, s.url, join(s.dataDir, 'pki', 'ca.crt'), token, expired], { timeout: 60_000 });
+  assert.deepEqual(JSON.parse(r.stdout), { listed: true, expired: 401 });
 });
 
 test('TokenReview reports the user, or kube\'s oidc error', async () => {
