@@ -200,10 +200,21 @@ function normalize(doc: Record<string, unknown>): AuthenticationConfiguration {
   return config;
 }
 
+/** os.ReadFile: the text, or Go's error wording (`open <path>: no such file or directory`). */
+export function readFileGo(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
+    throw new Error(code === 'EISDIR' ? `read ${path}: ${why}` : `open ${path}: ${why}`);
+  }
+}
+
 /** Reads and decodes the file; the text is returned too, so that a reload can tell whether it changed. */
 export function loadAuthenticationConfigFile(path: string): { config: AuthenticationConfiguration; text: string } {
-  const text = readFileSync(path, 'utf8');
   try {
+    const text = readFileGo(path);
     return { config: decodeAuthenticationConfig(text), text };
   } catch (e) {
     throw new Error(`failed to load authentication configuration from file ${JSON.stringify(path)}: ${(e as Error).message}`);
@@ -264,7 +275,7 @@ export function jwtAuthenticatorFromFlags(flags: OidcFlags): JWTAuthenticator | 
     claimMappings: { username: { claim: usernameClaim, prefix: usernamePrefix } },
   };
   if (flags.groupsClaim) jwt.claimMappings.groups = { claim: flags.groupsClaim, prefix: flags.groupsPrefix ?? '' };
-  if (flags.caFile) jwt.issuer.certificateAuthority = readFileSync(flags.caFile, 'utf8');
+  if (flags.caFile) jwt.issuer.certificateAuthority = readFileGo(flags.caFile);
   const required = Object.entries(flags.requiredClaims ?? {});
   if (required.length > 0) jwt.claimValidationRules = required.map(([claim, requiredValue]) => ({ claim, requiredValue }));
   return jwt;

@@ -125,4 +125,9 @@ test('legacy --oidc-* flags: the authenticator kube builds, and the flag rules',
     /^Error: invalid authentication configuration: jwt\[0\]\.issuer\.url: Invalid value: "http:\/\/i\.example": URL scheme must be https$/,
   );
   assert.throws(() => setUpJwtAuthentication({ oidc: { issuerURL: 'https://i.example', clientID: 'k', signingAlgs: ['HS256'] }, oidcFlagsSet: true }), /oidc: unsupported signing alg: "HS256"/);
+  assert.throws(() => setUpJwtAuthentication({ oidc: { issuerURL: 'https://i.example', clientID: 'k', caFile: '/nonexistent/ca.crt' }, oidcFlagsSet: true }), /^Error: open \/nonexistent\/ca.crt: no such file or directory$/);
+  assert.throws(
+    () => setUpJwtAuthentication({ configFile: '/nonexistent/authn.yaml' }),
+    /^Error: failed to load authentication configuration from file "\/nonexistent\/authn.yaml": open \/nonexistent\/authn.yaml: no such file or directory$/,
+  );
 });
