@@ -172,3 +172,17 @@ test('discovery: the issuer the document names must be the configured one; retri
   assert.deepEqual(await run(a, mint(base(), key, 'k')), { user: { name: 'alice-id', groups: [] } });
   a.stop();
 });
+
+test('discoveryURL: the document is fetched there, and must still name the configured issuer', async () => {
+  const key = rsaKey();
+  const inner = memoryIssuer([{ kid: 'k', key }]).get;
+  const asked: string[] = [];
+  const get: HttpGet = async (url) => {
+    asked.push(url);
+    return url === 'https://oidc.internal/discovery' ? inner(`${ISSUER}/.well-known/openid-configuration`) : inner(url);
+  };
+  const a = authenticator(`- issuer: {url: ${ISSUER}, discoveryURL: "https://oidc.internal/discovery", audiences: [my-app]}\n  claimMappings: {username: {claim: sub, prefix: ""}}\n`, get);
+  assert.deepEqual(await run(a, mint(base(), key, 'k')), { user: { name: 'alice-id', groups: [] } });
+  assert.deepEqual(asked, ['https://oidc.internal/discovery', `${ISSUER}/keys`]);
+  a.stop();
+});
