@@ -78,6 +78,8 @@ export interface TestServerOptions {
   /** The legacy --oidc-* flags, and whether they count as given on the command line. */
   oidc?: ServeOptions['oidc'];
   oidcFlagsSet?: boolean;
+  /** Whether --anonymous-auth counts as given on the command line. */
+  anonymousAuthFlagSet?: boolean;
 }
 
 /**

@@ -252,3 +252,22 @@ test('the legacy --oidc-* flags: sub prefixed with the issuer URL, groups from a
     await legacy.close();
   }
 });
+
+test('anonymous in the configuration file: only for its paths; --anonymous-auth with it is refused', async () => {
+  const path = f('anonymous.yaml');
+  writeFileSync(path, 'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\njwt: []\nanonymous:\n  enabled: true\n  conditions:\n  - path: /livez\n');
+  await assert.rejects(startTestServer({ dataDir: f('refused-3'), authenticationConfig: path, anonymousAuthFlagSet: true }), {
+    message: 'anonymous: Forbidden: --anonymous-auth flag cannot be set when anonymous field is configured in authentication configuration file',
+  });
+  const anon = await startTestServer({ authenticationConfig: path });
+  try {
+    const ca = readFileSync(join(anon.dataDir, 'pki', 'ca.crt'));
+    const status = (p: string): Promise<number> =>
+      new Promise((resolve, reject) => https.get(`${anon.url}${p}`, { ca }, (res) => (res.resume(), resolve(res.statusCode ?? 0))).on('error', reject));
+    assert.equal(await status('/livez'), 200);
+    assert.equal(await status('/readyz'), 401);
+    assert.equal(await status('/api'), 401);
+  } finally {
+    await anon.close();
+  }
+});
