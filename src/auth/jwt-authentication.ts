@@ -15,7 +15,8 @@ import {
   type OidcFlags,
 } from './authentication-config.js';
 import { validateAuthenticationConfiguration, validateJwtAuthenticator } from './authentication-config-validation.js';
-import { ALL_SIGNING_ALGORITHMS, JwtAuthenticator, JwtAuthenticators, type JwtAuthenticatorOptions } from './oidc.js';
+import { ALL_SIGNING_ALGORITHMS } from './jwt.js';
+import { JwtAuthenticator, JwtAuthenticators, type JwtAuthenticatorOptions } from './oidc.js';
 
 export interface JwtAuthenticationOptions {
   /** --authentication-config. */

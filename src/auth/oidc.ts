@@ -7,7 +7,7 @@
 import type { UserInfo } from '../api/user.js';
 import type { JWTAuthenticator } from './authentication-config.js';
 import type { JwtCelMapper } from './authentication-config-validation.js';
-import { ALL_SIGNING_ALGORITHMS, parseJwt, verifyJwtAs, type ParsedJwt } from './jwt.js';
+import { parseJwt, verifyJwtAs, type ParsedJwt } from './jwt.js';
 import { celStringList, evalClaims, evalUser, type CompiledJwtExpression } from './jwt-cel.js';
 import { discover, issuerClient, RemoteKeySet, type HttpGet } from './oidc-provider.js';
 
@@ -357,6 +357,3 @@ export class JwtAuthenticators {
     for (const a of this.current) a.stop();
   }
 }
-
-/** Every algorithm kube allows: what a configuration file's authenticators accept. */
-export { ALL_SIGNING_ALGORITHMS };

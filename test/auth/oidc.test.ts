@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { decodeAuthenticationConfig } from '../../src/auth/authentication-config.js';
 import { buildJwtAuthenticators } from '../../src/auth/jwt-authentication.js';
-import { ALL_SIGNING_ALGORITHMS, JwtAuthenticator, type JwtOutcome } from '../../src/auth/oidc.js';
+import { JwtAuthenticator, type JwtOutcome } from '../../src/auth/oidc.js';
+import { ALL_SIGNING_ALGORITHMS } from '../../src/auth/jwt.js';
 import type { HttpGet } from '../../src/auth/oidc-provider.js';
 
 const ISSUER = 'https://issuer.example.com';

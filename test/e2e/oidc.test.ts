@@ -115,10 +115,14 @@ test('kubectl auth whoami: the user, groups, uid and extra as the claim mappings
     groups: ['oidc:devs', 'oidc:qa', 'system:authenticated'],
     extra: { 'authentication.kubernetes.io/credential-id': ['JTI=id-1'], 'example.com/tier': ['gold'] },
   });
-  // The table form kubectl prints by default.
-  const t = await as(token, ['auth', 'whoami']);
+  // kubectl --token, with no kubeconfig credential at all; the table form kubectl prints by default.
+  writeFileSync(f('empty.kubeconfig'), 'apiVersion: v1\nkind: Config\n');
+  const t = await promisify(execFile)('kubectl', ['--kubeconfig', f('empty.kubeconfig'), '--server', s.url, '--certificate-authority', join(s.dataDir, 'pki', 'ca.crt'), '--token', token, 'auth', 'whoami'], {
+    env: { ...process.env, HOME: s.home },
+  });
   assert.match(t.stdout, /Username\s+oidc:alice/);
   assert.match(t.stdout, /UID\s+u-123/);
+  assert.match(t.stdout, /Groups\s+\[oidc:devs oidc:qa system:authenticated\]/);
 });
 
 test('RBAC authorizes the mapped groups: view in default, and kube\'s 403 beyond it', async () => {
