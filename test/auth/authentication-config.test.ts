@@ -2,6 +2,9 @@
 // (pkg/apis/apiserver/validation), CEL compilation errors, and the legacy --oidc-* flags as kube maps them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { aggregate } from '../../src/api/field-error.js';
 import { decodeAuthenticationConfig, jwtAuthenticatorFromFlags, validateOidcFlags, type AuthenticationConfiguration } from '../../src/auth/authentication-config.js';
 import { validateAuthenticationConfiguration, validateJwtAuthenticator } from '../../src/auth/authentication-config-validation.js';
@@ -97,6 +100,20 @@ test('validation: a ServiceAccount issuer may not be a JWT issuer (oidc.New, unp
     aggregate(validateJwtAuthenticator(c.jwt[0]!, '', ['https://kubernetes.default.svc.cluster.local']).errors),
     'issuer.url: Invalid value: "https://kubernetes.default.svc.cluster.local": URL must not overlap with disallowed issuers: [https://kubernetes.default.svc.cluster.local]',
   );
+});
+
+test('startup: a JWT issuer that is a ServiceAccount issuer stops the server with oidc.New\'s unprefixed message', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'authn-'));
+  try {
+    const path = join(dir, 'authn.yaml');
+    writeFileSync(path, yaml(GOOD.replace('https://issuer.example.com', 'https://kubernetes.default.svc.cluster.local')));
+    assert.throws(
+      () => setUpJwtAuthentication({ configFile: path, serviceAccountIssuers: ['https://kubernetes.default.svc.cluster.local'] }),
+      /^Error: issuer\.url: Invalid value: "https:\/\/kubernetes\.default\.svc\.cluster\.local": URL must not overlap with disallowed issuers: \[https:\/\/kubernetes\.default\.svc\.cluster\.local\]$/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('validation: anonymous conditions need enabled', () => {
