@@ -1,15 +1,18 @@
 // Request authentication, following kube-apiserver's chain: x509 client certificate first, then a
-// bearer token from the static token file, then a bearer token that is a ServiceAccount JWT; if none
+// bearer token from the static token file, then a bearer token that is a ServiceAccount JWT, then one of an
+// external OIDC issuer (--authentication-config's JWT authenticators); if none
 // yields a user and none failed, the request is anonymous. A failure (unverifiable client certificate,
 // unknown or invalid bearer token) is a 401, never anonymous, as kube's union authenticator "fails on
 // error" before reaching the anonymous one. Only a ServiceAccount token needs storage reads (does the
-// ServiceAccount still exist?), so only then is the answer a promise: other requests stay synchronous.
+// ServiceAccount still exist?) or a JWT authenticator (the issuer's keys may need fetching), so only then is the
+// answer a promise: other requests stay synchronous.
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket, PeerCertificate } from 'node:tls';
 import { unauthorized, type StatusError } from '../api/status.js';
 import { validateServiceAccountClaims, verifyServiceAccountJwt, type ServiceAccountTokenConfig, type TokenObjectGetter } from './service-account-token.js';
 import type { TokenCache } from './token-cache.js';
+import type { JwtAuthenticators } from './oidc.js';
 
 export type { UserInfo } from '../api/user.js';
 import type { UserInfo } from '../api/user.js';
@@ -29,6 +32,10 @@ interface AuthenticateOptions {
   anonymous?: boolean;
   /** ServiceAccount tokens: the issuer's configuration and where the objects they name are read. */
   serviceAccounts?: ServiceAccountAuthentication;
+  /** With anonymous access on, the only paths it is granted for (AuthenticationConfiguration's anonymous.conditions). */
+  anonymousPaths?: readonly string[];
+  /** JWT authenticators of external issuers (--authentication-config, --oidc-*). */
+  jwt?: JwtAuthenticators;
 }
 
 export interface ServiceAccountAuthentication {
@@ -47,7 +54,7 @@ export const anonymousUser = (): UserInfo => ({ name: ANONYMOUS_USER, groups: [A
  * Who made the request. `undefined` means the request must be rejected with 401 Unauthorized
  * (see `unauthenticatedError`); unauthenticated-but-acceptable requests come back as system:anonymous.
  */
-export function authenticate(req: IncomingMessage, opts?: AuthenticateOptions & { serviceAccounts?: undefined }): UserInfo | undefined;
+export function authenticate(req: IncomingMessage, opts?: AuthenticateOptions & { serviceAccounts?: undefined; jwt?: undefined }): UserInfo | undefined;
 export function authenticate(req: IncomingMessage, opts: AuthenticateOptions): UserInfo | undefined | Promise<UserInfo | undefined>;
 export function authenticate(req: IncomingMessage, opts: AuthenticateOptions = {}): UserInfo | undefined | Promise<UserInfo | undefined> {
   let failed = false;
@@ -65,7 +72,15 @@ export function authenticate(req: IncomingMessage, opts: AuthenticateOptions = {
   else if (fromToken) return withAuthenticatedGroup(fromToken);
 
   if (failed || opts.anonymous === false) return undefined;
+  if (opts.anonymousPaths && !opts.anonymousPaths.includes(requestPath(req))) return undefined;
   return anonymousUser();
+}
+
+/** The request's URL path, as kube's anonymous conditions compare it (the query left off). */
+function requestPath(req: IncomingMessage): string {
+  const url = req.url ?? '';
+  const q = url.indexOf('?');
+  return q >= 0 ? url.slice(0, q) : url;
 }
 
 /**
@@ -76,22 +91,27 @@ export function authenticate(req: IncomingMessage, opts: AuthenticateOptions = {
 export function authenticateToken(
   token: string,
   audiences: readonly string[],
-  opts: { tokens?: TokenTable; apiAudiences?: readonly string[]; serviceAccounts?: ServiceAccountAuthentication } = {},
+  opts: { tokens?: TokenTable; apiAudiences?: readonly string[]; serviceAccounts?: ServiceAccountAuthentication; jwt?: JwtAuthenticators } = {},
 ): TokenAuthentication | Promise<TokenAuthentication> {
   const user = opts.tokens?.get(token);
   const implicit = opts.apiAudiences ?? [];
-  if (user) {
-    if (implicit.length === 0) return { user: withAuthenticatedGroup(user) };
+  // Audience-agnostic authenticators (WrapAudienceAgnosticToken): with API audiences configured, valid only for those.
+  const agnostic = (u: UserInfo): TokenAuthentication => {
+    if (implicit.length === 0) return { user: withAuthenticatedGroup(u) };
     const valid = (audiences.length > 0 ? audiences : implicit).filter((a) => implicit.includes(a));
-    return valid.length > 0 ? { user: withAuthenticatedGroup(user), audiences: valid } : { error: 'invalid bearer token' };
-  }
+    return valid.length > 0 ? { user: withAuthenticatedGroup(u), audiences: valid } : { error: 'invalid bearer token' };
+  };
+  if (user) return agnostic(user);
   const sa = opts.serviceAccounts;
-  if (!sa) return { error: 'invalid bearer token' };
   // A ServiceAccount token is checked against the audiences asked for (the API's by default), and answers
   // with the ones it names among them.
   const wanted = audiences.length > 0 ? audiences : implicit;
-  const verified = verifyServiceAccountJwt(token, { ...sa.config, apiAudiences: [...wanted] });
-  if (verified === undefined) return { error: 'invalid bearer token' };
+  const verified = sa ? verifyServiceAccountJwt(token, { ...sa.config, apiAudiences: [...wanted] }) : undefined;
+  if (verified === undefined || !sa) {
+    const fromJwt = opts.jwt?.authenticate(token);
+    if (!fromJwt) return { error: 'invalid bearer token' };
+    return fromJwt.then((r) => ('error' in r ? { error: r.error } : agnostic(r.user)));
+  }
   if ('error' in verified) return { error: verified.error };
   const named = new Set(typeof verified.claims['aud'] === 'string' ? [verified.claims['aud']] : (verified.claims['aud'] as string[] | undefined) ?? []);
   return validateServiceAccountClaims(verified.claims, sa.getter, (sa.now ?? Date.now)()).then(
@@ -113,7 +133,7 @@ export interface TokenAuthentication {
 const unauthenticatedError = (): StatusError => unauthorized();
 
 /** `authenticate`, throwing (or rejecting with) the 401 StatusError instead of answering undefined. */
-export function authenticateOrThrow(req: IncomingMessage, opts?: AuthenticateOptions & { serviceAccounts?: undefined }): UserInfo;
+export function authenticateOrThrow(req: IncomingMessage, opts?: AuthenticateOptions & { serviceAccounts?: undefined; jwt?: undefined }): UserInfo;
 export function authenticateOrThrow(req: IncomingMessage, opts: AuthenticateOptions): UserInfo | Promise<UserInfo>;
 export function authenticateOrThrow(req: IncomingMessage, opts: AuthenticateOptions = {}): UserInfo | Promise<UserInfo> {
   const user = authenticate(req, opts);
@@ -190,9 +210,9 @@ function firstValue(v: string | string[] | undefined): string | undefined {
 
 /**
  * The user for the request's bearer token. Headers that are not `Bearer <token>` are ignored, as
- * kube does; a token neither in the table nor a valid ServiceAccount token is 'error' (also when
- * neither is configured: a real kube-apiserver always has token authenticators that would reject it).
- * A ServiceAccount token that passes the synchronous checks is finished asynchronously.
+ * kube does; a token neither in the table nor a valid ServiceAccount or external JWT is 'error' (also when
+ * none is configured: a real kube-apiserver always has token authenticators that would reject it).
+ * A ServiceAccount token that passes the synchronous checks, and an external JWT, finish asynchronously.
  */
 function tokenUser(req: IncomingMessage, opts: AuthenticateOptions): UserInfo | 'error' | undefined | Promise<UserInfo | 'error'> {
   const token = bearerToken(req.headers.authorization);
@@ -200,12 +220,21 @@ function tokenUser(req: IncomingMessage, opts: AuthenticateOptions): UserInfo | 
   const fromFile = opts.tokens?.get(token);
   if (fromFile) return fromFile;
   const sa = opts.serviceAccounts;
-  if (!sa) return 'error';
-  const now = (sa.now ?? Date.now)();
-  const cached = sa.cache?.get(token, now);
+  const now = (sa?.now ?? Date.now)();
+  const cached = sa?.cache?.get(token, now);
   if (cached) return cached;
-  const verified = verifyServiceAccountJwt(token, sa.config);
-  if (verified === undefined || 'error' in verified) return 'error';
+  const verified = sa ? verifyServiceAccountJwt(token, sa.config) : undefined;
+  if (verified === undefined || !sa) {
+    // Not a ServiceAccount token: an external issuer's, or nobody's.
+    const fromJwt = opts.jwt?.authenticate(token);
+    if (!fromJwt) return 'error';
+    return fromJwt.then((r) => {
+      if ('error' in r) return 'error';
+      sa?.cache?.set(token, r.user, now);
+      return r.user;
+    });
+  }
+  if ('error' in verified) return 'error';
   return validateServiceAccountClaims(verified.claims, sa.getter, now).then(
     (r) => {
       if ('error' in r) return 'error';

@@ -1,8 +1,8 @@
 // JSON Web Tokens in JWS compact form (RFC 7515/7519), as go-jose writes and reads them for kube's
 // ServiceAccount tokens: `base64url(header).base64url(claims).base64url(signature)`, signed with RS256 (RSA
-// keys) or ES256/384/512 (ECDSA keys) by node:crypto. Only what the service-account issuer and
-// authenticator need: no encryption, no other algorithms.
-import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+// keys) or ES256/384/512 (ECDSA keys) by node:crypto. Tokens of external OIDC issuers may also use
+// RS384/512 and PS256/384/512 (verifyJwtAs). No encryption.
+import { constants, createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 
 export type JwtClaims = Record<string, unknown>;
 
@@ -100,6 +100,40 @@ export function verifyJwt(jwt: ParsedJwt, key: KeyObject): boolean {
   if (!alg || algorithmFor(key) !== algName) return false;
   try {
     return verify(alg.hash, Buffer.from(jwt.signingInput), alg.ecdsa ? { key, dsaEncoding: 'ieee-p1363' } : key, jwt.signature);
+  } catch {
+    return false;
+  }
+}
+
+/** The JOSE algorithms kube's OIDC authenticator allows (oidc.AllValidSigningAlgorithms), by name. */
+const VERIFY_ALGORITHMS: Readonly<Record<string, { hash: string; kty: 'rsa' | 'ec'; curve?: string; pss?: true }>> = {
+  RS256: { hash: 'sha256', kty: 'rsa' },
+  RS384: { hash: 'sha384', kty: 'rsa' },
+  RS512: { hash: 'sha512', kty: 'rsa' },
+  PS256: { hash: 'sha256', kty: 'rsa', pss: true },
+  PS384: { hash: 'sha384', kty: 'rsa', pss: true },
+  PS512: { hash: 'sha512', kty: 'rsa', pss: true },
+  ES256: { hash: 'sha256', kty: 'ec', curve: 'prime256v1' },
+  ES384: { hash: 'sha384', kty: 'ec', curve: 'secp384r1' },
+  ES512: { hash: 'sha512', kty: 'ec', curve: 'secp521r1' },
+};
+
+export const ALL_SIGNING_ALGORITHMS: readonly string[] = Object.keys(VERIFY_ALGORITHMS).sort();
+
+/**
+ * Whether the token was signed by `key` with the algorithm its header names, which must be one go-jose
+ * accepts for the key's type (RSA for RS and PS, the matching curve for ES).
+ */
+export function verifyJwtAs(jwt: ParsedJwt, key: KeyObject): boolean {
+  const name = typeof jwt.header.alg === 'string' ? jwt.header.alg : '';
+  const alg = VERIFY_ALGORITHMS[name];
+  if (!alg || key.asymmetricKeyType !== alg.kty) return false;
+  if (alg.curve && key.asymmetricKeyDetails?.namedCurve !== alg.curve) return false;
+  try {
+    const input = Buffer.from(jwt.signingInput);
+    if (alg.kty === 'ec') return verify(alg.hash, input, { key, dsaEncoding: 'ieee-p1363' }, jwt.signature);
+    if (alg.pss) return verify(alg.hash, input, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO }, jwt.signature);
+    return verify(alg.hash, input, key, jwt.signature);
   } catch {
     return false;
   }

@@ -14,6 +14,7 @@ import { parseGoDuration } from '../cel/time.js';
 import { loadTokenFile } from '../auth/authenticate.js';
 import { AUTHORIZATION_MODES, type AuthorizationMode } from '../server/server.js';
 import { mappedServiceResolver, parseServiceMappings } from '../conversion/service-map.js';
+import { OIDC_FLAG_NAMES, type OidcFlags } from '../auth/authentication-config.js';
 
 const USAGE = `Usage: crd-apiserver <command> [flags]
 
@@ -36,6 +37,24 @@ Flags for serve:
                          an EncryptionConfiguration (apiserver.config.k8s.io/v1): the resources it names are
                          stored encrypted (aescbc, aesgcm; identity); the first provider writes, all read
   --token-auth-file PATH a CSV of bearer tokens (token,user,uid,"group1,group2"), as kube-apiserver reads it
+  --authentication-config PATH
+                         an AuthenticationConfiguration (apiserver.config.k8s.io/v1beta1 or v1alpha1): JWT
+                         authenticators for external OIDC issuers (issuer, audiences, claim mappings and validation
+                         rules in CEL) and anonymous access; reloaded when the file changes
+  --oidc-issuer-url URL  an OIDC issuer whose ID tokens authenticate (with --oidc-client-id; not with
+                         --authentication-config)
+  --oidc-client-id ID    the audience those tokens must name
+  --oidc-ca-file PATH    PEM CAs that verify the issuer's certificate (default: the system's)
+  --oidc-username-claim C
+                         the claim that names the user (default sub)
+  --oidc-username-prefix P
+                         prepended to user names (default: '<issuer URL>#' unless the claim is email; '-': none)
+  --oidc-groups-claim C  the claim that lists the user's groups (a string or a list of strings)
+  --oidc-groups-prefix P prepended to groups
+  --oidc-signing-algs A[,A]
+                         the JOSE algorithms accepted (default RS256; RS/PS/ES 256, 384, 512)
+  --oidc-required-claim KEY=VALUE
+                         a claim the token must carry with this value (repeatable)
   --anonymous-auth BOOL  requests without credentials are system:anonymous (true, default) or get 401 (false)
   --authorization-mode M[,M]
                          authorizers after system:masters, in order: RBAC (default), AlwaysAllow, AlwaysDeny
@@ -175,6 +194,10 @@ async function main(argv: string[]): Promise<number> {
     clientCaFile: args.flags.get('client-ca-file'),
     encryptionProviderConfig: args.flags.get('encryption-provider-config'),
     anonymousAuth: boolFlag(args.flags, 'anonymous-auth', true),
+    anonymousAuthFlagSet: args.flags.has('anonymous-auth'),
+    authenticationConfig: args.flags.get('authentication-config'),
+    oidc: oidcFlags(args.flags, args.repeated),
+    oidcFlagsSet: OIDC_FLAG_NAMES.some((f) => args.flags.has(f)),
     authorizationModes: authorizationModesFlag(args.flags.get('authorization-mode')),
     eventTtlMs: durationFlag(args.flags, 'event-ttl'),
     requestTimeoutMs: durationFlag(args.flags, 'request-timeout'),
@@ -238,6 +261,28 @@ function durationFlag(flags: ReadonlyMap<string, string>, name: string): number 
   const ns = parseGoDuration(v);
   if (ns === undefined || ns <= 0n) throw new Error(`invalid --${name}: ${v}`);
   return Number(ns / 1_000_000n);
+}
+
+/** The --oidc-* flags as kube's OIDCAuthenticationOptions hold them. */
+function oidcFlags(flags: ReadonlyMap<string, string>, repeated: ReadonlyMap<string, readonly string[]>): OidcFlags {
+  const requiredClaims: Record<string, string> = {};
+  // cliflag.MapStringStringNoSplit: each occurrence is one key=value; the value may contain commas.
+  for (const kv of repeated.get('oidc-required-claim') ?? []) {
+    const eq = kv.indexOf('=');
+    if (eq < 0) throw new Error(`invalid argument "${kv}" for "--oidc-required-claim" flag: malformed pair, expect string=string`);
+    requiredClaims[kv.slice(0, eq).trim()] = kv.slice(eq + 1).trim();
+  }
+  return {
+    issuerURL: flags.get('oidc-issuer-url'),
+    clientID: flags.get('oidc-client-id'),
+    caFile: flags.get('oidc-ca-file'),
+    usernameClaim: flags.get('oidc-username-claim'),
+    usernamePrefix: flags.get('oidc-username-prefix'),
+    groupsClaim: flags.get('oidc-groups-claim'),
+    groupsPrefix: flags.get('oidc-groups-prefix'),
+    signingAlgs: listFlag(flags, 'oidc-signing-algs'),
+    requiredClaims,
+  };
 }
 
 /** A comma-separated list flag; undefined when not given. */

@@ -22,6 +22,9 @@ import type { LeaderElectionConfig } from '../controllers/leader-election.js';
 import { auditFromFlags, type AuditFlags } from './audit-options.js';
 
 export type { AuditFlags };
+import { setUpJwtAuthentication, type JwtAuthenticationOptions } from '../auth/jwt-authentication.js';
+import type { OidcFlags } from '../auth/authentication-config.js';
+import { DEFAULT_ISSUER } from '../auth/service-account-token.js';
 
 export interface ServeOptions {
   /** Certificates and the kubeconfig, and the SQLite state unless etcd is given. */
@@ -43,6 +46,15 @@ export interface ServeOptions {
   authorizer?: AuthorizerHooks;
   /** Whether requests without credentials are system:anonymous (default) or refused (--anonymous-auth=false). */
   anonymousAuth?: boolean;
+  /** Whether --anonymous-auth was given on the command line (it excludes the configuration file's anonymous). */
+  anonymousAuthFlagSet?: boolean;
+  /** --authentication-config: an AuthenticationConfiguration file (JWT authenticators, anonymous), reloaded when it changes. */
+  authenticationConfig?: string;
+  /** The --oidc-* flags, and whether any was given (they exclude --authentication-config). */
+  oidc?: OidcFlags;
+  oidcFlagsSet?: boolean;
+  /** Tunables of the JWT authenticators and of the configuration's reloading (tests shorten them). */
+  jwtAuthentication?: Pick<JwtAuthenticationOptions, 'reloadIntervalMs' | 'reloadTimeoutMs' | 'authenticator' | 'log'>;
   /** --authorization-mode (default RBAC). */
   authorizationModes?: readonly AuthorizationMode[];
   /** Watches last between this and twice this (kube's --min-request-timeout; tests shorten it). */
@@ -83,6 +95,8 @@ export interface ServeOptions {
 
 export interface Served {
   server: RunningServer;
+  /** The JWT authenticators and the configuration file's reloading, when configured. */
+  jwt?: ReturnType<typeof setUpJwtAuthentication>;
   /** The storage the server runs on (the watch cache over SQLite or etcd); tests compact it and read it directly. */
   kv: KVStore;
   kubeconfigPath: string;
@@ -100,6 +114,24 @@ function builtinKeyPrefixes(): Map<string, GroupResource> {
 }
 
 export async function serve(opts: ServeOptions): Promise<Served> {
+  // Refused before anything starts, as kube-apiserver refuses an invalid configuration.
+  const jwt = setUpJwtAuthentication({
+    configFile: opts.authenticationConfig,
+    oidc: opts.oidc,
+    oidcFlagsSet: opts.oidcFlagsSet,
+    anonymousFlagSet: opts.anonymousAuthFlagSet,
+    serviceAccountIssuers: opts.serviceAccountTokens?.issuers?.length ? opts.serviceAccountTokens.issuers : [DEFAULT_ISSUER],
+    ...opts.jwtAuthentication,
+  });
+  try {
+    return await serveWith(opts, jwt);
+  } catch (e) {
+    jwt?.close();
+    throw e;
+  }
+}
+
+async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served> {
   const audit = auditFromFlags(opts.audit);
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -122,7 +154,10 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     bindAddress: opts.bindAddress,
     serviceResolver: opts.serviceResolver,
     tokens: opts.tokens,
-    anonymousAuth: opts.anonymousAuth,
+    // The configuration file's anonymous section, when it has one, stands for --anonymous-auth.
+    anonymousAuth: jwt?.anonymous ? jwt.anonymous.enabled : opts.anonymousAuth,
+    anonymousPaths: jwt?.anonymous?.conditions?.length ? jwt.anonymous.conditions.map((c) => c.path) : undefined,
+    jwt: jwt?.authenticators,
     authorizationModes: opts.authorizationModes,
     authorizer: opts.authorizer,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
@@ -150,7 +185,9 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     server,
     kv,
     kubeconfigPath,
+    jwt,
     close: async () => {
+      jwt?.close();
       await server.close();
       await kv.close();
     },

@@ -41,6 +41,7 @@ import { mutatingWebhooks, validatingWebhooks, WebhookConfigurations, type Webho
 import { mutatingWebhookConfigurationKind, validatingWebhookConfigurationKind } from '../apis/admissionregistration/v1/webhook-configurations.js';
 import { crdTerminating } from '../admission/crd-terminating.js';
 import { authenticate, authenticateToken, type TokenTable } from '../auth/authenticate.js';
+import type { JwtAuthenticators } from '../auth/oidc.js';
 import { reviewCreaters } from '../auth/reviews.js';
 import type { AuthorizeFn } from '../cel/lib/authz.js';
 import { DEFAULT_ISSUER, type ServiceAccountTokenConfig, type TokenObjectGetter } from '../auth/service-account-token.js';
@@ -107,6 +108,10 @@ export interface ServerOptions {
   authorizer?: AuthorizerHooks;
   /** Whether requests without credentials on the secure port are system:anonymous (true) or refused with 401 (kube's --anonymous-auth). */
   anonymousAuth?: boolean;
+  /** With anonymous access on, the only request paths it covers (AuthenticationConfiguration's anonymous.conditions). */
+  anonymousPaths?: readonly string[];
+  /** JWT authenticators of external OIDC issuers, after the ServiceAccount one (--authentication-config, --oidc-*). */
+  jwt?: JwtAuthenticators;
   /** How long a request that is not long-running may take before a 504 (kube's --request-timeout, 60 s). */
   requestTimeoutMs?: number;
   /** Read-only and mutating requests served at once before 429s (kube's --max-requests-inflight 400, --max-mutating-requests-inflight 200; 0: no limit). */
@@ -275,8 +280,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const checkAuthorized = checkWith(authorizerHooks);
   const creaters = reviewCreaters({
     authorizer: authorizerHooks,
-    // The token authenticators of the secure port: the token file and ServiceAccount tokens (for the API's audiences).
-    authenticateToken: (token, audiences) => authenticateToken(token, audiences, { tokens: opts.tokens, apiAudiences: saTokens.apiAudiences, serviceAccounts }),
+    // The token authenticators of the secure port: the token file, ServiceAccount tokens (for the API's audiences), external JWTs.
+    authenticateToken: (token, audiences) => authenticateToken(token, audiences, { tokens: opts.tokens, apiAudiences: saTokens.apiAudiences, serviceAccounts, jwt: opts.jwt }),
     apiAudiences: saTokens.apiAudiences,
   });
   const builtinTypes = new Map(BUILTIN_KINDS.map((k) => [k, builtinResourceType(k)]));
@@ -439,7 +444,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     flowControlDebug: flowControl && ((path, query) => flowControlDebugPage(flowControl!.dispatcher.priorityLevels, path, query)),
   });
   const serviceAccounts = { config: saTokens, getter: tokenObjects, now: saOpts.now, cache: new TokenCache(saOpts.successCacheTtlMs) };
-  const secureAuthenticator: Authenticator = (req) => authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth, serviceAccounts });
+  const secureAuthenticator: Authenticator = (req) => authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth, anonymousPaths: opts.anonymousPaths, serviceAccounts, jwt: opts.jwt });
   const requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const servers: http.Server[] = [];
   const out: RunningServer = {

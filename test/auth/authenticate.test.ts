@@ -67,6 +67,15 @@ test('no credentials with anonymous auth disabled: rejected', () => {
   );
 });
 
+test('anonymous conditions (AuthenticationConfiguration anonymous.conditions): anonymous only for those paths', () => {
+  const at = (url: string): IncomingMessage => ({ ...req(), url }) as IncomingMessage;
+  const opts = { anonymousPaths: ['/livez', '/readyz'] };
+  assert.deepEqual(authenticate(at('/livez'), opts), ANON);
+  assert.deepEqual(authenticate(at('/readyz?verbose'), opts), ANON);
+  assert.equal(authenticate(at('/api'), opts), undefined);
+  assert.equal(authenticate(at('/livez/'), opts), undefined);
+});
+
 test('verified client certificate: CN is the name, every O a group, plus system:authenticated', () => {
   const socket = tlsSocket(true, certOf({ CN: 'jane', O: ['team-a', 'team-b'] }, ['1.3.6.1.5.5.7.3.2']));
   assert.deepEqual(authenticate(req({ socket })), { name: 'jane', groups: ['team-a', 'team-b', 'system:authenticated'] });

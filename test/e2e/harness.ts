@@ -74,6 +74,14 @@ export interface TestServerOptions {
   dataDir?: string;
   /** --audit-policy-file, --audit-log-* and --audit-webhook-*. */
   audit?: ServeOptions['audit'];
+  /** --authentication-config (JWT authenticators, anonymous), and how quickly its changes are picked up. */
+  authenticationConfig?: string;
+  jwtAuthentication?: ServeOptions['jwtAuthentication'];
+  /** The legacy --oidc-* flags, and whether they count as given on the command line. */
+  oidc?: ServeOptions['oidc'];
+  oidcFlagsSet?: boolean;
+  /** Whether --anonymous-auth counts as given on the command line. */
+  anonymousAuthFlagSet?: boolean;
 }
 
 /**
