@@ -20,11 +20,11 @@ import { keyTransformerLookup } from '../storage/encryption/resource-keys.js';
 import { BUILTIN_KINDS } from '../apis/index.js';
 import type { LeaderElectionConfig } from '../controllers/leader-election.js';
 import { auditFromFlags, type AuditFlags } from './audit-options.js';
-
-export type { AuditFlags };
 import { setUpJwtAuthentication, type JwtAuthenticationOptions } from '../auth/jwt-authentication.js';
 import type { OidcFlags } from '../auth/authentication-config.js';
 import { DEFAULT_ISSUER } from '../auth/service-account-token.js';
+
+export type { AuditFlags };
 
 export interface ServeOptions {
   /** Certificates and the kubeconfig, and the SQLite state unless etcd is given. */
