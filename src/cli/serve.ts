@@ -140,7 +140,7 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
   const transformers = opts.encryptionProviderConfig ? keyTransformerLookup(loadEncryptionConfig(opts.encryptionProviderConfig), builtinKeyPrefixes()) : undefined;
   const inner = opts.etcd ? await openEtcdStore(opts.etcd) : openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' });
   // etcd may have other writers (replicas): its current reads check the cache against etcd's revision.
-  const kv = await createCachedStore(transformers ? new EncryptingKVStore(inner, transformers) : inner, { sharedStore: opts.etcd !== undefined });
+  const kv = await createCachedStore(transformers ? new EncryptingKVStore(inner, transformers) : inner, opts.etcd ? { sharedStore: true, serveWatches: true } : {});
   const [certs, saKeys] = await Promise.all([
     ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] }),
     loadServiceAccountKeys(dataDir, { signingKeyFile: opts.serviceAccountSigningKeyFile, keyFiles: opts.serviceAccountKeyFiles }),

@@ -18,11 +18,18 @@
 // stays there do not wait again. (etcd's progress notifications would close that gap, but are only safe
 // from etcd 3.4.31 and 3.5.13, as kube requires for its consistent lists; Debian's is older.)
 //
+// With serveWatches, a watch from a revision the cache's recent events cover is served from memory
+// (cache-watchers.ts): fed as the cache applies each event, so it needs no watch of its own on the
+// inner store, and a reader of the cache in its handler sees that event's state. Other watches (older
+// revisions, or while the cache reloads) go to the inner store as below; a reload ends the watches
+// served from memory (their clients resume or list again, as kube's watch cache makes them).
+//
 // Watches go to the inner store too, but an event is held back until the cache has applied its
 // revision: whoever reacts to an event (a controller) reads at least that state from the cache. etcd
 // sends one revision's events to each of its watchers separately, so the cache's own watch may
 // hear of a write after another one does.
 import { KeyIndex } from './cache-index.js';
+import { CacheWatchers } from './cache-watchers.js';
 import {
   StorageError,
   type KVStore,
@@ -51,6 +58,14 @@ export interface CachedStoreOptions {
   sharedStore?: boolean;
   /** With sharedStore: how long a read waits for the cache to reach the store's revision before reading the store (default 50 ms). */
   freshWaitMs?: number;
+  /**
+   * Serve watches from memory (kube's watch cache): a watch from a revision the cache's recent events
+   * cover is fed by the cache, not by a watch on the inner store of its own. For stores without watch
+   * fan-out of their own (etcd: one etcd watch per client watch otherwise).
+   */
+  serveWatches?: boolean;
+  /** With serveWatches: how many recent events are kept for watches to start from (default 10,000). */
+  watchCacheEvents?: number;
 }
 
 type State = 'loading' | 'live' | 'failed' | 'closed';
@@ -109,6 +124,8 @@ export class CachedKVStore implements KVStore {
   private queuedProbe: Promise<number> | undefined;
   /** A store revision the cache did not reach in time: reads go to the store while it is the newest. */
   private unreachable = 0;
+  /** Watches served from memory (serveWatches), and the recent events they start from. */
+  private ring: CacheWatchers | undefined;
 
   constructor(
     readonly inner: KVStore,
@@ -244,7 +261,15 @@ export class CachedKVStore implements KVStore {
     return this.inner.delete(key, expectedModRevision).then(this.settle);
   }
 
+  /** Watches served from memory now (diagnostics). */
+  get watchersInMemory(): number {
+    return this.ring?.size ?? 0;
+  }
+
   watch(prefix: string, opts: WatchOptions): Watcher {
+    if (this.ring && this.state === 'live' && (this.compacted === 0 || opts.fromRevision > this.compacted) && this.ring.covers(opts.fromRevision)) {
+      return this.ring.watch(prefix, opts);
+    }
     const held: StoreEvent[] = [];
     let open = true;
     let inner: Watcher | undefined;
@@ -318,6 +343,7 @@ export class CachedKVStore implements KVStore {
     this.watcher?.close();
     this.watcher = undefined;
     this.release(Infinity);
+    this.ring?.failAll(new StorageError('closed', 'storage is closed'));
     this.index = new KeyIndex();
     await this.inner.close();
   }
@@ -390,6 +416,11 @@ export class CachedKVStore implements KVStore {
     }
     this.index = index;
     this.rev = revision;
+    if (this.opts.serveWatches) {
+      // What was in memory does not connect to what comes now: those watches end (none on the first load).
+      this.ring ??= new CacheWatchers(Math.max(1, this.opts.watchCacheEvents ?? 10_000), revision);
+      this.ring.reset(revision, new StorageError('closed', 'the watch cache is reloading'));
+    }
     this.state = 'live';
     const watcher = this.inner.watch('', {
       fromRevision: revision,
@@ -411,6 +442,7 @@ export class CachedKVStore implements KVStore {
     this.rev = revision;
     this.release(revision);
     if (this.holding.size > 0) this.flushHeld();
+    this.ring?.push(ev);
   }
 
   /** The usual cause is 'compacted': the watch fell further behind than history reaches. Start over. */
@@ -433,6 +465,7 @@ export class CachedKVStore implements KVStore {
           this.state = 'failed';
           this.generation++;
           this.flushHeld();
+          this.ring?.failAll(new StorageError('closed', 'storage is closed'));
           return;
         }
         clearTimeout(this.retryTimer);

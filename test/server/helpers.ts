@@ -19,7 +19,7 @@ export interface Api {
 export async function startApi(opts: Omit<ServerOptions, 'kv'> = {}): Promise<Api> {
   let etcd: EtcdProcess | undefined;
   if (process.env.CRD_APISERVER_TEST_STORAGE === 'etcd') etcd = await startEtcd();
-  const kv = etcd ? await createCachedStore(await openEtcdStore({ servers: [etcd.url] }), { sharedStore: true }) : await createCachedStore(openSqliteStore(':memory:'));
+  const kv = etcd ? await createCachedStore(await openEtcdStore({ servers: [etcd.url] }), { sharedStore: true, serveWatches: true }) : await createCachedStore(openSqliteStore(':memory:'));
   // On etcd as `serve --storage etcd` runs: the writing controllers under their Lease.
   const server = await startServer({ kv, insecurePort: 0, ...(etcd ? { leaderElection: {} } : {}), ...opts });
   const url = server.insecureUrl!;

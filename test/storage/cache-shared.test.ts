@@ -100,3 +100,40 @@ it('a revision the cache cannot reach sends reads to the store, waiting only onc
     await close();
   }
 });
+
+it('with serveWatches, watches are fed from memory: no watch of their own on the store', async () => {
+  const inner = openSqliteStore(':memory:', { compactionIntervalMs: 0 });
+  let watches = 0;
+  const counting = new (class extends PassThroughStore {
+    override watch(prefix: string, opts: WatchOptions): Watcher {
+      watches++;
+      return super.watch(prefix, opts);
+    }
+  })(inner);
+  const cache = await createCachedStore(counting, { serveWatches: true, watchCacheEvents: 8 });
+  try {
+    assert.equal(watches, 1, "the cache's own");
+    const from = await cache.currentRevision();
+    await cache.create('/o/before', 'x');
+    const seen: string[][] = Array.from({ length: 50 }, () => []);
+    const ws = seen.map((log) => cache.watch('/o/', { fromRevision: from, onEvent: (ev) => log.push(`${ev.type} ${ev.kv.key}@${ev.kv.modRevision}`) }));
+    const a = await cache.create('/o/a', '1');
+    assert.ok(a.ok);
+    await cache.delete('/o/a');
+    await cache.create('/p/other', 'not watched');
+    await new Promise((r) => setImmediate(r));
+    assert.equal(watches, 1, 'fifty watches, still one on the store');
+    for (const log of seen) assert.deepEqual(log, [`put /o/before@${from + 1}`, `put /o/a@${from + 2}`, `delete /o/a@${from + 3}`]);
+    // Older than the last 8 events: the store serves it.
+    for (let i = 0; i < 10; i++) await cache.create(`/o/n${i}`, 'x');
+    const old: string[] = [];
+    const w = cache.watch('/o/', { fromRevision: from, onEvent: (ev) => old.push(ev.kv.key) });
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(watches, 2);
+    assert.equal(old.length, 13);
+    w.close();
+    for (const x of ws) x.close();
+  } finally {
+    await cache.close();
+  }
+});

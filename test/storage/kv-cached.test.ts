@@ -12,3 +12,13 @@ runKVStoreSuite('cached store over sqlite, event ring disabled', async () => {
   const kv = await createCachedStore(openSqliteStore(':memory:', { compactionIntervalMs: 0, eventRingSize: 0 }));
   return { kv, close: () => kv.close() };
 });
+
+runKVStoreSuite('cached store over sqlite, watches served from memory', async () => {
+  const kv = await createCachedStore(openSqliteStore(':memory:', { compactionIntervalMs: 0 }), { serveWatches: true });
+  return { kv, close: () => kv.close() };
+});
+
+runKVStoreSuite('cached store over sqlite, watches from a memory of 4 events', async () => {
+  const kv = await createCachedStore(openSqliteStore(':memory:', { compactionIntervalMs: 0 }), { serveWatches: true, watchCacheEvents: 4 });
+  return { kv, close: () => kv.close() };
+});

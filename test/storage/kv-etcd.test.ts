@@ -15,7 +15,8 @@ const etcd =
       const inner = await openEtcdStore({ servers: [proc.url], prefix, root: '' });
       // A fresh etcd is at revision 1, not 0.
       const startRevision = await inner.currentRevision();
-      const kv = cached ? await createCachedStore(inner) : inner;
+      // As serve runs it on etcd: consistent reads checked against etcd, watches served from memory.
+      const kv = cached ? await createCachedStore(inner, { sharedStore: true, serveWatches: true }) : inner;
       return {
         kv,
         startRevision,

@@ -1,0 +1,114 @@
+// Watches served from the watch cache's memory, as kube-apiserver's watch cache serves them: the recent
+// events the cache applied, in a ring, and the watchers fed from it as the cache applies more. Revisions
+// need not be contiguous (etcd's count every key, ours or not): the ring knows the revision after which
+// it holds every event of the keys it follows, because the cache follows them all from one watch.
+import { StorageError, type StoreEvent, type WatchOptions, type Watcher } from './types.js';
+
+interface CacheWatcher {
+  prefix: string;
+  opts: WatchOptions;
+  /** The newest revision delivered (or the revision it started after). */
+  cursor: number;
+  /** Replayed its backlog; from now on gets events as they are pushed. */
+  live: boolean;
+  open: boolean;
+}
+
+export class CacheWatchers {
+  private readonly buf: Array<StoreEvent | undefined>;
+  /** Index of the oldest event and the number held. */
+  private first = 0;
+  private count = 0;
+  /** Every event with a revision above this is in the ring. */
+  private completeAfter: number;
+  private readonly watchers = new Set<CacheWatcher>();
+
+  constructor(
+    readonly capacity: number,
+    revision: number,
+  ) {
+    this.buf = new Array<StoreEvent | undefined>(Math.max(1, capacity));
+    this.completeAfter = revision;
+  }
+
+  get size(): number {
+    return this.watchers.size;
+  }
+
+  /** Whether a watch from `after` can be served: every event since is held. */
+  covers(after: number): boolean {
+    return after >= this.completeAfter;
+  }
+
+  /**
+   * The cache starts over (a reload) at revision: what the ring held no longer connects to what comes,
+   * so its watchers end (their clients resume from the last revision they saw, or list again).
+   */
+  reset(revision: number, why: StorageError): void {
+    this.buf.fill(undefined);
+    this.first = 0;
+    this.count = 0;
+    this.completeAfter = revision;
+    this.failAll(why);
+  }
+
+  failAll(why: StorageError): void {
+    for (const w of [...this.watchers]) this.end(w, why);
+  }
+
+  /** An event the cache has just applied, in revision order: kept, and delivered to live watchers. */
+  push(ev: StoreEvent): void {
+    if (this.count === this.buf.length) {
+      const dropped = this.buf[this.first]!;
+      this.buf[this.first] = undefined;
+      this.first = (this.first + 1) % this.buf.length;
+      this.count--;
+      this.completeAfter = Math.max(this.completeAfter, dropped.kv.modRevision);
+    }
+    this.buf[(this.first + this.count) % this.buf.length] = ev;
+    this.count++;
+    for (const w of this.watchers) if (w.live) this.offer(w, ev);
+  }
+
+  /** Serve a watch from the ring; the caller has checked covers(opts.fromRevision). */
+  watch(prefix: string, opts: WatchOptions): Watcher {
+    const w: CacheWatcher = { prefix, opts, cursor: opts.fromRevision, live: false, open: true };
+    this.watchers.add(w);
+    // Never from within watch(): the backlog goes out on the next turn, then the watcher is live.
+    setImmediate(() => this.replay(w));
+    return { close: () => this.close(w) };
+  }
+
+  private replay(w: CacheWatcher): void {
+    if (!w.open) return;
+    if (!this.covers(w.cursor)) {
+      // The ring moved past it before the first turn (a burst larger than the ring).
+      this.end(w, new StorageError('compacted', `too old resource version: ${w.cursor} (${this.completeAfter})`, this.completeAfter));
+      return;
+    }
+    for (let i = 0; i < this.count && w.open; i++) this.offer(w, this.buf[(this.first + i) % this.buf.length]!);
+    w.live = true;
+  }
+
+  private offer(w: CacheWatcher, ev: StoreEvent): void {
+    if (!w.open || ev.kv.modRevision <= w.cursor || !ev.kv.key.startsWith(w.prefix)) return;
+    w.cursor = ev.kv.modRevision;
+    try {
+      w.opts.onEvent(ev);
+    } catch (err) {
+      // As the stores do: a throwing handler ends its own watch only.
+      this.end(w, new StorageError('closed', `watch ended: its event handler failed: ${err instanceof Error ? err.message : String(err)}`));
+    }
+  }
+
+  private close(w: CacheWatcher): void {
+    w.open = false;
+    this.watchers.delete(w);
+  }
+
+  private end(w: CacheWatcher, why: StorageError): void {
+    if (!w.open) return;
+    this.close(w);
+    w.opts.onError?.(why);
+  }
+}
