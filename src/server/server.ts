@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KVStore } from '../storage/types.js';
-import { GenericStore } from '../registry/store.js';
+import { GenericStore, metaOf } from '../registry/store.js';
 import { ensureInitialNamespaces } from '../registry/namespaces.js';
 import { NamespaceController } from '../controllers/namespace.js';
 import { EventTtlController } from '../controllers/event-ttl.js';
@@ -23,6 +23,8 @@ import type { ResourceType } from '../registry/resource-type.js';
 import { CrdServing } from '../crd/serving.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import { ServiceAccountsController } from '../controllers/service-accounts.js';
+import { ServiceAccountTokensController } from '../controllers/service-account-tokens.js';
+import { issueLegacyToken, type LabelSecret } from '../auth/legacy-service-account-token.js';
 import { RootCAPublisher } from '../controllers/root-ca-publisher.js';
 import { serviceAccountKind } from '../apis/core/v1/service-account.js';
 import { configMapKind } from '../apis/core/v1/config-map.js';
@@ -346,10 +348,17 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // The first of tls.ca is the server's own CA; the others only sign client certificates (--client-ca-file).
   const servingCa = Array.isArray(opts.tls?.ca) ? (opts.tls.ca[0] ?? '') : (opts.tls?.ca ?? '');
   const rootCAPublisher = new RootCAPublisher(namespaces, stores.get(configMapKind)!, servingCa);
-  await Promise.all([saController.start(), rootCAPublisher.start()]);
+  // The token controller fills kubernetes.io/service-account-token Secrets with legacy tokens signed by our key.
+  const tokensController = new ServiceAccountTokensController(
+    stores.get(serviceAccountKind)!,
+    stores.get(secretKind)!,
+    (sa, secretName) => issueLegacyToken(saTokens, sa, secretName),
+    servingCa,
+  );
+  await Promise.all([saController.start(), rootCAPublisher.start(), tokensController.start()]);
   // Their first pass over the initial namespaces is done before serving: clients never see `default` without them.
   await Promise.all([saController.controller.idle(), rootCAPublisher.controller.idle()]);
-  controllers.push(saController, rootCAPublisher);
+  controllers.push(saController, rootCAPublisher, tokensController);
   // kube-apiserver's priority-and-fairness-config-producer post-start hook: the bootstrap FlowSchemas and
   // PriorityLevelConfigurations are in place before the server is ready; then the config consumer's
   // Dangling conditions.
@@ -400,7 +409,23 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     ready: () => ready,
     serviceAccountIssuer: { config: saTokens, jwksUri: saOpts.jwksUri },
   });
-  const serviceAccounts = { config: saTokens, getter: tokenObjects, now: saOpts.now, cache: new TokenCache(saOpts.successCacheTtlMs) };
+  // A legacy token's use is recorded on its Secret as kube-apiserver's loopback client patches it (uid-checked).
+  const labelSecret: LabelSecret = async (ns, name, uid, labels) => {
+    await stores.get(secretKind)!.update(
+      ns,
+      name,
+      (s) => {
+        if (!s) throw S.notFound({ group: '', resource: 'secrets' }, name);
+        const m = metaOf(s);
+        if (m.uid !== uid) throw S.conflict({ group: '', resource: 'secrets' }, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${m.uid ?? ''}`);
+        m.labels = { ...(m.labels ?? {}), ...labels };
+        return s;
+      },
+      '',
+      { manager: 'kube-apiserver' },
+    );
+  };
+  const serviceAccounts = { config: saTokens, getter: tokenObjects, now: saOpts.now, cache: new TokenCache(saOpts.successCacheTtlMs), labelSecret };
   const secureAuthenticator: Authenticator = (req) => authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth, serviceAccounts });
   const requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const servers: http.Server[] = [];
