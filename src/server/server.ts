@@ -24,6 +24,7 @@ import { CrdServing } from '../crd/serving.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import { ServiceAccountsController } from '../controllers/service-accounts.js';
 import { ServiceAccountTokensController } from '../controllers/service-account-tokens.js';
+import { LegacyTokenTrackingController } from '../controllers/legacy-token-tracking.js';
 import { issueLegacyToken, type LabelSecret } from '../auth/legacy-service-account-token.js';
 import { RootCAPublisher } from '../controllers/root-ca-publisher.js';
 import { serviceAccountKind } from '../apis/core/v1/service-account.js';
@@ -355,10 +356,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     (sa, secretName) => issueLegacyToken(saTokens, sa, secretName),
     servingCa,
   );
-  await Promise.all([saController.start(), rootCAPublisher.start(), tokensController.start()]);
+  // kube-apiserver's own: the ConfigMap saying since when legacy tokens' use is tracked.
+  const legacyTracking = new LegacyTokenTrackingController(stores.get(configMapKind)!);
+  await Promise.all([saController.start(), rootCAPublisher.start(), tokensController.start(), legacyTracking.start()]);
   // Their first pass over the initial namespaces is done before serving: clients never see `default` without them.
   await Promise.all([saController.controller.idle(), rootCAPublisher.controller.idle()]);
-  controllers.push(saController, rootCAPublisher, tokensController);
+  controllers.push(saController, rootCAPublisher, tokensController, legacyTracking);
   // kube-apiserver's priority-and-fairness-config-producer post-start hook: the bootstrap FlowSchemas and
   // PriorityLevelConfigurations are in place before the server is ready; then the config consumer's
   // Dangling conditions.

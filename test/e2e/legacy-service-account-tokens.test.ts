@@ -80,6 +80,10 @@ test('a service-account-token Secret gets its token; kubectl --token authenticat
   // LegacyServiceAccountTokenTracking: the Secret carries the day of its last use (UTC).
   const used = await secretJson('builder-token');
   assert.equal(used.metadata.labels['kubernetes.io/legacy-token-last-used'], new Date().toISOString().slice(0, 10));
+  // And kube-apiserver's record of since when uses are tracked.
+  r = await s.kubectl(['get', 'configmap', 'kube-apiserver-legacy-service-account-token-tracking', '-n', 'kube-system', '-o', 'jsonpath={.data.since}']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^\d{4}-\d{2}-\d{2}$/);
   // Under RBAC the account may do nothing more yet: kube's 403 names it.
   r = await s.kubectlAs({ token }, ['get', 'configmaps', '-n', 'default']);
   assert.equal(r.code, 1);
