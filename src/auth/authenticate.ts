@@ -13,6 +13,8 @@ import { unauthorized, type StatusError } from '../api/status.js';
 import { validateServiceAccountClaims, verifyServiceAccountJwt, type ServiceAccountTokenConfig, type TokenObjectGetter } from './service-account-token.js';
 import type { TokenCache } from './token-cache.js';
 import type { JwtAuthenticators } from './oidc.js';
+import { isLegacyToken, validateLegacyClaims, type LabelSecret } from './legacy-service-account-token.js';
+import type { JwtClaims } from './jwt.js';
 
 export type { UserInfo } from '../api/user.js';
 import type { UserInfo } from '../api/user.js';
@@ -45,6 +47,13 @@ export interface ServiceAccountAuthentication {
   now?: () => number;
   /** Recent successes, answered without a lookup (kube's 10 s token cache). */
   cache?: TokenCache;
+  /** Labels a legacy token's Secret with the day it was last used. */
+  labelSecret?: LabelSecret;
+}
+
+/** The validator for the token's kind: the legacy (Secret-based) one, or the bound one. */
+function validateClaims(token: string, claims: JwtClaims, sa: ServiceAccountAuthentication, now: number): ReturnType<typeof validateServiceAccountClaims> {
+  return isLegacyToken(claims) ? validateLegacyClaims(token, claims, sa.getter, sa.labelSecret, now) : validateServiceAccountClaims(claims, sa.getter, now);
 }
 
 /** The anonymous identity kube-apiserver gives requests that carry no credentials. */
@@ -106,16 +115,15 @@ export function authenticateToken(
   // A ServiceAccount token is checked against the audiences asked for (the API's by default), and answers
   // with the ones it names among them.
   const wanted = audiences.length > 0 ? audiences : implicit;
-  const verified = sa ? verifyServiceAccountJwt(token, { ...sa.config, apiAudiences: [...wanted] }) : undefined;
+  const verified = sa ? verifyServiceAccountJwt(token, sa.config, wanted) : undefined;
   if (verified === undefined || !sa) {
     const fromJwt = opts.jwt?.authenticate(token);
     if (!fromJwt) return { error: 'invalid bearer token' };
     return fromJwt.then((r) => ('error' in r ? { error: r.error } : agnostic(r.user)));
   }
   if ('error' in verified) return { error: verified.error };
-  const named = new Set(typeof verified.claims['aud'] === 'string' ? [verified.claims['aud']] : (verified.claims['aud'] as string[] | undefined) ?? []);
-  return validateServiceAccountClaims(verified.claims, sa.getter, (sa.now ?? Date.now)()).then(
-    (r) => ('error' in r ? { error: r.error } : { user: withAuthenticatedGroup(r.user), audiences: wanted.filter((a) => named.has(a)) }),
+  return validateClaims(token, verified.claims, sa, (sa.now ?? Date.now)()).then(
+    (r) => ('error' in r ? { error: r.error } : { user: withAuthenticatedGroup(r.user), audiences: verified.audiences }),
     (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
   );
 }
@@ -235,7 +243,7 @@ function tokenUser(req: IncomingMessage, opts: AuthenticateOptions): UserInfo | 
     });
   }
   if ('error' in verified) return 'error';
-  return validateServiceAccountClaims(verified.claims, sa.getter, now).then(
+  return validateClaims(token, verified.claims, sa, now).then(
     (r) => {
       if ('error' in r) return 'error';
       sa.cache?.set(token, r.user, now);

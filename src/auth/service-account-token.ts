@@ -85,26 +85,40 @@ export const NOT_OURS = undefined;
 /** Why a token of ours is refused (kube logs these; the client sees a 401). */
 export type TokenRefusal = { error: string };
 
+/** serviceaccount.LegacyIssuer: the issuer of the tokens the token controller writes into Secrets. */
+export const LEGACY_ISSUER = 'kubernetes/serviceaccount';
+
 /**
  * The issuer-independent checks of a token, synchronous (jwt.go's AuthenticateToken up to the validator):
- * the issuer is ours, the signature is by a known key, the audience meets the API's. Returns the verified
- * claims, a refusal, or NOT_OURS.
+ * the issuer is ours (one of the configured issuers, or the legacy one), the signature is by a known key, the
+ * audience meets the requested ones (by default the API's). A token naming no audience (a legacy one) stands
+ * for the API audiences. Returns the verified claims with the audiences granted, a refusal, or NOT_OURS.
  */
-export function verifyServiceAccountJwt(token: string, config: ServiceAccountTokenConfig): { claims: JwtClaims } | TokenRefusal | undefined {
+export function verifyServiceAccountJwt(
+  token: string,
+  config: ServiceAccountTokenConfig,
+  requested: readonly string[] = config.apiAudiences,
+): { claims: JwtClaims; audiences: string[] } | TokenRefusal | undefined {
   const jwt = parseJwt(token);
+  const iss = jwt?.claims['iss'];
   // hasCorrectIssuer: a token another issuer wrote is left to the other authenticators.
-  if (!jwt || typeof jwt.claims['iss'] !== 'string' || !config.issuers.includes(jwt.claims['iss'])) return NOT_OURS;
+  if (!jwt || typeof iss !== 'string' || (!config.issuers.includes(iss) && iss !== LEGACY_ISSUER)) return NOT_OURS;
   const keys = config.keys()?.verifying ?? [];
   const kid = typeof jwt.header.kid === 'string' ? jwt.header.kid : undefined;
   // A kid that names a key selects it; otherwise every key is tried, as kube does.
   const candidates = kid !== undefined && keys.some((k) => k.kid === kid) ? keys.filter((k) => k.kid === kid) : keys;
   if (!candidates.some((k) => verifyJwt(jwt, k.key))) return { error: 'invalid signature' };
   const claims = jwt.claims;
-  const tokenAudiences = audiencesOf(claims['aud']);
-  if (tokenAudiences === undefined) return { error: 'invalid audience claim' };
-  const auds = tokenAudiences.filter((a) => config.apiAudiences.includes(a));
-  if (auds.length === 0) return { error: `token audiences ${goQuoteList(tokenAudiences)} is invalid for the target audiences ${goQuoteList(config.apiAudiences)}` };
-  return { claims };
+  const named = audiencesOf(claims['aud']);
+  if (named === undefined) return { error: 'invalid audience claim' };
+  // "only apiserver audiences are allowed for legacy tokens"
+  const tokenAudiences = named.length > 0 ? named : [...config.apiAudiences];
+  // Audiences.Intersect keeps the requested order.
+  const auds = requested.filter((a) => tokenAudiences.includes(a));
+  if (auds.length === 0 && config.apiAudiences.length > 0) {
+    return { error: `token audiences ${goQuoteList(tokenAudiences)} is invalid for the target audiences ${goQuoteList(requested)}` };
+  }
+  return { claims, audiences: auds };
 }
 
 /** go-jose's Audience: a string or a list of strings. */

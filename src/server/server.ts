@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KVStore } from '../storage/types.js';
-import { GenericStore } from '../registry/store.js';
+import { GenericStore, metaOf } from '../registry/store.js';
 import { ensureInitialNamespaces } from '../registry/namespaces.js';
 import { NamespaceController } from '../controllers/namespace.js';
 import { EventTtlController } from '../controllers/event-ttl.js';
@@ -24,6 +24,9 @@ import type { ResourceType } from '../registry/resource-type.js';
 import { CrdServing } from '../crd/serving.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import { ServiceAccountsController } from '../controllers/service-accounts.js';
+import { ServiceAccountTokensController } from '../controllers/service-account-tokens.js';
+import { LegacyTokenTrackingController } from '../controllers/legacy-token-tracking.js';
+import { issueLegacyToken, type LabelSecret } from '../auth/legacy-service-account-token.js';
 import { RootCAPublisher } from '../controllers/root-ca-publisher.js';
 import { serviceAccountKind } from '../apis/core/v1/service-account.js';
 import { configMapKind } from '../apis/core/v1/config-map.js';
@@ -379,8 +382,17 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       // The first of tls.ca is the server's own CA; the others only sign client certificates (--client-ca-file).
       const servingCa = Array.isArray(opts.tls?.ca) ? (opts.tls.ca[0] ?? '') : (opts.tls?.ca ?? '');
       const rootCAPublisher = new RootCAPublisher(namespaces, stores.get(configMapKind)!, servingCa);
-      started.push(saController, rootCAPublisher);
-      await Promise.all([saController.start(), rootCAPublisher.start()]);
+      // The token controller fills kubernetes.io/service-account-token Secrets with legacy tokens signed by our key.
+      const tokensController = new ServiceAccountTokensController(
+        stores.get(serviceAccountKind)!,
+        stores.get(secretKind)!,
+        (sa, secretName) => issueLegacyToken(saTokens, sa, secretName),
+        servingCa,
+      );
+      // kube-apiserver's own: the ConfigMap saying since when legacy tokens' use is tracked.
+      const legacyTracking = new LegacyTokenTrackingController(stores.get(configMapKind)!);
+      started.push(saController, rootCAPublisher, tokensController, legacyTracking);
+      await Promise.all([saController.start(), rootCAPublisher.start(), tokensController.start(), legacyTracking.start()]);
       // Their first pass over the initial namespaces is done before serving: clients never see `default` without them.
       await Promise.all([saController.controller.idle(), rootCAPublisher.controller.idle()]);
       // The APF config consumer's FlowSchema Dangling conditions.
@@ -443,7 +455,23 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     serviceAccountIssuer: { config: saTokens, jwksUri: saOpts.jwksUri },
     flowControlDebug: flowControl && ((path, query) => flowControlDebugPage(flowControl!.dispatcher.priorityLevels, path, query)),
   });
-  const serviceAccounts = { config: saTokens, getter: tokenObjects, now: saOpts.now, cache: new TokenCache(saOpts.successCacheTtlMs) };
+  // A legacy token's use is recorded on its Secret as kube-apiserver's loopback client patches it (uid-checked).
+  const labelSecret: LabelSecret = async (ns, name, uid, labels) => {
+    await stores.get(secretKind)!.update(
+      ns,
+      name,
+      (s) => {
+        if (!s) throw S.notFound({ group: '', resource: 'secrets' }, name);
+        const m = metaOf(s);
+        if (m.uid !== uid) throw S.conflict({ group: '', resource: 'secrets' }, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${m.uid ?? ''}`);
+        m.labels = { ...(m.labels ?? {}), ...labels };
+        return s;
+      },
+      '',
+      { manager: 'kube-apiserver' },
+    );
+  };
+  const serviceAccounts = { config: saTokens, getter: tokenObjects, now: saOpts.now, cache: new TokenCache(saOpts.successCacheTtlMs), labelSecret };
   const secureAuthenticator: Authenticator = (req) => authenticate(req, { tokens: opts.tokens, anonymous: opts.anonymousAuth, anonymousPaths: opts.anonymousPaths, serviceAccounts, jwt: opts.jwt });
   const requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const servers: http.Server[] = [];

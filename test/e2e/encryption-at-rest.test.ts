@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { requireKubectl, startTestServer } from './harness.js';
+import * as reference from '../storage/xsalsa20poly1305.js';
 
 const KEY1 = Buffer.alloc(32, 1).toString('base64');
 const KEY2 = Buffer.alloc(32, 2).toString('base64');
@@ -24,6 +25,8 @@ ${providers}`;
 const aescbc = (...keys: [string, string][]) =>
   `      - aescbc:\n          keys:\n${keys.map(([n, s]) => `            - name: ${n}\n              secret: ${s}\n`).join('')}`;
 const identity = '      - identity: {}\n';
+const secretbox = (...keys: [string, string][]) =>
+  `      - secretbox:\n          keys:\n${keys.map(([n, s]) => `            - name: ${n}\n              secret: ${s}\n`).join('')}`;
 
 /** The newest stored value of a key, and every value the key ever had, straight from state.db. */
 function onDisk(dataDir: string, key: string): { current: string; all: string[] } {
@@ -108,6 +111,54 @@ test('kubectl against --encryption-provider-config: encrypted on disk, rotated b
     }
     assert.match(onDisk(dataDir, '/registry/secrets/default/s2').current, /^\{/);
     assert.match(onDisk(dataDir, key).current, /^\{"kind":"Secret"/);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('secretbox: kubectl writes a Secret, on disk it is kube\'s secretbox value (opened here by an independent XSalsa20-Poly1305); aescbc rotated to secretbox', async () => {
+  requireKubectl();
+  const dataDir = mkdtempSync(join(tmpdir(), 'crd-apiserver-enc-'));
+  const cfg = (name: string, body: string) => {
+    const p = join(dataDir, name);
+    writeFileSync(p, body);
+    return p;
+  };
+  const prefix = 'k8s:enc:secretbox:v1:box1:';
+  try {
+    let s = await startTestServer({ dataDir, encryptionProviderConfig: cfg('enc1.yaml', configYaml(aescbc(['old', KEY1]))) });
+    try {
+      assert.equal((await s.kubectl(['create', 'secret', 'generic', 'before', `--from-literal=password=${PLAIN}`])).code, 0);
+    } finally {
+      await s.close();
+    }
+    s = await startTestServer({ dataDir, encryptionProviderConfig: cfg('enc2.yaml', configYaml(secretbox(['box1', KEY2]) + aescbc(['old', KEY1]))) });
+    try {
+      const r = await s.kubectl(['create', 'secret', 'generic', 's1', `--from-literal=password=${PLAIN}`]);
+      assert.equal(r.code, 0, r.stderr);
+      const got = await s.kubectl(['get', 'secret', 'before', '-o', 'jsonpath={.data.password}']);
+      assert.equal(Buffer.from(got.stdout, 'base64').toString(), PLAIN);
+      const all = await s.kubectl(['get', 'secrets', '-A', '-o', 'json']);
+      assert.equal((await s.kubectl(['replace', '-f', '-'], { stdin: all.stdout })).code, 0);
+    } finally {
+      await s.close();
+    }
+    for (const name of ['s1', 'before']) {
+      const stored = onDisk(dataDir, `/registry/secrets/default/${name}`).current;
+      assert.ok(stored.startsWith(prefix), stored.slice(0, 40));
+      const raw = Buffer.from(stored.slice(prefix.length), 'base64');
+      const plain = reference.open(raw.subarray(24), raw.subarray(0, 24), Buffer.from(KEY2, 'base64'));
+      assert.ok(plain, 'the value opens with the key');
+      assert.equal(Buffer.from(JSON.parse(plain.toString()).data.password, 'base64').toString(), PLAIN);
+    }
+    // secretbox alone reads them back.
+    s = await startTestServer({ dataDir, encryptionProviderConfig: cfg('enc3.yaml', configYaml(secretbox(['box1', KEY2]))) });
+    try {
+      const got = await s.kubectl(['get', 'secret', 'before', '-o', 'jsonpath={.data.password}']);
+      assert.equal(Buffer.from(got.stdout, 'base64').toString(), PLAIN);
+    } finally {
+      await s.close();
+    }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -1,12 +1,14 @@
 // Encryption at rest: kube's providers against vectors made by other implementations (openssl's
-// AES-CBC, Python cryptography's AES-GCM, the GCM specification's test case 16), the configuration's
+// AES-CBC, Python cryptography's AES-GCM, the GCM specification's test case 16, NaCl's secretbox box and an
+// independent XSalsa20-Poly1305), the configuration's
 // validation messages, and the encrypting store between a cache and SQLite.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { aesCBC, aesGCM } from '../../src/storage/encryption/transformers.js';
+import { aesCBC, aesGCM, secretbox } from '../../src/storage/encryption/transformers.js';
+import * as reference from './xsalsa20poly1305.js';
 import { loadEncryptionConfig, transformersFromConfig } from '../../src/storage/encryption/config.js';
 import { EncryptingKVStore } from '../../src/storage/encryption/encrypting-store.js';
 import { keyTransformerLookup, resourceOfKey } from '../../src/storage/encryption/resource-keys.js';
@@ -48,6 +50,45 @@ test('aesgcm: the GCM specification\'s test case 16 (nonce, sealed data with its
   const plain = gcm.decrypt(sealed, h('feedfacedeadbeeffeedfacedeadbeefabaddad2'));
   assert.equal(plain.toString('hex'), 'd9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39');
   assert.throws(() => gcm.decrypt(sealed, h('00')), /cipher: message authentication failed/);
+});
+
+// golang.org/x/crypto/nacl/secretbox's TestSecretBox: key 32×0x01, nonce 24×0x02, message 64×0x03, the box
+// "generated using the C implementation of NaCl".
+const NACL_BOX =
+  '8442bc313f4626f1359e3b50122b6ce6fe66ddfe7d39d14e637eb4fd5b45beadab55198df6ab5368439792a23c87db70acb6156dc5ef957ac04f6276cf6093b84be77ff0849cc33e34b7254d5a8f65ad';
+
+test('secretbox: NaCl\'s known box opens, in kube\'s layout (nonce, then tag and ciphertext); the reference implementation agrees', () => {
+  const key = Buffer.alloc(32, 1);
+  const nonce = Buffer.alloc(24, 2);
+  const box = Buffer.from(NACL_BOX, 'hex');
+  assert.deepEqual(reference.seal(Buffer.alloc(64, 3), nonce, key), box); // the test's own implementation is right
+  assert.deepEqual(secretbox(key).decrypt(Buffer.concat([nonce, box]), Buffer.alloc(0)), Buffer.alloc(64, 3));
+  // Through the configured provider: kube's prefix, the key name, the value (base64 here, raw bytes in kube).
+  const t = transformersFromConfig(config(['secrets'], [{ secretbox: { keys: [{ name: 'key1', secret: key.toString('base64') }] } }]))(SECRETS)!;
+  const stored = `k8s:enc:secretbox:v1:key1:${Buffer.concat([nonce, box]).toString('base64')}`;
+  assert.deepEqual(t.fromStorage(stored, SECRET_KEY), { value: '\x03'.repeat(64), stale: false });
+});
+
+test('secretbox: what the server writes opens with an independent XSalsa20-Poly1305; a random nonce each time; tampering refused', () => {
+  const key = Buffer.from(KEY1, 'base64');
+  const t = transformersFromConfig(config(['secrets'], [{ secretbox: { keys: [{ name: 'k1', secret: KEY1 }] } }, { identity: {} }]))(SECRETS)!;
+  const plain = '{"kind":"Secret","apiVersion":"v1","data":{"password":"aHVudGVyMg=="}}';
+  const out = t.toStorage(plain, SECRET_KEY);
+  assert.match(out, /^k8s:enc:secretbox:v1:k1:/);
+  const raw = Buffer.from(out.slice('k8s:enc:secretbox:v1:k1:'.length), 'base64');
+  assert.equal(raw.length, 24 + 16 + Buffer.byteLength(plain));
+  assert.equal(reference.open(raw.subarray(24), raw.subarray(0, 24), key)?.toString(), plain);
+  assert.notEqual(t.toStorage(plain, SECRET_KEY), out);
+  // Not bound to the storage key (kube's secretbox authenticates no context): it reads back under another.
+  assert.equal(t.fromStorage(out, '/registry/secrets/other/x').value, plain);
+  // Sealed by the reference with a nonce of its own, read by the server.
+  const nonce = Buffer.alloc(24, 9);
+  const theirs = `k8s:enc:secretbox:v1:k1:${Buffer.concat([nonce, reference.seal(Buffer.from('from elsewhere'), nonce, key)]).toString('base64')}`;
+  assert.deepEqual(t.fromStorage(theirs, SECRET_KEY), { value: 'from elsewhere', stale: false });
+  raw[30] = raw[30]! ^ 1;
+  assert.throws(() => t.fromStorage(`k8s:enc:secretbox:v1:k1:${raw.toString('base64')}`, SECRET_KEY), { message: 'output array was not large enough for encryption' });
+  assert.throws(() => t.fromStorage(`k8s:enc:secretbox:v1:k1:${Buffer.alloc(39).toString('base64')}`, SECRET_KEY), { message: 'the stored data was shorter than the required size' });
+  assert.throws(() => t.fromStorage(`k8s:enc:secretbox:v1:k2:${raw.toString('base64')}`, SECRET_KEY), { message: 'no matching key was found for the provided Secretbox transformer' });
 });
 
 test('aesgcm authenticates the storage key, as kube does: the value cannot be moved to another key', () => {
@@ -129,7 +170,10 @@ test('configuration errors carry kube\'s messages', () => {
   });
   assert.throws(bad(config(['secrets'], [aescbc(['k', 'not base64!'])])), /secrets must be base64 encoded/);
   assert.throws(bad(config(['secrets'], [aescbc(['', KEY1])])), { message: 'resources[0].providers[0].aescbc.keys[0].name: Required value: name is a mandatory field for a key' });
-  assert.throws(bad(config(['secrets'], [{ secretbox: { keys: [{ name: 'k', secret: KEY1 }] } }])), /secretbox provider is not supported by this server/);
+  assert.throws(bad(config(['secrets'], [{ secretbox: { keys: [{ name: 'k', secret: Buffer.alloc(16).toString('base64') }] } }])), {
+    message: 'resources[0].providers[0].secretbox.keys[0].secret: Invalid value: "REDACTED": secret is not of the expected length, got 16, expected one of [32]',
+  });
+  assert.throws(bad(config(['secrets'], [{ kms: { name: 'k' } }])), /kms provider is not supported by this server/);
   assert.throws(
     bad({
       apiVersion: 'apiserver.config.k8s.io/v1',

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { aggregate, invalid, required, type FieldError } from '../../api/field-error.js';
 import { isObject, type JSONObject } from '../../util/json.js';
-import { aesProvider, identityProvider, prefixTransformers, type PrefixTransformer, type ValueTransformer } from './transformers.js';
+import { aesProvider, identityProvider, prefixTransformers, secretboxProvider, type NamedKey, type PrefixTransformer, type ValueTransformer } from './transformers.js';
 
 export interface GroupResource {
   group: string;
@@ -122,18 +122,17 @@ export function validateEncryptionConfiguration(config: JSONObject): FieldError[
 
 function providerTransformer(provider: JSONObject): PrefixTransformer {
   if (provider.identity !== undefined) return identityProvider;
-  for (const mode of ['aescbc', 'aesgcm'] as const) {
-    const conf = provider[mode];
-    if (!isObject(conf)) continue;
-    const keys = asArray(conf.keys).map((k) => {
+  const keysOf = (conf: JSONObject): NamedKey[] =>
+    asArray(conf.keys).map((k) => {
       const key = k as JSONObject;
       return { name: String(key.name), secret: Buffer.from(String(key.secret), 'base64') };
     });
-    return aesProvider(mode, keys);
+  for (const mode of ['aescbc', 'aesgcm'] as const) {
+    const conf = provider[mode];
+    if (isObject(conf)) return aesProvider(mode, keysOf(conf));
   }
-  // No XSalsa20-Poly1305 in node:crypto and no NaCl package in this project: refuse rather than store plaintext.
-  if (provider.secretbox !== undefined) throw new Error('secretbox provider is not supported by this server (no XSalsa20-Poly1305 implementation); use aescbc or aesgcm');
-  throw new Error('kms provider is not supported by this server; use aescbc or aesgcm');
+  if (isObject(provider.secretbox)) return secretboxProvider(keysOf(provider.secretbox));
+  throw new Error('kms provider is not supported by this server; use aescbc, aesgcm or secretbox');
 }
 
 /** Build the lookup from a decoded configuration; throws with kube's messages when it is invalid. */

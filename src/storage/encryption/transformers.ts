@@ -1,11 +1,12 @@
 // kube-apiserver's value transformers for encryption at rest (k8s.io/apiserver pkg/storage/value and
-// value/encrypt/{aes,identity}): a list of prefixed transformers, the first writing, any of them
+// value/encrypt/{aes,secretbox,identity}): a list of prefixed transformers, the first writing, any of them
 // reading the values that carry its prefix.
 //
 // On disk a value is kube's prefix (`k8s:enc:aescbc:v1:<key name>:`) followed by the ciphertext kube's
 // transformer produces, base64-encoded: our stored values are strings, and base64 round-trips exactly
 // where raw bytes in a string would not. Identity leaves the value (the object's JSON) as it is.
 import { createCipheriv, createDecipheriv, randomBytes, type CipherGCMTypes } from 'node:crypto';
+import nacl from 'tweetnacl';
 
 /** What reading a stored value gives: the plaintext, and whether it was not written as the first transformer writes (kube's "stale"). */
 export interface FromStorage {
@@ -84,6 +85,29 @@ export function aesGCM(key: Buffer): BlockTransformer {
   };
 }
 
+const SECRETBOX_NONCE = 24;
+
+/**
+ * secretbox: NaCl's XSalsa20-Poly1305 under a 32-byte key, a random 24-byte nonce first, then the sealed box
+ * (Poly1305 tag, then the ciphertext), as golang.org/x/crypto/nacl/secretbox.Seal appends it. Nothing else is
+ * authenticated: kube's secretbox ignores the storage key.
+ */
+export function secretbox(key: Buffer): BlockTransformer {
+  return {
+    encrypt(plain) {
+      const nonce = randomBytes(SECRETBOX_NONCE);
+      return Buffer.concat([nonce, nacl.secretbox(plain, nonce, key)]);
+    },
+    decrypt(data) {
+      if (data.length < SECRETBOX_NONCE + nacl.secretbox.overheadLength) throw new TransformError('the stored data was shorter than the required size');
+      const opened = nacl.secretbox.open(data.subarray(SECRETBOX_NONCE), data.subarray(0, SECRETBOX_NONCE), key);
+      // kube's message for a box that does not open.
+      if (!opened) throw new TransformError('output array was not large enough for encryption');
+      return Buffer.from(opened);
+    },
+  };
+}
+
 export interface PrefixTransformer {
   prefix: string;
   transformer: ValueTransformer;
@@ -157,6 +181,17 @@ export function aesProvider(mode: 'aescbc' | 'aesgcm', keys: readonly NamedKey[]
     transformer: prefixTransformers(
       'no matching key was found for the provided AES transformer',
       keys.map((k) => ({ prefix: `${k.name}:`, transformer: keyTransformer(make(k.secret)) })),
+    ),
+  };
+}
+
+/** The secretbox provider over its keys, as kube's secretboxPrefixTransformer builds it. */
+export function secretboxProvider(keys: readonly NamedKey[]): PrefixTransformer {
+  return {
+    prefix: 'k8s:enc:secretbox:v1:',
+    transformer: prefixTransformers(
+      'no matching key was found for the provided Secretbox transformer',
+      keys.map((k) => ({ prefix: `${k.name}:`, transformer: keyTransformer(secretbox(k.secret)) })),
     ),
   };
 }
