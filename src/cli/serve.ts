@@ -2,7 +2,7 @@
 // and a kubeconfig for kubectl.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
-import { openSqliteStore } from '../storage/sqlite-store.js';
+import { openSqliteStore, type SqliteStore } from '../storage/sqlite-store.js';
 import type { StorageSync } from '../storage/sqlite-schema.js';
 import { createCachedStore } from '../storage/cache.js';
 import { openEtcdStore, type EtcdStoreOptions } from '../storage/etcd-store.js';
@@ -19,6 +19,7 @@ import { EncryptingKVStore } from '../storage/encryption/encrypting-store.js';
 import { keyTransformerLookup } from '../storage/encryption/resource-keys.js';
 import { BUILTIN_KINDS } from '../apis/index.js';
 import { parsePolicy, type Policy } from '../audit/policy.js';
+import { listenForSnapshots, SNAPSHOT_SOCKET, type SnapshotListener } from './snapshot-socket.js';
 import { openLogWriter, type LogWriter } from '../audit/log-writer.js';
 
 export interface ServeOptions {
@@ -106,7 +107,7 @@ export interface Served {
 }
 
 /** Built-in kinds' storage key prefixes and the group-resource encryption rules name them by (their storage group). */
-function builtinKeyPrefixes(): Map<string, GroupResource> {
+export function builtinKeyPrefixes(): Map<string, GroupResource> {
   const out = new Map<string, GroupResource>();
   for (const k of BUILTIN_KINDS) {
     if (k.createOnly || out.has(k.keyPrefix)) continue;
@@ -122,7 +123,8 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   // Current reads are served from memory; writes, watches and older revisions go to SQLite or etcd.
   // Encryption at rest sits under the cache: the cache and everything above it hold plaintext.
   const transformers = opts.encryptionProviderConfig ? keyTransformerLookup(loadEncryptionConfig(opts.encryptionProviderConfig), builtinKeyPrefixes()) : undefined;
-  const inner = opts.etcd ? await openEtcdStore(opts.etcd) : openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' });
+  const sqlite = opts.etcd ? undefined : openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' });
+  const inner = sqlite ?? (await openEtcdStore(opts.etcd!));
   const kv = await createCachedStore(transformers ? new EncryptingKVStore(inner, transformers) : inner);
   const [certs, saKeys] = await Promise.all([
     ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] }),
@@ -152,6 +154,8 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     maxConnections: opts.maxConnections,
     audit,
   });
+  // `snapshot save` asks the server for a copy: no other process can read the locked database (see snapshot-socket.ts).
+  const snapshots = sqlite ? await snapshotListener(join(dataDir, SNAPSHOT_SOCKET), sqlite) : undefined;
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   const serverUrl = server.secureUrl!.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//127.0.0.1:');
   await writeKubeconfig(kubeconfigPath, {
@@ -165,8 +169,19 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     kv,
     kubeconfigPath,
     close: async () => {
+      await snapshots?.close();
       await server.close();
       await kv.close();
     },
   };
+}
+
+/** The snapshot socket; serving goes on without it (with a warning) when it cannot listen, e.g. on a path too long for a socket. */
+async function snapshotListener(path: string, store: SqliteStore): Promise<SnapshotListener | undefined> {
+  try {
+    return await listenForSnapshots(path, (dest) => store.backup(dest));
+  } catch (err) {
+    process.stderr.write(`warning: snapshot save will not reach this server: cannot listen on ${path}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return undefined;
+  }
 }
