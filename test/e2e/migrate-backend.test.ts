@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -185,4 +185,48 @@ test('flags: --from and --to are required, bad URLs and the same storage twice a
   r = await cli(['migrate-backend', '--from', join(dir, 'nothing-here'), '--to', join(dir, 'y')]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /holds no state\.db: not a crd-apiserver data directory/);
+});
+
+test('encryption at rest: values copied as stored by default; decrypted and re-encrypted with the configuration', async () => {
+  const KEY = Buffer.alloc(32, 7).toString('base64');
+  const config = join(dir, 'enc.yaml');
+  writeFileSync(
+    config,
+    `apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n  - resources: [secrets]\n    providers:\n      - aescbc:\n          keys:\n            - name: key1\n              secret: ${KEY}\n      - identity: {}\n`,
+  );
+  const src = join(dir, 'enc-src');
+  let s = await startTestServer({ dataDir: src, encryptionProviderConfig: config });
+  try {
+    const r = await s.kubectl(['create', 'secret', 'generic', 'vault', '--from-literal=token=plain-words']);
+    assert.equal(r.code, 0, r.stderr);
+  } finally {
+    await s.close();
+  }
+  const stored = async (prefix: string): Promise<string> => {
+    const raw = new Etcd3({ hosts: etcd.url });
+    try {
+      return (await raw.get(`${prefix}/secrets/default/vault`).string()) ?? '';
+    } finally {
+      raw.close();
+    }
+  };
+  // Default: the ciphertext as it was; a server with the same configuration reads it.
+  let r = await cli(['migrate-backend', '--from', src, '--to', etcd.url, '--etcd-prefix', '/enc-asis']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(await stored('/enc-asis'), /^k8s:enc:aescbc:v1:key1:/);
+  s = await startTestServer({ dataDir: src, etcd: { servers: [etcd.url], prefix: '/enc-asis' }, encryptionProviderConfig: config });
+  try {
+    const got = await s.kubectl(['get', 'secret', 'vault', '-o', 'jsonpath={.data.token}']);
+    assert.equal(Buffer.from(got.stdout, 'base64').toString(), 'plain-words');
+  } finally {
+    await s.close();
+  }
+  // Decrypted on reading only: the target holds plaintext.
+  r = await cli(['migrate-backend', '--from', src, '--to', etcd.url, '--to-etcd-prefix', '/enc-plain', '--from-encryption-provider-config', config]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(await stored('/enc-plain')).metadata.name, 'vault');
+  // Plaintext in, the configuration on both sides: encrypted again by its first provider.
+  r = await cli(['migrate-backend', '--from', etcd.url, '--from-etcd-prefix', '/enc-plain', '--to', etcd.url, '--to-etcd-prefix', '/enc-again', '--encryption-provider-config', config]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(await stored('/enc-again'), /^k8s:enc:aescbc:v1:key1:/);
 });
