@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openSqliteStore } from '../storage/sqlite-store.js';
 import { openEtcdStore, type EtcdStoreOptions } from '../storage/etcd-store.js';
-import { StorageError, type KVStore } from '../storage/types.js';
+import { StorageError, type KVStore, type KeyValue } from '../storage/types.js';
 import { clearKeys, copyKeys, countKeys } from '../storage/copy-store.js';
-import { EncryptingKVStore } from '../storage/encryption/encrypting-store.js';
+import { EncryptingKVStore, type KeyTransformerLookup } from '../storage/encryption/encrypting-store.js';
 import { loadEncryptionConfig } from '../storage/encryption/config.js';
 import { keyTransformerLookup } from '../storage/encryption/resource-keys.js';
 import { builtinKeyPrefixes } from './serve.js';
@@ -96,9 +96,8 @@ async function open(b: Backend, side: 'from' | 'to'): Promise<KVStore> {
   }
 }
 
-function encrypting(store: KVStore, configPath: string | undefined): KVStore {
-  if (!configPath) return store;
-  return new EncryptingKVStore(store, keyTransformerLookup(loadEncryptionConfig(configPath), builtinKeyPrefixes()));
+function transformerLookup(configPath: string): KeyTransformerLookup {
+  return keyTransformerLookup(loadEncryptionConfig(configPath), builtinKeyPrefixes());
 }
 
 export async function migrateBackend(opts: MigrateBackendOptions): Promise<MigrateBackendResult> {
@@ -114,24 +113,30 @@ export async function migrateBackend(opts: MigrateBackendOptions): Promise<Migra
       copyFileSync(source.file, join(scratch, 'state.db'));
       source = { kind: 'sqlite', path: scratch, file: join(scratch, 'state.db') };
     }
-    const from = encrypting(await open(source, 'from'), opts.fromEncryption);
+    // The source is decrypted key by key (so that a value the configuration cannot read is named), the target
+    // encrypted by the store that writes it.
+    const decrypt = opts.fromEncryption ? transformerLookup(opts.fromEncryption) : undefined;
+    const encrypt = opts.toEncryption ? transformerLookup(opts.toEncryption) : undefined;
+    const from = await open(source, 'from');
     stores.push(from);
-    const to = encrypting(await open(opts.to, 'to'), opts.toEncryption);
-    stores.push(to);
-    const existing = await countKeys(to);
+    const target = await open(opts.to, 'to');
+    stores.push(target);
+    const to = encrypt ? new EncryptingKVStore(target, encrypt) : target;
+    const existing = await countKeys(target);
     let deleted = 0;
     if (existing > 0) {
       if (!opts.force) {
         throw new Error(`the target ${describeBackend(opts.to)} already holds ${existing} keys: migrate into empty storage, or pass --force to delete them first`);
       }
       log(`deleting the ${existing} keys the target holds (--force)`);
-      deleted = await clearKeys(to, { pageSize: opts.chunkSize });
+      deleted = await clearKeys(target, { pageSize: opts.chunkSize });
     }
     const started = Date.now();
     log(`copying from ${describeBackend(opts.from)} to ${describeBackend(opts.to)}`);
     const res = await copyKeys(from, to, {
       pageSize: opts.chunkSize,
       onProgress: (p) => log(`copied ${p.copied}/${p.total} keys (source revision ${p.revision})`),
+      ...(decrypt && { mapValue: (kv: KeyValue) => decrypt(kv.key)?.fromStorage(kv.value, kv.key).value ?? kv.value }),
     });
     const targetRevision = await to.currentRevision();
     log(`done: ${res.copied} keys copied in ${((Date.now() - started) / 1000).toFixed(1)} s; the target's revision is ${targetRevision}`);

@@ -2,7 +2,7 @@
 // revision (a consistent cut, also while servers still write to an etcd source), page by page, and each key
 // is created in the target with its value as read. Values carry the objects' uids, creation timestamps and
 // generations; revisions are the target's own (as after an etcd restore), so resourceVersions change.
-import { StorageError, type KVStore } from './types.js';
+import { StorageError, type KVStore, type KeyValue } from './types.js';
 
 /** Every key the servers write starts with this (an etcd store maps it to its --etcd-prefix). */
 export const STORAGE_ROOT = '/registry/';
@@ -21,6 +21,8 @@ export interface CopyOptions {
   concurrency?: number;
   /** After each page. */
   onProgress?(p: CopyProgress): void;
+  /** The value to write for a source key (e.g. decrypted); its error fails the copy, naming the key. */
+  mapValue?(kv: KeyValue): string;
 }
 
 export interface CopyResult {
@@ -65,7 +67,15 @@ export async function copyKeys(from: KVStore, to: KVStore, opts: CopyOptions = {
       total = page.items.length + (page.remaining ?? 0);
     }
     await inParallel(page.items, concurrency, async (kv) => {
-      const r = await to.create(kv.key, kv.value);
+      let value = kv.value;
+      if (opts.mapValue) {
+        try {
+          value = opts.mapValue(kv);
+        } catch (err) {
+          throw new StorageError('unavailable', `${kv.key}: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+      const r = await to.create(kv.key, value);
       if (!r.ok) throw new StorageError('unavailable', `${kv.key} already exists in the target (is something else writing to it?)`);
       copied++;
     });

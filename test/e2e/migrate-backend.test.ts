@@ -225,6 +225,12 @@ test('encryption at rest: values copied as stored by default; decrypted and re-e
   r = await cli(['migrate-backend', '--from', src, '--to', etcd.url, '--to-etcd-prefix', '/enc-plain', '--from-encryption-provider-config', config]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(await stored('/enc-plain')).metadata.name, 'vault');
+  // A configuration that cannot read a value fails the copy and names the key.
+  const wrong = join(dir, 'wrong.yaml');
+  writeFileSync(wrong, readFileSync(config, 'utf8').replace(KEY, Buffer.alloc(32, 8).toString('base64')));
+  r = await cli(['migrate-backend', '--from', src, '--to', etcd.url, '--to-etcd-prefix', '/enc-wrong', '--from-encryption-provider-config', wrong]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /crd-apiserver: \/registry\/secrets\/default\/vault: /);
   // Plaintext in, the configuration on both sides: encrypted again by its first provider.
   r = await cli(['migrate-backend', '--from', etcd.url, '--from-etcd-prefix', '/enc-plain', '--to', etcd.url, '--to-etcd-prefix', '/enc-again', '--encryption-provider-config', config]);
   assert.equal(r.code, 0, r.stderr);
