@@ -101,6 +101,10 @@ test('snapshot save while a client writes, restore, serve', async () => {
     assert.equal(r.code, 0, r.stderr);
     r = await s.kubectl(['create', 'configmap', 'after-restore']);
     assert.equal(r.code, 0, r.stderr);
+    // Not under a running server, even with --force.
+    r = await cli(['snapshot', 'restore', file, '--data-dir', restored, '--force']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /state\.db is in use by another process: stop the server on it first/);
   } finally {
     await s.close();
   }
