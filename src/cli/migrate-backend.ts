@@ -138,8 +138,11 @@ export async function migrateBackend(opts: MigrateBackendOptions): Promise<Migra
       onProgress: (p) => log(`copied ${p.copied}/${p.total} keys (source revision ${p.revision})`),
       ...(decrypt && { mapValue: (kv: KeyValue) => decrypt(kv.key)?.fromStorage(kv.value, kv.key).value ?? kv.value }),
     });
+    // Something else writing to the target meanwhile (a server started on it) would show here.
+    const held = await countKeys(target);
+    if (held !== res.copied) throw new Error(`copied ${res.copied} keys but the target now holds ${held}: is a server running on it?`);
     const targetRevision = await to.currentRevision();
-    log(`done: ${res.copied} keys copied in ${((Date.now() - started) / 1000).toFixed(1)} s; the target's revision is ${targetRevision}`);
+    log(`done: ${res.copied} keys copied in ${((Date.now() - started) / 1000).toFixed(1)} s and counted in the target; its revision is ${targetRevision}`);
     return { ...res, deleted };
   } finally {
     // The target's close commits and checkpoints what was written.
