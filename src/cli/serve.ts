@@ -19,8 +19,8 @@ import { EncryptingKVStore } from '../storage/encryption/encrypting-store.js';
 import { keyTransformerLookup } from '../storage/encryption/resource-keys.js';
 import { BUILTIN_KINDS } from '../apis/index.js';
 import { parsePolicy, type Policy } from '../audit/policy.js';
-import { listenForSnapshots, SNAPSHOT_SOCKET, type SnapshotListener } from './snapshot-socket.js';
 import { openLogWriter, type LogWriter } from '../audit/log-writer.js';
+import { listenForSnapshots, SNAPSHOT_SOCKET, type SnapshotListener } from './snapshot-socket.js';
 
 export interface ServeOptions {
   /** Certificates and the kubeconfig, and the SQLite state unless etcd is given. */
