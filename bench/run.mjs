@@ -8,6 +8,7 @@ import { measureWatch } from './watch.mjs';
 import { timeStart, timeStartBare } from './startup.mjs';
 import { closeAgent, cpuBusy, expectOk, load, markdownTable, median, percentile, request, sleep, startChild, stopChild } from './util.mjs';
 import { openSqliteStore } from '../dist/storage/sqlite-store.js';
+import { ETCD_FIGURES, etcdFigures } from './etcd.mjs';
 
 const env = (name, def) => (process.env[name] !== undefined && process.env[name] !== '' ? Number(process.env[name]) : def);
 const cfg = {
@@ -27,7 +28,7 @@ const cfg = {
   applyMemoryObjects: env('BENCH_APPLY_MEMORY_OBJECTS', 100_000),
   gcDependents: env('BENCH_GC_DEPENDENTS', 1000),
 };
-const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup,memory,apply,events,gc,schema,cel,protobuf,vap,rbac').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup,memory,apply,events,gc,schema,cel,protobuf,vap,rbac,etcd-create,etcd-get,etcd-list').split(',').map((s) => s.trim()));
 // Profile our server processes: BENCH_CPU_PROF=<dir> writes one .cpuprofile per server.
 const serverExecArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
 
@@ -558,6 +559,11 @@ async function main() {
       notes.push(`gc: ${times.map((t) => `${Math.round(t)} ms`).join(', ')} (${Math.round((cfg.gcDependents / median(times)) * 1000).toLocaleString('en-US')} dependents/s)`);
     }
     await stopChild(e.proc);
+  }
+
+  // ---- on etcd: creates vs raw etcd puts; GET and LIST vs the same on SQLite (etcd.mjs) ----
+  if (ETCD_FIGURES.some((f) => only.has(f))) {
+    await etcdFigures({ cfg, timing, tmp, only, log, notes, ratioRow, fmt, serverExecArgv });
   }
 
   if (only.has('schema')) {

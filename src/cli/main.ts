@@ -6,6 +6,8 @@ import type { AuditBackendFlags } from './audit-options.js';
 import type { BatchConfig } from '../audit/buffered.js';
 import { connectionFromKubeconfig } from './kube-client.js';
 import { migrateStorage } from './migrate-storage.js';
+import { migrateBackend, parseBackend } from './migrate-backend.js';
+import { restoreSnapshot, saveSnapshot } from './snapshot.js';
 import type { StorageSync } from '../storage/sqlite-schema.js';
 import type { EtcdStoreOptions } from '../storage/etcd-store.js';
 import { DEFAULT_LEADER_ELECTION, validateLeaderElection, type LeaderElectionConfig } from '../controllers/leader-election.js';
@@ -22,6 +24,11 @@ Commands:
   serve                  Serve the Kubernetes API for CustomResourceDefinitions.
   migrate-storage CRD    Rewrite every object of a CRD at its storage version, then set
                          status.storedVersions to that version alone (works against any API server).
+  migrate-backend --from SRC --to DST
+                         Copy the whole state between storage backends: SRC and DST are each a data directory
+                         (SQLite; the server on it must be stopped) or etcd client URLs (http[s]://HOST:PORT[,...]).
+  snapshot save FILE     A consistent copy of a data directory's SQLite state, also while the server serves it.
+  snapshot restore FILE  Make FILE (from snapshot save) the state of a data directory.
 
 Flags for serve:
   --data-dir DIR         where state, certificates and the kubeconfig live (default ./.crd-apiserver)
@@ -136,6 +143,22 @@ Flags for serve:
   --etcd-compaction-interval DURATION
                          how often etcd's history is compacted, coordinated with other servers (default 5m0s; 0: never)
 
+Flags for migrate-backend:
+  --force                delete whatever the target holds first (default: refuse a target holding any key)
+  --chunk-size N         keys per page read from the source (default 500)
+  --encryption-provider-config PATH
+                         decrypt values with this EncryptionConfiguration on reading and encrypt them with its
+                         first provider on writing (default: values are copied as stored, encrypted or not)
+  --from-encryption-provider-config PATH, --to-encryption-provider-config PATH
+                         the same for one side only (e.g. decrypt the source, write the target as plaintext)
+  --etcd-prefix, --etcd-cafile, --etcd-certfile, --etcd-keyfile
+                         as for serve, for whichever side is etcd; --from-etcd-prefix, --to-etcd-prefix (and
+                         --from-/--to- forms of the TLS flags) set them for one side
+
+Flags for snapshot:
+  --data-dir DIR         the data directory (default ./.crd-apiserver)
+  --force                restore: replace the state the data directory holds (default: refuse a non-empty one)
+
 Flags for migrate-storage:
   --kubeconfig PATH      the API server to talk to (default $KUBECONFIG, then ~/.kube/config)
   --chunk-size N         objects per list request (default 500)
@@ -158,13 +181,15 @@ function authorizationModesFlag(v: string | undefined): AuthorizationMode[] | un
 async function main(argv: string[]): Promise<number> {
   const args = parseArgs(
     argv,
-    new Set(['help', 'anonymous-auth', 'enable-priority-and-fairness', 'leader-elect', ...['log', 'webhook'].flatMap((p) => [`audit-${p}-batch-throttle-enable`, `audit-${p}-truncate-enabled`])]),
+    new Set(['help', 'anonymous-auth', 'enable-priority-and-fairness', 'leader-elect', 'force', ...['log', 'webhook'].flatMap((p) => [`audit-${p}-batch-throttle-enable`, `audit-${p}-truncate-enabled`])]),
   );
   if (args.flags.has('help') || args.command === 'help' || args.command === '') {
     process.stdout.write(USAGE);
     return args.command === '' && !args.flags.has('help') ? 2 : 0;
   }
   if (args.command === 'migrate-storage') return runMigrateStorage(args.positional, args.flags);
+  if (args.command === 'migrate-backend') return runMigrateBackend(args.positional, args.flags);
+  if (args.command === 'snapshot') return runSnapshot(args.positional, args.flags);
   if (args.command !== 'serve') {
     process.stderr.write(`unknown command "${args.command}"\n${USAGE}`);
     return 2;
@@ -411,3 +436,36 @@ async function runMigrateStorage(positional: readonly string[], flags: ReadonlyM
   return 0;
 }
 
+
+async function runMigrateBackend(positional: readonly string[], flags: ReadonlyMap<string, string>): Promise<number> {
+  if (positional.length > 0 || !flags.has('from') || !flags.has('to')) {
+    process.stderr.write(`migrate-backend needs --from and --to\n${USAGE}`);
+    return 2;
+  }
+  const chunkSize = flags.has('chunk-size') ? Number(flags.get('chunk-size')) : undefined;
+  if (chunkSize !== undefined && (!Number.isInteger(chunkSize) || chunkSize < 1)) throw new Error(`invalid --chunk-size: ${flags.get('chunk-size')}`);
+  const shared = flags.get('encryption-provider-config');
+  await migrateBackend({
+    from: parseBackend(flags.get('from')!, 'from', flags),
+    to: parseBackend(flags.get('to')!, 'to', flags),
+    fromEncryption: flags.get('from-encryption-provider-config') ?? shared,
+    toEncryption: flags.get('to-encryption-provider-config') ?? shared,
+    force: boolFlag(flags, 'force', false),
+    chunkSize,
+    log: (l) => process.stderr.write(`${l}\n`),
+  });
+  return 0;
+}
+
+async function runSnapshot(positional: readonly string[], flags: ReadonlyMap<string, string>): Promise<number> {
+  const [verb, file] = positional;
+  if ((verb !== 'save' && verb !== 'restore') || !file || positional.length > 2) {
+    process.stderr.write(`snapshot needs save FILE or restore FILE\n${USAGE}`);
+    return 2;
+  }
+  const dataDir = flags.get('data-dir') ?? './.crd-apiserver';
+  const log = (l: string): void => void process.stderr.write(`${l}\n`);
+  if (verb === 'save') await saveSnapshot({ file, dataDir, log });
+  else await restoreSnapshot({ file, dataDir, force: boolFlag(flags, 'force', false), log });
+  return 0;
+}

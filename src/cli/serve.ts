@@ -2,7 +2,7 @@
 // and a kubeconfig for kubectl.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
-import { openSqliteStore } from '../storage/sqlite-store.js';
+import { openSqliteStore, type SqliteStore } from '../storage/sqlite-store.js';
 import type { StorageSync } from '../storage/sqlite-schema.js';
 import { createCachedStore } from '../storage/cache.js';
 import { openEtcdStore, type EtcdStoreOptions } from '../storage/etcd-store.js';
@@ -23,6 +23,8 @@ import { auditFromFlags, type AuditFlags } from './audit-options.js';
 import { setUpJwtAuthentication, type JwtAuthenticationOptions } from '../auth/jwt-authentication.js';
 import type { OidcFlags } from '../auth/authentication-config.js';
 import { DEFAULT_ISSUER } from '../auth/service-account-token.js';
+
+import { listenForSnapshots, SNAPSHOT_SOCKET, type SnapshotListener } from './snapshot-socket.js';
 
 export type { AuditFlags };
 
@@ -104,7 +106,7 @@ export interface Served {
 }
 
 /** Built-in kinds' storage key prefixes and the group-resource encryption rules name them by (their storage group). */
-function builtinKeyPrefixes(): Map<string, GroupResource> {
+export function builtinKeyPrefixes(): Map<string, GroupResource> {
   const out = new Map<string, GroupResource>();
   for (const k of BUILTIN_KINDS) {
     if (k.createOnly || out.has(k.keyPrefix)) continue;
@@ -138,8 +140,10 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
   // Current reads are served from memory; writes, watches and older revisions go to SQLite or etcd.
   // Encryption at rest sits under the cache: the cache and everything above it hold plaintext.
   const transformers = opts.encryptionProviderConfig ? keyTransformerLookup(loadEncryptionConfig(opts.encryptionProviderConfig), builtinKeyPrefixes()) : undefined;
-  const inner = opts.etcd ? await openEtcdStore(opts.etcd) : openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' });
-  // etcd may have other writers (replicas): its current reads check the cache against etcd's revision.
+  const sqlite = opts.etcd ? undefined : openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' });
+  const inner = sqlite ?? (await openEtcdStore(opts.etcd!));
+  // etcd may have other writers (replicas): its current reads check the cache against etcd's revision, and
+  // watches are served from the cache.
   const kv = await createCachedStore(transformers ? new EncryptingKVStore(inner, transformers) : inner, opts.etcd ? { sharedStore: true, serveWatches: true } : {});
   const [certs, saKeys] = await Promise.all([
     ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] }),
@@ -173,6 +177,8 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
     leaderElection: opts.leaderElection,
     audit,
   });
+  // `snapshot save` asks the server for a copy: no other process can read the locked database (see snapshot-socket.ts).
+  const snapshots = sqlite ? await snapshotListener(join(dataDir, SNAPSHOT_SOCKET), sqlite) : undefined;
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   const serverUrl = server.secureUrl!.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//127.0.0.1:');
   await writeKubeconfig(kubeconfigPath, {
@@ -188,8 +194,19 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
     jwt,
     close: async () => {
       jwt?.close();
+      await snapshots?.close();
       await server.close();
       await kv.close();
     },
   };
+}
+
+/** The snapshot socket; serving goes on without it (with a warning) when it cannot listen, e.g. on a path too long for a socket. */
+async function snapshotListener(path: string, store: SqliteStore): Promise<SnapshotListener | undefined> {
+  try {
+    return await listenForSnapshots(path, (dest) => store.backup(dest));
+  } catch (err) {
+    process.stderr.write(`warning: snapshot save will not reach this server: cannot listen on ${path}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return undefined;
+  }
 }

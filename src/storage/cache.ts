@@ -351,23 +351,32 @@ export class CachedKVStore implements KVStore {
   /** Resolve a write's result once the cache has applied it (see the header). */
   private readonly settle = (res: WriteResult): WriteResult | Promise<WriteResult> => {
     if (!res.ok) return res;
-    if (res.revision > this.written) this.written = res.revision;
-    if (this.state !== 'live' || this.rev >= res.revision) return res;
+    if (this.state !== 'live' || this.rev >= res.revision) return this.resolved(res);
     return new Promise<WriteResult>((resolve) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        resolve(res);
+        resolve(this.resolved(res));
       }, this.catchUpMs);
       const waiter: Waiter = {
         revision: res.revision,
         done: () => {
           clearTimeout(timer);
-          resolve(res);
+          resolve(this.resolved(res));
         },
       };
       this.waiters.push(waiter);
     });
   };
+
+  /**
+   * A write handed back before the cache has applied it (reloading, closing, or its wait timed out): reads go
+   * to the inner store until the cache is there. Only then: a write still in flight does not send reads
+   * there, which under a steady stream of writes on etcd would be nearly every read.
+   */
+  private resolved(res: WriteResult & { ok: true }): WriteResult {
+    if (this.rev < res.revision && res.revision > this.written) this.written = res.revision;
+    return res;
+  }
 
   /** Let go of writes waiting for a revision at or below `upTo`. */
   private release(upTo: number): void {

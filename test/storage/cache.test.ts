@@ -307,6 +307,31 @@ describe('cached store: read-your-writes', () => {
   });
 });
 
+describe('cached store: writes in flight', () => {
+  it('keeps serving reads from memory while a write waits for its event, and shows the write once it resolves', async () => {
+    // On etcd a stream of writes always has one waiting for its event: reads must not go to etcd meanwhile.
+    const probe = new ProbeStore(mem());
+    const cache = await createCachedStore(probe);
+    const first = await cache.create('/a/1', 'one');
+    probe.delivery = 'held';
+    const pending = cache.create('/a/2', 'two');
+    for (let i = 0; i < 500 && (await probe.inner.currentRevision()) < 2; i++) await new Promise((r) => setTimeout(r, 2));
+    assert.equal(await probe.inner.currentRevision(), 2);
+    const calls = probe.listCalls;
+    assert.equal(cache.serving, true);
+    assert.deepEqual((await cache.list('/a/')).items, [first.ok && first.kv]);
+    assert.equal(await cache.get('/a/2'), undefined);
+    assert.equal(await cache.currentRevision(), 1);
+    assert.equal(probe.listCalls, calls);
+    probe.delivery = 'sync';
+    probe.releaseHeld();
+    const res = await pending;
+    assert.deepEqual(await cache.get('/a/2'), res.ok ? res.kv : undefined);
+    assert.equal(await cache.currentRevision(), 2);
+    await cache.close();
+  });
+});
+
 describe('cached store: inner watch failures', () => {
   it('reloads when the watch reports compacted, picking up what it missed', async () => {
     const probe = new ProbeStore(mem());
