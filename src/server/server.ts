@@ -321,9 +321,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     authorize: celAuthorize,
   });
   // RBAC: the bootstrap policy (rbac/bootstrap-roles), reconciled on every start by every replica as kube's
-  // post-start hook does, and the authorizer's caches of the four kinds.
+  // post-start hook does (after the initial namespaces, which hold its Roles), and the authorizer's caches of
+  // the four kinds.
   const clusterRoles = stores.get(clusterRoleKind)!;
-  await ensureBootstrapPolicy(clusterRoles, stores.get(clusterRoleBindingKind)!);
+  await ensureBootstrapPolicy({
+    clusterRoles,
+    clusterRoleBindings: stores.get(clusterRoleBindingKind)!,
+    roles: stores.get(roleKind)!,
+    roleBindings: stores.get(roleBindingKind)!,
+  });
   rbac = new RbacAuthorizer({
     roles: stores.get(roleKind)!,
     roleBindings: stores.get(roleBindingKind)!,

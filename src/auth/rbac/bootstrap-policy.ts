@@ -1,7 +1,7 @@
 // kube-apiserver's bootstrap RBAC policy (plugin/pkg/auth/authorizer/rbac/bootstrappolicy), as data: the
-// ClusterRoles and ClusterRoleBindings kept in policy/rbac-bootstrap/ in the layout of kube's testdata
-// (cluster-roles.yaml, cluster-role-bindings.yaml: a v1 List sorted by name), read once and handed out as
-// objects to create. policy/rbac-bootstrap/README.md says where each file comes from.
+// ClusterRoles, ClusterRoleBindings and the kube-system / kube-public Roles and RoleBindings kept in
+// policy/rbac-bootstrap/ in the layout of kube's testdata (a v1 List sorted by name per file), read once and
+// handed out as objects to create. policy/rbac-bootstrap/README.md says where each file comes from.
 import { readFileSync } from 'node:fs';
 import type { JSONObject } from '../../util/json.js';
 import { isObject } from '../../util/json.js';
@@ -24,16 +24,36 @@ export function readPolicyFile(name: string): JSONObject[] {
   });
 }
 
-let cache: { roles: JSONObject[]; bindings: JSONObject[] } | undefined;
-const policy = (): { roles: JSONObject[]; bindings: JSONObject[] } =>
-  (cache ??= { roles: readPolicyFile('cluster-roles.yaml'), bindings: readPolicyFile('cluster-role-bindings.yaml') });
+/** Which file holds what, as kube splits them: its own policy, then the controllers' (system:controller:*). */
+export const POLICY_FILES = {
+  clusterRoles: ['cluster-roles.yaml', 'controller-roles.yaml'],
+  clusterRoleBindings: ['cluster-role-bindings.yaml', 'controller-role-bindings.yaml'],
+  roles: ['namespace-roles.yaml'],
+  roleBindings: ['namespace-role-bindings.yaml'],
+} as const;
 
-/** The bootstrap ClusterRoles, as the server creates them (fresh copies). */
+export type BootstrapPolicy = { [K in keyof typeof POLICY_FILES]: JSONObject[] };
+
+let cache: BootstrapPolicy | undefined;
+const policy = (): BootstrapPolicy =>
+  (cache ??= {
+    clusterRoles: POLICY_FILES.clusterRoles.flatMap((f) => readPolicyFile(f)),
+    clusterRoleBindings: POLICY_FILES.clusterRoleBindings.flatMap((f) => readPolicyFile(f)),
+    roles: POLICY_FILES.roles.flatMap((f) => readPolicyFile(f)),
+    roleBindings: POLICY_FILES.roleBindings.flatMap((f) => readPolicyFile(f)),
+  });
+
+/** The whole bootstrap policy, as the server creates it (fresh copies). */
+export function bootstrapPolicy(): BootstrapPolicy {
+  return structuredClone(policy());
+}
+
+/** The bootstrap ClusterRoles: kube's own and the controllers'. */
 export function bootstrapClusterRoles(): JSONObject[] {
-  return structuredClone(policy().roles);
+  return structuredClone(policy().clusterRoles);
 }
 
 /** The bootstrap ClusterRoleBindings. */
 export function bootstrapClusterRoleBindings(): JSONObject[] {
-  return structuredClone(policy().bindings);
+  return structuredClone(policy().clusterRoleBindings);
 }

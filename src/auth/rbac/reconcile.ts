@@ -1,14 +1,15 @@
 // The post-start hook rbac/bootstrap-roles (pkg/registry/rbac/rest/storage_rbac.go) with the reconciliation
-// rules of pkg/registry/rbac/reconciliation: on every start each bootstrap ClusterRole and ClusterRoleBinding
-// is created when missing; an existing one keeps what it has and gains what is missing (labels and
-// annotations it lacks, rules it does not cover, aggregation selectors, subjects), unless its
-// rbac.authorization.kubernetes.io/autoupdate annotation is "false". A binding whose roleRef changed is
-// recreated. Nothing is removed (kube runs these hooks without RemoveExtraPermissions).
+// rules of pkg/registry/rbac/reconciliation: on every start each bootstrap ClusterRole, ClusterRoleBinding and
+// (in kube-system and kube-public) Role and RoleBinding is created when missing; an existing one keeps what
+// it has and gains what is missing (labels and annotations it lacks, rules it does not cover, aggregation
+// selectors, subjects), unless its rbac.authorization.kubernetes.io/autoupdate annotation is "false". A
+// binding whose roleRef changed is recreated. Nothing is removed (kube runs these hooks without
+// RemoveExtraPermissions). Roles and RoleBindings follow the same rules as the cluster kinds, as in kube.
 import * as S from '../../api/status.js';
 import type { JSONObject } from '../../util/json.js';
 import { isObject } from '../../util/json.js';
 import type { GenericStore } from '../../registry/store.js';
-import { AUTO_UPDATE_ANNOTATION, bootstrapClusterRoleBindings, bootstrapClusterRoles } from './bootstrap-policy.js';
+import { AUTO_UPDATE_ANNOTATION, bootstrapPolicy } from './bootstrap-policy.js';
 import { covers, rulesOf } from './policy-rule.js';
 
 const MANAGER = 'kube-apiserver';
@@ -37,7 +38,7 @@ const selectorsOf = (role: JSONObject): JSONObject[] => {
   return isObject(rule) && Array.isArray(rule['clusterRoleSelectors']) ? (rule['clusterRoleSelectors'] as JSONObject[]) : [];
 };
 
-/** computeReconciledRole without RemoveExtraPermissions: the role to write, or undefined when nothing changes. */
+/** computeReconciledRole without RemoveExtraPermissions (ClusterRoles and Roles alike): the role to write, or undefined when nothing changes. */
 export function reconcileClusterRole(existing: JSONObject, expected: JSONObject): JSONObject | undefined {
   const role = structuredClone(existing);
   let changed = mergeMeta(role, expected);
@@ -64,7 +65,7 @@ export function reconcileClusterRole(existing: JSONObject, expected: JSONObject)
 const subjectsOf = (b: JSONObject): JSONObject[] => (Array.isArray(b['subjects']) ? (b['subjects'] as JSONObject[]) : []);
 const subjectKey = (s: JSONObject): string => JSON.stringify([s['kind'] ?? '', s['apiGroup'] ?? '', s['name'] ?? '', s['namespace'] ?? '']);
 
-/** computeReconciledRoleBinding without RemoveExtraSubjects: 'recreate' when the roleRef differs. */
+/** computeReconciledRoleBinding without RemoveExtraSubjects (either kind of binding): 'recreate' when the roleRef differs. */
 export function reconcileClusterRoleBinding(existing: JSONObject, expected: JSONObject): JSONObject | 'recreate' | undefined {
   if (!same(existing['roleRef'], expected['roleRef'])) return 'recreate';
   const binding = structuredClone(existing);
@@ -78,48 +79,68 @@ export function reconcileClusterRoleBinding(existing: JSONObject, expected: JSON
   return changed ? binding : undefined;
 }
 
-async function getOrUndefined(store: GenericStore, name: string): Promise<JSONObject | undefined> {
+const nameOf = (o: JSONObject): { namespace: string; name: string } => {
+  const meta = o['metadata'] as JSONObject;
+  return { namespace: typeof meta['namespace'] === 'string' ? meta['namespace'] : '', name: String(meta['name']) };
+};
+
+async function getOrUndefined(store: GenericStore, namespace: string, name: string): Promise<JSONObject | undefined> {
   try {
-    return await store.get('', name);
+    return await store.get(namespace, name);
   } catch (e) {
     if (e instanceof S.StatusError && e.code === 404) return undefined;
     throw e;
   }
 }
 
-async function createIgnoringConflict(store: GenericStore, obj: JSONObject): Promise<void> {
+async function createIgnoringConflict(store: GenericStore, namespace: string, obj: JSONObject): Promise<void> {
   try {
-    await store.create('', obj, { manager: MANAGER });
+    await store.create(namespace, obj, { manager: MANAGER });
   } catch (e) {
     if (!(e instanceof S.StatusError && e.code === 409)) throw e;
   }
 }
 
-/** Ensures the bootstrap ClusterRoles and ClusterRoleBindings, reconciled as kube does on every start. */
-export async function ensureBootstrapPolicy(clusterRoles: GenericStore, clusterRoleBindings: GenericStore): Promise<void> {
-  for (const expected of bootstrapClusterRoles()) {
-    const name = String((expected['metadata'] as JSONObject)['name']);
-    const existing = await getOrUndefined(clusterRoles, name);
-    if (!existing) {
-      await createIgnoringConflict(clusterRoles, expected);
-      continue;
-    }
-    if (protectedObject(existing)) continue;
-    const desired = reconcileClusterRole(existing, expected);
-    if (desired) await clusterRoles.update('', name, () => desired, '', { manager: MANAGER });
-  }
-  for (const expected of bootstrapClusterRoleBindings()) {
-    const name = String((expected['metadata'] as JSONObject)['name']);
-    const existing = await getOrUndefined(clusterRoleBindings, name);
-    if (!existing) {
-      await createIgnoringConflict(clusterRoleBindings, expected);
-      continue;
-    }
-    if (protectedObject(existing)) continue;
-    const desired = reconcileClusterRoleBinding(existing, expected);
-    if (desired === 'recreate') {
-      await clusterRoleBindings.delete('', name);
-      await createIgnoringConflict(clusterRoleBindings, expected);
-    } else if (desired) await clusterRoleBindings.update('', name, () => desired, '', { manager: MANAGER });
-  }
+/** ReconcileRoleOptions.Run for one role: create it, or add what it misses, or leave a protected one alone. */
+async function ensureRole(store: GenericStore, expected: JSONObject): Promise<void> {
+  const { namespace, name } = nameOf(expected);
+  const existing = await getOrUndefined(store, namespace, name);
+  if (!existing) return createIgnoringConflict(store, namespace, expected);
+  if (protectedObject(existing)) return;
+  const desired = reconcileClusterRole(existing, expected);
+  if (desired) await store.update(namespace, name, () => desired, '', { manager: MANAGER });
+}
+
+/** ReconcileRoleBindingOptions.Run for one binding: likewise, recreating it when its roleRef changed. */
+async function ensureBinding(store: GenericStore, expected: JSONObject): Promise<void> {
+  const { namespace, name } = nameOf(expected);
+  const existing = await getOrUndefined(store, namespace, name);
+  if (!existing) return createIgnoringConflict(store, namespace, expected);
+  if (protectedObject(existing)) return;
+  const desired = reconcileClusterRoleBinding(existing, expected);
+  if (desired === 'recreate') {
+    await store.delete(namespace, name);
+    await createIgnoringConflict(store, namespace, expected);
+  } else if (desired) await store.update(namespace, name, () => desired, '', { manager: MANAGER });
+}
+
+export interface RbacStores {
+  clusterRoles: GenericStore;
+  clusterRoleBindings: GenericStore;
+  roles: GenericStore;
+  roleBindings: GenericStore;
+}
+
+/**
+ * Ensures the bootstrap policy, reconciled as kube does on every start: ClusterRoles, ClusterRoleBindings,
+ * then the namespaced Roles and RoleBindings (their namespaces, kube-system and kube-public, must exist).
+ */
+export async function ensureBootstrapPolicy(stores: RbacStores): Promise<void> {
+  const policy = bootstrapPolicy();
+  // Kind by kind as kube does; within a kind the objects are independent, so written concurrently (a start
+  // writes ~150 of them).
+  await Promise.all(policy.clusterRoles.map((r) => ensureRole(stores.clusterRoles, r)));
+  await Promise.all(policy.clusterRoleBindings.map((b) => ensureBinding(stores.clusterRoleBindings, b)));
+  await Promise.all(policy.roles.map((r) => ensureRole(stores.roles, r)));
+  await Promise.all(policy.roleBindings.map((b) => ensureBinding(stores.roleBindings, b)));
 }
