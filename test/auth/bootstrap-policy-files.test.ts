@@ -4,8 +4,10 @@
 // carries the bootstrapping label and the autoupdate annotation; no name appears twice.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import type { JSONObject } from '../../src/util/json.js';
-import { POLICY_FILES, bootstrapPolicy, readPolicyFile } from '../../src/auth/rbac/bootstrap-policy.js';
+import { BOOTSTRAP_POLICY_DIR, POLICY_FILES, bootstrapPolicy, readPolicyFile } from '../../src/auth/rbac/bootstrap-policy.js';
 
 const meta = (o: JSONObject): { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> } =>
   o['metadata'] as never;
@@ -48,4 +50,11 @@ test('every object: the rbac-defaults label, the autoupdate annotation, a unique
       }
     }
   }
+});
+
+test('policy.json is the YAML files as the yaml package reads them (regenerate: node scripts/rbac-bootstrap-json.mjs)', () => {
+  const json = JSON.parse(readFileSync(new URL('policy.json', BOOTSTRAP_POLICY_DIR), 'utf8')) as Record<string, unknown>;
+  const files = readdirSync(BOOTSTRAP_POLICY_DIR).filter((f) => f.endsWith('.yaml')).sort();
+  assert.deepEqual(Object.keys(json).sort(), files);
+  for (const f of files) assert.deepEqual(json[f], parse(readFileSync(new URL(f, BOOTSTRAP_POLICY_DIR), 'utf8')), f);
 });

@@ -54,7 +54,9 @@ async function identities(s: TestServer): Promise<Map<string, Identity>> {
   for (const o of JSON.parse(r.stdout).items as Array<{ kind: string; metadata: Record<string, unknown> }>) {
     const m = o.metadata;
     const name = String(m.name);
+    // The test's own objects: not those the server keeps in its namespaces (kube-system's tracking ConfigMap).
     if (o.kind === 'ConfigMap' && name === 'kube-root-ca.crt') continue;
+    if (m.namespace !== undefined && m.namespace !== 'team') continue;
     if (o.kind === 'Namespace' && name !== 'team') continue;
     out.set(`${o.kind}/${String(m.namespace ?? '')}/${name}`, {
       uid: String(m.uid),

@@ -1,20 +1,24 @@
 // kube-apiserver's bootstrap RBAC policy (plugin/pkg/auth/authorizer/rbac/bootstrappolicy), as data: the
 // ClusterRoles, ClusterRoleBindings and the kube-system / kube-public Roles and RoleBindings kept in
 // policy/rbac-bootstrap/ in the layout of kube's testdata (a v1 List sorted by name per file), read once and
-// handed out as objects to create. policy/rbac-bootstrap/README.md says where each file comes from.
+// handed out as objects to create. policy/rbac-bootstrap/README.md says where each file comes from. The
+// server reads them from policy.json, the same files parsed by scripts/rbac-bootstrap-json.mjs (a test
+// checks that it matches them).
 import { readFileSync } from 'node:fs';
 import type { JSONObject } from '../../util/json.js';
 import { isObject } from '../../util/json.js';
-import { parseBlockYaml } from '../../util/block-yaml.js';
 
 export const AUTO_UPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
 
 /** The policy files: beside src/ in the repository, and beside dist/ in a build (both three levels up). */
 export const BOOTSTRAP_POLICY_DIR = new URL('../../../policy/rbac-bootstrap/', import.meta.url);
 
+let parsed: Record<string, unknown> | undefined;
+
 /** The items of one policy file, as the server writes them: no creationTimestamp, `rules: null` as []. */
 export function readPolicyFile(name: string): JSONObject[] {
-  const list: unknown = parseBlockYaml(readFileSync(new URL(name, BOOTSTRAP_POLICY_DIR), 'utf8'));
+  parsed ??= JSON.parse(readFileSync(new URL('policy.json', BOOTSTRAP_POLICY_DIR), 'utf8')) as Record<string, unknown>;
+  const list = parsed[name];
   const items = isObject(list) && Array.isArray(list['items']) ? (list['items'] as JSONObject[]) : [];
   return items.map((item) => {
     const obj = structuredClone(item);
