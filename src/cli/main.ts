@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The crd-apiserver command line.
-import { parseArgs } from './args.js';
+import { readFileSync } from 'node:fs';
+import { goBool, parseArgs, UsageError, type ParsedArgs } from './flags.js';
+import { usage } from './usage.js';
 import { serve } from './serve.js';
 import type { AuditBackendFlags } from './audit-options.js';
 import type { BatchConfig } from '../audit/buffered.js';
@@ -15,154 +17,10 @@ import { tlsPolicy } from '../auth/tls-policy.js';
 import { parseGoDuration } from '../cel/time.js';
 import { loadTokenFile } from '../auth/authenticate.js';
 import { AUTHORIZATION_MODES, type AuthorizationMode } from '../server/server.js';
+import { VERSION_INFO } from '../server/router.js';
 import { mappedServiceResolver, parseServiceMappings } from '../conversion/service-map.js';
 import { OIDC_FLAG_NAMES, type OidcFlags } from '../auth/authentication-config.js';
 
-const USAGE = `Usage: crd-apiserver <command> [flags]
-
-Commands:
-  serve                  Serve the Kubernetes API for CustomResourceDefinitions.
-  migrate-storage CRD    Rewrite every object of a CRD at its storage version, then set
-                         status.storedVersions to that version alone (works against any API server).
-  migrate-backend --from SRC --to DST
-                         Copy the whole state between storage backends: SRC and DST are each a data directory
-                         (SQLite; the server on it must be stopped) or etcd client URLs (http[s]://HOST:PORT[,...]).
-  snapshot save FILE     A consistent copy of a data directory's SQLite state, also while the server serves it.
-  snapshot restore FILE  Make FILE (from snapshot save) the state of a data directory.
-
-Flags for serve:
-  --data-dir DIR         where state, certificates and the kubeconfig live (default ./.crd-apiserver)
-  --secure-port N        HTTPS port (default 6443; 0 picks a free one)
-  --insecure-port N      also serve plain HTTP on 127.0.0.1:N (off unless given; for tests and local tools)
-  --bind-address ADDR    address of the HTTPS port (default 127.0.0.1)
-  --tls-san NAME[,NAME]  extra DNS names or IPs for the serving certificate
-  --service-resolver NS/NAME[:PORT]=HOST:PORT[,...]
-                         where webhook service references are reached (default <name>.<namespace>.svc)
-  --client-ca-file PATH  PEM CA certificates: client certificates they signed authenticate too (CN the user, O the
-                         groups), besides those of the server's own CA
-  --encryption-provider-config PATH
-                         an EncryptionConfiguration (apiserver.config.k8s.io/v1): the resources it names are
-                         stored encrypted (aescbc, aesgcm; identity); the first provider writes, all read
-  --token-auth-file PATH a CSV of bearer tokens (token,user,uid,"group1,group2"), as kube-apiserver reads it
-  --authentication-config PATH
-                         an AuthenticationConfiguration (apiserver.config.k8s.io/v1beta1 or v1alpha1): JWT
-                         authenticators for external OIDC issuers (issuer, audiences, claim mappings and validation
-                         rules in CEL) and anonymous access; reloaded when the file changes
-  --oidc-issuer-url URL  an OIDC issuer whose ID tokens authenticate (with --oidc-client-id; not with
-                         --authentication-config)
-  --oidc-client-id ID    the audience those tokens must name
-  --oidc-ca-file PATH    PEM CAs that verify the issuer's certificate (default: the system's)
-  --oidc-username-claim C
-                         the claim that names the user (default sub)
-  --oidc-username-prefix P
-                         prepended to user names (default: '<issuer URL>#' unless the claim is email; '-': none)
-  --oidc-groups-claim C  the claim that lists the user's groups (a string or a list of strings)
-  --oidc-groups-prefix P prepended to groups
-  --oidc-signing-algs A[,A]
-                         the JOSE algorithms accepted (default RS256; RS/PS/ES 256, 384, 512)
-  --oidc-required-claim KEY=VALUE
-                         a claim the token must carry with this value (repeatable)
-  --anonymous-auth BOOL  requests without credentials are system:anonymous (true, default) or get 401 (false)
-  --authorization-mode M[,M]
-                         authorizers after system:masters, in order: RBAC (default), AlwaysAllow, AlwaysDeny
-  --service-account-issuer URL[,URL]
-                         issuer of ServiceAccount tokens (the first issues; all are accepted)
-                         (default https://kubernetes.default.svc.cluster.local)
-  --api-audiences A[,A]  audiences tokens must name, and TokenRequests' default (default: the issuers)
-  --service-account-signing-key-file PATH
-                         PEM private key (RSA or ECDSA) tokens are signed with (default: <data-dir>/pki/sa.key,
-                         an RSA key generated on first start)
-  --service-account-key-file PATH[,PATH]
-                         PEM files of further keys that verify tokens
-  --service-account-max-token-expiration DURATION
-                         the longest validity a TokenRequest gets (from 1h; default: what is asked)
-  --service-account-jwks-uri URL
-                         the key set's URL in /.well-known/openid-configuration (default: this server's)
-  --event-ttl DURATION   how long events are kept after their last write, as a Go duration (default 1h)
-  --request-timeout DURATION
-                         how long a request other than a watch may take before a 504 (default 1m0s)
-  --max-requests-inflight N
-                         read-only requests served at once before 429s (default 400; 0: no limit)
-  --max-mutating-requests-inflight N
-                         mutating requests served at once before 429s (default 200; 0: no limit)
-  --enable-priority-and-fairness BOOL
-                         API Priority and Fairness (true, default): requests are classified by FlowSchemas and
-                         queued fairly per priority level within max-requests-inflight + max-mutating-requests-inflight
-                         seats; false: the two in-flight limits alone
-  --max-connections N    open connections per port; more are closed on accept (default 10000, less
-                         when the open-file limit is low; 0: no limit)
-  --tls-min-version V    VersionTLS12 (default) or VersionTLS13 (VersionTLS10, VersionTLS11 also accepted)
-  --tls-cipher-suites S[,S]
-                         TLS 1.2 cipher suites by Go's names (default: Go's defaults, ECDHE with AES-GCM,
-                         ChaCha20-Poly1305 or AES-CBC-SHA); TLS 1.3 suites are not configurable
-  --audit-policy-file PATH
-                         an audit.k8s.io/v1 Policy: which requests are audited and at what level
-  --audit-log-path PATH  where audit events go, as JSON lines ('-': standard output); with the policy, turns audit on
-  --audit-log-maxsize MB rotate the log when it would grow past this (default 0: never)
-  --audit-log-maxbackup N
-                         rotated logs kept (default 0: all)
-  --audit-log-maxage DAYS
-                         rotated logs older than this are removed (default 0: never)
-  --leader-elect BOOL    run the controllers that write (CRD conditions, namespace and CRD finalization,
-                         garbage collection, ...) only while holding the kube-system/crd-apiserver-controllers
-                         Lease, for several replicas on one etcd (default true with --storage etcd, else false)
-  --leader-elect-lease-duration DURATION
-                         how long a silent leader keeps the Lease before another replica takes it (default 15s)
-  --leader-elect-renew-deadline DURATION
-                         how long the leader tries to renew before it stops its controllers (default 10s)
-  --leader-elect-retry-period DURATION
-                         time between attempts to take or renew the Lease (default 2s)
-  --audit-log-mode M     blocking (default), blocking-strict or batch (the --audit-log-batch-* flags below apply)
-  --audit-webhook-config-file PATH
-                         a kubeconfig naming the audit webhook: batches of events are POSTed to it as an EventList
-  --audit-webhook-mode M batch (default; never holds a request), blocking, or blocking-strict (a request whose
-                         RequestReceived event cannot be sent fails with 500)
-  --audit-webhook-initial-backoff DURATION
-                         wait before the first retry of a failed POST (default 10s; ×1.5 each retry, 5 attempts)
-  --audit-webhook-version V
-                         audit.k8s.io/v1 (the only version)
-  --audit-{log,webhook}-batch-buffer-size N
-                         events buffered before new ones are dropped (default 10000)
-  --audit-{log,webhook}-batch-max-size N
-                         events per batch (default 400 for the webhook, 1 for the log)
-  --audit-{log,webhook}-batch-max-wait DURATION
-                         a partial batch is sent after this long (default 30s)
-  --audit-{log,webhook}-batch-throttle-enable BOOL, -qps Q, -burst N
-                         limit batches per second (webhook default true, 10, 15; log default false)
-  --audit-{log,webhook}-truncate-enabled BOOL, -max-event-size BYTES, -max-batch-size BYTES
-                         drop request/response objects from events over the size (default false, 102400, 10485760)
-  --storage-sync MODE    full (default): fsync every commit, so acknowledged writes survive power loss;
-                         normal: fsync only at checkpoints, acknowledged writes survive the process dying
-  --storage KIND         sqlite (default): state in <data-dir>/state.db; etcd: state in etcd v3 (--etcd-servers)
-  --etcd-servers URL[,URL]
-                         etcd client URLs (http:// or https://), with --storage etcd
-  --etcd-prefix PREFIX   the prefix of every key in etcd, in place of /registry (default /registry)
-  --etcd-cafile PATH     CA bundle that verifies the etcd servers' certificates
-  --etcd-certfile PATH   client certificate for etcd (with --etcd-keyfile)
-  --etcd-keyfile PATH    the client certificate's private key
-  --etcd-compaction-interval DURATION
-                         how often etcd's history is compacted, coordinated with other servers (default 5m0s; 0: never)
-
-Flags for migrate-backend:
-  --force                delete whatever the target holds first (default: refuse a target holding any key)
-  --chunk-size N         keys per page read from the source (default 500)
-  --encryption-provider-config PATH
-                         decrypt values with this EncryptionConfiguration on reading and encrypt them with its
-                         first provider on writing (default: values are copied as stored, encrypted or not)
-  --from-encryption-provider-config PATH, --to-encryption-provider-config PATH
-                         the same for one side only (e.g. decrypt the source, write the target as plaintext)
-  --etcd-prefix, --etcd-cafile, --etcd-certfile, --etcd-keyfile
-                         as for serve, for whichever side is etcd; --from-etcd-prefix, --to-etcd-prefix (and
-                         --from-/--to- forms of the TLS flags) set them for one side
-
-Flags for snapshot:
-  --data-dir DIR         the data directory (default ./.crd-apiserver)
-  --force                restore: replace the state the data directory holds (default: refuse a non-empty one)
-
-Flags for migrate-storage:
-  --kubeconfig PATH      the API server to talk to (default $KUBECONFIG, then ~/.kube/config)
-  --chunk-size N         objects per list request (default 500)
-`;
 
 /** --authorization-mode: kube's mode names, each once. */
 function authorizationModesFlag(v: string | undefined): AuthorizationMode[] | undefined {
@@ -178,22 +36,41 @@ function authorizationModesFlag(v: string | undefined): AuthorizationMode[] | un
   return modes as AuthorizationMode[];
 }
 
+/** `crd-apiserver 0.1.0 (Kubernetes v1.33.0)`: ours, and the Kubernetes version served (kube-apiserver prints the latter). */
+function versionLine(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return `crd-apiserver ${pkg.version} (Kubernetes ${VERSION_INFO.gitVersion})\n`;
+}
+
 async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(
-    argv,
-    new Set(['help', 'anonymous-auth', 'enable-priority-and-fairness', 'leader-elect', 'force', ...['log', 'webhook'].flatMap((p) => [`audit-${p}-batch-throttle-enable`, `audit-${p}-truncate-enabled`])]),
-  );
-  if (args.flags.has('help') || args.command === 'help' || args.command === '') {
-    process.stdout.write(USAGE);
+  let args: ParsedArgs;
+  try {
+    args = parseArgs(argv);
+    if (args.command === 'serve' && args.positional.length > 0) {
+      throw new UsageError(`"crd-apiserver serve" does not take any arguments, got ${JSON.stringify(args.positional)}`);
+    }
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    // As pflag: the mistake, then where help is; exit code 2.
+    const command = argv[0] !== undefined && !argv[0].startsWith('-') && argv[0] !== 'help' ? ` ${argv[0]}` : '';
+    process.stderr.write(`crd-apiserver: ${e.message}\nRun 'crd-apiserver${e.message.startsWith('unknown command') ? '' : command} --help' for usage.\n`);
+    return 2;
+  }
+  if (args.flags.has('version') && goBool(args.flags.get('version')!)) {
+    process.stdout.write(versionLine());
+    return 0;
+  }
+  if (args.command === 'help') {
+    process.stdout.write(usage(args.positional[0]));
+    return 0;
+  }
+  if (args.flags.has('help') || args.command === '') {
+    process.stdout.write(usage(args.command));
     return args.command === '' && !args.flags.has('help') ? 2 : 0;
   }
   if (args.command === 'migrate-storage') return runMigrateStorage(args.positional, args.flags);
   if (args.command === 'migrate-backend') return runMigrateBackend(args.positional, args.flags);
   if (args.command === 'snapshot') return runSnapshot(args.positional, args.flags);
-  if (args.command !== 'serve') {
-    process.stderr.write(`unknown command "${args.command}"\n${USAGE}`);
-    return 2;
-  }
   const port = (name: string, def?: number): number | undefined => {
     const v = args.flags.get(name);
     if (v === undefined) return def;
@@ -417,16 +294,13 @@ function storageSyncFlag(v: string | undefined): StorageSync | undefined {
 /** A boolean flag as Go's flag package parses one: bare means true; 1, t, true, 0, f, false in any case. */
 function boolFlag(flags: ReadonlyMap<string, string>, name: string, def: boolean): boolean {
   const v = flags.get(name);
-  if (v === undefined) return def;
-  if (/^(1|t|true)$/i.test(v)) return true;
-  if (/^(0|f|false)$/i.test(v)) return false;
-  throw new Error(`invalid boolean value "${v}" for --${name}`);
+  return v === undefined ? def : goBool(v);
 }
 
 async function runMigrateStorage(positional: readonly string[], flags: ReadonlyMap<string, string>): Promise<number> {
   const crdName = positional[0];
   if (!crdName || positional.length > 1) {
-    process.stderr.write(`migrate-storage needs exactly one CRD name\n${USAGE}`);
+    process.stderr.write(`migrate-storage needs exactly one CRD name\n${usage('migrate-storage')}`);
     return 2;
   }
   const kubeconfig = flags.get('kubeconfig') ?? process.env['KUBECONFIG']?.split(':')[0] ?? `${process.env['HOME'] ?? ''}/.kube/config`;
@@ -439,7 +313,7 @@ async function runMigrateStorage(positional: readonly string[], flags: ReadonlyM
 
 async function runMigrateBackend(positional: readonly string[], flags: ReadonlyMap<string, string>): Promise<number> {
   if (positional.length > 0 || !flags.has('from') || !flags.has('to')) {
-    process.stderr.write(`migrate-backend needs --from and --to\n${USAGE}`);
+    process.stderr.write(`migrate-backend needs --from and --to\n${usage('migrate-backend')}`);
     return 2;
   }
   const chunkSize = flags.has('chunk-size') ? Number(flags.get('chunk-size')) : undefined;
@@ -460,7 +334,7 @@ async function runMigrateBackend(positional: readonly string[], flags: ReadonlyM
 async function runSnapshot(positional: readonly string[], flags: ReadonlyMap<string, string>): Promise<number> {
   const [verb, file] = positional;
   if ((verb !== 'save' && verb !== 'restore') || !file || positional.length > 2) {
-    process.stderr.write(`snapshot needs save FILE or restore FILE\n${USAGE}`);
+    process.stderr.write(`snapshot needs save FILE or restore FILE\n${usage('snapshot')}`);
     return 2;
   }
   const dataDir = flags.get('data-dir') ?? './.crd-apiserver';

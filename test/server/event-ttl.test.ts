@@ -70,8 +70,8 @@ test('each write starts the TTL again; finalizers do not keep an expired event',
 test('--event-ttl is a Go duration', () => {
   const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
   const r = spawnSync(process.execPath, ['--import', 'tsx', main, 'serve', '--event-ttl', '1x'], { encoding: 'utf8', timeout: 30_000 });
-  assert.equal(r.status, 1);
-  assert.equal(r.stderr, 'crd-apiserver: invalid --event-ttl: 1x\n');
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, 'crd-apiserver: invalid argument "1x" for "--event-ttl" flag: time: invalid duration "1x"\nRun \'crd-apiserver serve --help\' for usage.\n');
   const help = spawnSync(process.execPath, ['--import', 'tsx', main, '--help'], { encoding: 'utf8', timeout: 30_000 });
   assert.match(help.stdout, /--event-ttl DURATION {3}how long events are kept after their last write, as a Go duration \(default 1h\)/);
 });
