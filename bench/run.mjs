@@ -28,7 +28,7 @@ const cfg = {
   applyMemoryObjects: env('BENCH_APPLY_MEMORY_OBJECTS', 100_000),
   gcDependents: env('BENCH_GC_DEPENDENTS', 1000),
 };
-const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup,memory,apply,events,gc,schema,cel,protobuf,vap,rbac,etcd-create,etcd-get,etcd-list').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,watch,startup,memory,apply,events,gc,schema,cel,protobuf,vap,rbac,testenv,etcd-create,etcd-get,etcd-list').split(',').map((s) => s.trim()));
 // Profile our server processes: BENCH_CPU_PROF=<dir> writes one .cpuprofile per server.
 const serverExecArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
 
@@ -578,6 +578,15 @@ async function main() {
     notes.push(`schema, CronTab: ${runs(sc.crontab, k)} (~${cfg.schemaSeconds} s of timed work each; copies made outside the timer)`);
     notes.push(`schema, Prometheus: ${runs(sc.prometheus, k)}; ${sc.prometheus.defaultedBytes} B after defaulting`);
     notes.push(`schema compile: ${runs(sc.compile, (x) => `${x.toFixed(1)} ms`)} (warm); first compile in the process: ours ${sc.compile.oursCold.toFixed(0)} ms, ajv ${sc.compile.ajvCold.toFixed(0)} ms`);
+  }
+  // ---- the test kit: start with 20 CRDs, reset with 1,000 objects, in a process of its own ----
+  if (only.has('testenv')) {
+    log('testenv (startTestEnv with 20 corpus CRDs, reset of 1,000 objects)...');
+    const { proc, reply: t } = await startChild('./testenv.mjs', { runs: cfg.runs });
+    await stopChild(proc);
+    absRow(`test kit: startTestEnv with ${t.crds} corpus CRDs installed and Established`, t.start, fmt.ms, { text: '≤ 1 s', ok: (x) => x <= 1000 });
+    absRow('test kit: reset() with 1,000 ConfigMaps and a namespace to remove', t.reset, fmt.ms, { text: '≤ 50 ms', ok: (x) => x <= 50 });
+    notes.push(`testenv: starts ${t.starts.map((x) => x.toFixed(0)).join(', ')} ms; resets ${t.resets.map((x) => x.toFixed(1)).join(', ')} ms`);
   }
   // ---- CEL rule evaluation vs @marcbachmann/cel-js and plain JavaScript, in a process of its own ----
   if (only.has('cel')) {

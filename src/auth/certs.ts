@@ -347,3 +347,24 @@ function issueAdmin(issuer: Issuer, now: number): KeyPair {
   ]);
   return issueLeaf(issuer, now, subject, [x509.extKeyUsage([x509.OID.clientAuth])]);
 }
+
+/**
+ * A client certificate for a user and groups (CN the user, one O per group, as kube reads them), signed by the
+ * data directory's CA: `crd-apiserver kubeconfig --user` and the test kit mint identities with it.
+ */
+export function issueClientCertificate(ca: { certPem: string; keyPem: string }, user: string, groups: readonly string[]): { certPem: string; keyPem: string } {
+  const issuer = issuerOf(ca, new X509Certificate(ca.certPem));
+  const subject = x509.name([...groups.map((g) => [x509.OID.organization, g] as const), [x509.OID.commonName, user]]);
+  return issueLeaf(issuer, Date.now(), subject, [x509.extKeyUsage([x509.OID.clientAuth])]);
+}
+
+/**
+ * A CA of its own and a serving certificate it signed for hosts: what a test's webhook server presents (the
+ * test kit's, as envtest's WebhookInstallOptions generate one). The CA goes into the webhooks' caBundle.
+ */
+export function issueServingCertificate(hosts: readonly string[]): { caPem: string; certPem: string; keyPem: string } {
+  const now = Date.now();
+  const ca = issueCA(now);
+  const serving = issueServing(issuerOf(ca, new X509Certificate(ca.certPem)), hosts.map(normalizeHost), now);
+  return { caPem: ca.certPem, certPem: serving.certPem, keyPem: serving.keyPem };
+}

@@ -74,6 +74,8 @@ export const COMMAND_FLAGS: Readonly<Record<string, FlagTable>> = {
     'chunk-size': 'int',
   },
   snapshot: { 'data-dir': 'string', force: 'bool' },
+  envtest: { crds: 'string', 'webhook-config': 'string', port: 'int', 'webhook-host': 'string', 'webhook-port': 'int', 'crd-install-timeout': 'duration' },
+  kubeconfig: { user: 'string', group: 'string', out: 'string', 'data-dir': 'string', server: 'string' },
   'migrate-storage': { kubeconfig: 'string', 'chunk-size': 'int' },
 };
 

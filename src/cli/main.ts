@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // The crd-apiserver command line.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { issueClientCertificate } from '../auth/certs.js';
+import { kubeconfigYaml } from '../auth/kubeconfig.js';
 import { goBool, parseArgs, UsageError, type ParsedArgs } from './flags.js';
 import { usage } from './usage.js';
 import { serve } from './serve.js';
@@ -43,18 +46,9 @@ function versionLine(): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  let args: ParsedArgs;
-  try {
-    args = parseArgs(argv);
-    if (args.command === 'serve' && args.positional.length > 0) {
-      throw new UsageError(`"crd-apiserver serve" does not take any arguments, got ${JSON.stringify(args.positional)}`);
-    }
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    // As pflag: the mistake, then where help is; exit code 2.
-    const command = argv[0] !== undefined && !argv[0].startsWith('-') && argv[0] !== 'help' ? ` ${argv[0]}` : '';
-    process.stderr.write(`crd-apiserver: ${e.message}\nRun 'crd-apiserver${e.message.startsWith('unknown command') ? '' : command} --help' for usage.\n`);
-    return 2;
+  const args = parseArgs(argv);
+  if (args.command === 'serve' && args.positional.length > 0) {
+    throw new UsageError(`"crd-apiserver serve" does not take any arguments, got ${JSON.stringify(args.positional)}`);
   }
   if (args.flags.has('version') && goBool(args.flags.get('version')!)) {
     process.stdout.write(versionLine());
@@ -71,6 +65,8 @@ async function main(argv: string[]): Promise<number> {
   if (args.command === 'migrate-storage') return runMigrateStorage(args.positional, args.flags);
   if (args.command === 'migrate-backend') return runMigrateBackend(args.positional, args.flags);
   if (args.command === 'snapshot') return runSnapshot(args.positional, args.flags);
+  if (args.command === 'envtest') return runEnvtest(args);
+  if (args.command === 'kubeconfig') return runKubeconfig(args);
   const port = (name: string, def?: number): number | undefined => {
     const v = args.flags.get(name);
     if (v === undefined) return def;
@@ -152,7 +148,12 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     process.stderr.write(`crd-apiserver: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
+    if (!(err instanceof UsageError)) process.exit(1);
+    // As pflag: the mistake, then where help is; exit code 2.
+    const argv = process.argv.slice(2);
+    const command = argv[0] !== undefined && !argv[0].startsWith('-') && argv[0] !== 'help' && !err.message.startsWith('unknown command') ? ` ${argv[0]}` : '';
+    process.stderr.write(`Run 'crd-apiserver${command} --help' for usage.\n`);
+    process.exit(2);
   },
 );
 
@@ -342,4 +343,73 @@ async function runSnapshot(positional: readonly string[], flags: ReadonlyMap<str
   if (verb === 'save') await saveSnapshot({ file, dataDir, log });
   else await restoreSnapshot({ file, dataDir, force: boolFlag(flags, 'force', false), log });
   return 0;
+}
+
+/** The values of a flag that may be given several times, each a comma-separated list. */
+const allValues = (args: ParsedArgs, name: string): string[] => (args.repeated.get(name) ?? []).flatMap((v) => v.split(',').map((x) => x.trim()).filter(Boolean));
+
+/**
+ * `envtest`: envtest's control plane for test suites in other languages (controller-runtime's
+ * UseExistingCluster, Python, Java): a server with state in memory, the CRDs installed and Established, then
+ * `export KUBECONFIG=...` on standard output; it serves until SIGINT or SIGTERM. A CRD that cannot be
+ * installed in time ends it with exit code 1, as envtest's Start fails.
+ */
+async function runEnvtest(args: ParsedArgs): Promise<number> {
+  if (args.positional.length > 0) throw new UsageError(`"crd-apiserver envtest" does not take any arguments, got ${JSON.stringify(args.positional)}`);
+  const { startTestEnv } = await import('../testing/test-env.js');
+  const webhookPaths = allValues(args, 'webhook-config');
+  const env = await startTestEnv({
+    crds: allValues(args, 'crds'),
+    crdInstallTimeoutMs: durationFlag(args.flags, 'crd-install-timeout'),
+    port: countFlag(args.flags, 'port'),
+    webhooks: webhookPaths.length > 0 ? { paths: webhookPaths, host: args.flags.get('webhook-host'), port: countFlag(args.flags, 'webhook-port') } : undefined,
+  });
+  if (env.webhook) {
+    process.stdout.write(`# webhook server: https://${env.webhook.host}:${env.webhook.port} with ${env.webhook.certDir}/tls.crt and tls.key\n`);
+  }
+  process.stdout.write(`export KUBECONFIG=${env.kubeconfigPath}\n`);
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    void env.stop().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return -1; // keep running
+}
+
+/** `kubeconfig --user NAME [--group G]...`: a client certificate from the data directory's CA, in a kubeconfig. */
+async function runKubeconfig(args: ParsedArgs): Promise<number> {
+  const user = args.flags.get('user');
+  if (!user) throw new UsageError('--user is required');
+  if (args.positional.length > 0) throw new UsageError(`"crd-apiserver kubeconfig" does not take any arguments, got ${JSON.stringify(args.positional)}`);
+  const dataDir = args.flags.get('data-dir') ?? './.crd-apiserver';
+  const pki = join(dataDir, 'pki');
+  let ca: { certPem: string; keyPem: string };
+  try {
+    ca = { certPem: readFileSync(join(pki, 'ca.crt'), 'utf8'), keyPem: readFileSync(join(pki, 'ca.key'), 'utf8') };
+  } catch {
+    throw new Error(`no CA in ${pki}: start the server on that data directory once (crd-apiserver serve --data-dir ${dataDir})`);
+  }
+  const server = args.flags.get('server') ?? serverOf(join(dataDir, 'kubeconfig'));
+  const pair = issueClientCertificate(ca, user, args.repeated.get('group') ?? []);
+  const yaml = kubeconfigYaml({ server, caPem: ca.certPem, clientCertPem: pair.certPem, clientKeyPem: pair.keyPem, contextName: user });
+  const out = args.flags.get('out');
+  if (out) writeFileSync(out, yaml, { mode: 0o600 });
+  else process.stdout.write(yaml);
+  return 0;
+}
+
+/** The server URL the data directory's own kubeconfig names. */
+function serverOf(kubeconfigPath: string): string {
+  let text: string;
+  try {
+    text = readFileSync(kubeconfigPath, 'utf8');
+  } catch {
+    throw new Error(`no kubeconfig at ${kubeconfigPath}: give --server`);
+  }
+  const m = /^\s*server:\s*(\S+)\s*$/m.exec(text);
+  if (!m) throw new Error(`${kubeconfigPath} names no server: give --server`);
+  return m[1]!;
 }

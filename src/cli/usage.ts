@@ -12,6 +12,9 @@ Commands:
                          (SQLite; the server on it must be stopped) or etcd client URLs (http[s]://HOST:PORT[,...]).
   snapshot save FILE     A consistent copy of a data directory's SQLite state, also while the server serves it.
   snapshot restore FILE  Make FILE (from snapshot save) the state of a data directory.
+  envtest --crds PATH    A server for a test suite in any language (envtest's control plane): state in memory,
+                         CRDs installed and Established, prints export KUBECONFIG=..., runs until stopped.
+  kubeconfig --user NAME A kubeconfig for another identity: a client certificate from the data directory's CA.
 `;
 
 /** Each command's flags, as --help shows them. */
@@ -143,6 +146,22 @@ export const FLAGS_HELP: Readonly<Record<string, string>> = {
 `,
   snapshot: `  --data-dir DIR         the data directory (default ./.crd-apiserver)
   --force                restore: replace the state the data directory holds (default: refuse a non-empty one)
+`,
+  envtest: `  --crds PATH[,PATH]     CRD manifests: files or directories (recursive), YAML or JSON (repeatable)
+  --crd-install-timeout DURATION
+                         how long the CRDs may take to be Established (default 10s; exit code 1 after it)
+  --port N               the HTTPS port (default: a free one)
+  --webhook-config PATH[,PATH]
+                         webhook configuration manifests to install, pointed at a local webhook server with a
+                         CA and serving certificate made for it (written to a directory the output names)
+  --webhook-host HOST    where that webhook server listens (default 127.0.0.1)
+  --webhook-port N       its port (default: a free one, printed)
+`,
+  kubeconfig: `  --user NAME            the user (the certificate's CN; required)
+  --group G              a group (an O of the certificate; repeatable)
+  --out FILE             where to write it (default: standard output)
+  --data-dir DIR         whose CA signs it and whose server it names (default ./.crd-apiserver)
+  --server URL           the server's URL (default: the one in the data directory's kubeconfig)
 `,
   'migrate-storage': `  --kubeconfig PATH      the API server to talk to (default $KUBECONFIG, then ~/.kube/config)
   --chunk-size N         objects per list request (default 500)

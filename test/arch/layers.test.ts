@@ -23,6 +23,7 @@ const LAYERS: string[][] = [
   ['apis'], // built-in kinds: the CRD kind's strategy comes from crd/
   ['admission', 'auth'],
   ['server'],
+  ['testing'], // the test kit: the server with state in memory, CRDs and webhooks installed
   ['cli'],
   ['.'], // src/index.ts, the package's entry
 ];

@@ -1,0 +1,300 @@
+// The test kit: what envtest gives Go operator authors, for Node tests. startTestEnv() starts a server with its
+// state in memory, installs CRDs from files or directories and waits until they are Established, installs
+// webhook configurations pointing at the test's own webhook server (with a CA and serving certificate made
+// for it, as envtest's WebhookInstallOptions do), and hands back a kubeconfig. reset() puts the state back
+// as it was when the environment was ready (every namespace and object made since gone, CRDs kept);
+// stop() ends it all.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { startServer, type RunningServer } from '../server/server.js';
+import { createCachedStore } from '../storage/cache.js';
+import { openSqliteStore } from '../storage/sqlite-store.js';
+import { ensureCertificates, issueClientCertificate, issueServingCertificate, type Certs } from '../auth/certs.js';
+import { loadServiceAccountKeys } from '../auth/service-account-keys.js';
+import { kubeconfigYaml } from '../auth/kubeconfig.js';
+import { readManifests, type Manifest } from '../util/manifests.js';
+import { isObject, type JSONObject } from '../util/json.js';
+import type { KVStore, KeyValue } from '../storage/types.js';
+
+export interface TestEnvOptions {
+  /** CRD manifests: files or directories (walked recursively), multi-document YAML or JSON, Lists. */
+  crds?: readonly string[];
+  /** How long to wait for the CRDs to be Established (envtest's CRDInstallOptions.MaxTime: 10 s). */
+  crdInstallTimeoutMs?: number;
+  /** Webhook configurations for a webhook server the test runs itself (envtest's WebhookInstallOptions). */
+  webhooks?: WebhookOptions;
+  /** The server's HTTPS port (default: a free one). */
+  port?: number;
+}
+
+export interface WebhookOptions {
+  /** Mutating- and ValidatingWebhookConfiguration manifests: files or directories. */
+  paths: readonly string[];
+  /** Where the test's webhook server listens (envtest's LocalServingHost, default 127.0.0.1). */
+  host?: string;
+  /** Its port (LocalServingPort; default: a free one). */
+  port?: number;
+}
+
+export interface TestEnv {
+  /** https://127.0.0.1:PORT */
+  url: string;
+  /** A kubeconfig of the cluster admin (system:masters), as YAML, and the same in a file (for subprocesses). */
+  kubeconfig: string;
+  kubeconfigPath: string;
+  /** The admin kubeconfig loaded into @kubernetes/client-node (which the test must have installed). */
+  kubeConfig(): Promise<KubeConfig>;
+  /** A kubeconfig (YAML and file) for another identity: a client certificate for user and groups, for RBAC tests. */
+  user(name: string, groups?: readonly string[]): { kubeconfig: string; kubeconfigPath: string };
+  /** The webhook server's address and certificate, when webhooks were asked for. */
+  webhook?: WebhookServing;
+  /** Back to the state the environment was ready in: objects and namespaces made since gone, CRDs kept. */
+  reset(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface WebhookServing {
+  host: string;
+  port: number;
+  /** tls.crt and tls.key (envtest's LocalServingCertDir), and the same PEM text. */
+  certDir: string;
+  certPem: string;
+  keyPem: string;
+  /** The CA that signed them, in every installed webhook's caBundle. */
+  caPem: string;
+}
+
+const WEBHOOK_KINDS: Record<string, string> = {
+  MutatingWebhookConfiguration: 'mutatingwebhookconfigurations',
+  ValidatingWebhookConfiguration: 'validatingwebhookconfigurations',
+};
+
+/** What the kit runs: the server over an in-memory store, and the certificates in its temporary directory. */
+interface Served {
+  server: RunningServer;
+  kv: KVStore;
+  certs: Certs;
+  close(): Promise<void>;
+}
+
+export async function startTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv> {
+  const dir = mkdtempSync(join(tmpdir(), 'crd-apiserver-testenv-'));
+  let served: Served | undefined;
+  try {
+    served = await startInMemory(dir, opts.port ?? 0);
+    const env = await prepare(served, dir, opts);
+    return env;
+  } catch (e) {
+    await served?.close().catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** The server `serve` runs (the watch cache over SQLite, TLS, RBAC), with SQLite in memory: nothing to fsync, nothing left. */
+async function startInMemory(dir: string, port: number): Promise<Served> {
+  const kv = await createCachedStore(openSqliteStore(':memory:', { sync: 'normal' }));
+  try {
+    const [certs, keys] = await Promise.all([ensureCertificates(dir, { hosts: [] }), loadServiceAccountKeys(dir)]);
+    const server = await startServer({
+      kv,
+      tls: { cert: certs.serverCert, key: certs.serverKey, ca: certs.caCert },
+      securePort: port,
+      bindAddress: '127.0.0.1',
+      serviceAccountTokens: { keys },
+    });
+    return {
+      server,
+      kv,
+      certs,
+      close: async () => {
+        await server.close();
+        await kv.close();
+      },
+    };
+  } catch (e) {
+    await kv.close();
+    throw e;
+  }
+}
+
+async function prepare(served: Served, dir: string, opts: TestEnvOptions): Promise<TestEnv> {
+  const url = served.server.secureUrl!;
+  const certs = served.certs;
+  const api = apiClient(url, certs.caCert, certs.adminCert, certs.adminKey);
+
+  const crds = opts.crds?.length ? readManifests(opts.crds) : [];
+  const notCrd = crds.find((m) => m.object['kind'] !== 'CustomResourceDefinition');
+  if (notCrd) throw new Error(`${notCrd.file}: ${String(notCrd.object['kind'])} is not a CustomResourceDefinition`);
+  for (const m of crds) await api.create(collectionPath(m), m.object, m);
+  await waitEstablished(api, crds, opts.crdInstallTimeoutMs ?? 10_000);
+
+  let webhook: WebhookServing | undefined;
+  if (opts.webhooks) {
+    const host = opts.webhooks.host ?? '127.0.0.1';
+    const port = opts.webhooks.port ?? (await freePort(host));
+    const pair = issueServingCertificate([host, 'localhost', '127.0.0.1']);
+    const certDir = join(dir, 'webhook-certs');
+    writeFiles(certDir, { 'tls.crt': pair.certPem, 'tls.key': pair.keyPem, 'ca.crt': pair.caPem });
+    webhook = { host, port, certDir, ...pair };
+    for (const m of readManifests(opts.webhooks.paths)) {
+      const resource = WEBHOOK_KINDS[String(m.object['kind'])];
+      if (!resource) throw new Error(`${m.file}: ${String(m.object['kind'])} is not a webhook configuration`);
+      await api.create(`/apis/admissionregistration.k8s.io/v1/${resource}`, pointAt(m.object, webhook), m);
+    }
+  }
+
+  // What reset() returns to: every key as it is now.
+  const baseline = new Map((await served.kv.list('')).items.map((kv) => [kv.key, kv] as const));
+  const users = new Map<string, { kubeconfig: string; kubeconfigPath: string }>();
+  const kubeconfig = kubeconfigYaml({ server: url, caPem: certs.caCert, clientCertPem: certs.adminCert, clientKeyPem: certs.adminKey });
+  const kubeconfigPath = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
+  let stopped = false;
+  return {
+    url,
+    kubeconfig,
+    kubeconfigPath,
+    webhook,
+    kubeConfig: async () => {
+      const { KubeConfig } = await import('@kubernetes/client-node');
+      const kc = new KubeConfig();
+      kc.loadFromString(kubeconfig);
+      return kc;
+    },
+    user: (name, groups = []) => {
+      const key = JSON.stringify([name, groups]);
+      const known = users.get(key);
+      if (known) return known;
+      const pair = issueClientCertificate({ certPem: certs.caCert, keyPem: certs.caKey }, name, groups);
+      const yaml = kubeconfigYaml({ server: url, caPem: certs.caCert, clientCertPem: pair.certPem, clientKeyPem: pair.keyPem });
+      const path = join(dir, `kubeconfig-${users.size + 1}`);
+      writeFileSync(path, yaml, { mode: 0o600 });
+      const out = { kubeconfig: yaml, kubeconfigPath: path };
+      users.set(key, out);
+      return out;
+    },
+    reset: () => resetTo(served, baseline),
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await served.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Every key back as it was: those made since deleted (newest first: a CRD's objects before the CRD), those
+ * changed written back, those deleted created again. Straight on the storage, without finalizers or admission:
+ * a test's leftovers must not hold the next test up. The server's informers follow as they follow any write.
+ */
+async function resetTo(served: Served, baseline: ReadonlyMap<string, KeyValue>): Promise<void> {
+  const kv = served.kv;
+  const now = (await kv.list('')).items;
+  const present = new Set(now.map((k) => k.key));
+  const extra = now.filter((k) => !baseline.has(k.key)).sort((a, b) => b.modRevision - a.modRevision);
+  await Promise.all(extra.map((k) => kv.delete(k.key)));
+  const changed = now.filter((k) => {
+    const was = baseline.get(k.key);
+    return was !== undefined && was.modRevision !== k.modRevision && was.value !== k.value;
+  });
+  await Promise.all(changed.map((k) => kv.update(k.key, baseline.get(k.key)!.value, k.modRevision)));
+  const gone = [...baseline.values()].filter((k) => !present.has(k.key));
+  await Promise.all(gone.map((k) => kv.create(k.key, k.value)));
+}
+
+/** Each webhook's clientConfig pointed at the test's server: `url` https://host:port<service.path>, and the CA. */
+function pointAt(config: JSONObject, serving: WebhookServing): JSONObject {
+  const out = structuredClone(config);
+  const hooks = Array.isArray(out['webhooks']) ? out['webhooks'] : [];
+  for (const hook of hooks) {
+    if (!isObject(hook)) continue;
+    const cc = isObject(hook['clientConfig']) ? hook['clientConfig'] : {};
+    const service = isObject(cc['service']) ? cc['service'] : undefined;
+    const path = typeof service?.['path'] === 'string' ? service['path'] : pathOf(cc['url']);
+    const host = serving.host.includes(':') ? `[${serving.host}]` : serving.host;
+    hook['clientConfig'] = { url: `https://${host}:${serving.port}${path}`, caBundle: Buffer.from(serving.caPem).toString('base64') };
+  }
+  return out;
+}
+
+function pathOf(url: unknown): string {
+  if (typeof url !== 'string') return '';
+  try {
+    const u = new URL(url);
+    return u.pathname === '/' ? '' : u.pathname + u.search;
+  } catch {
+    return '';
+  }
+}
+
+function collectionPath(m: Manifest): string {
+  const apiVersion = String(m.object['apiVersion'] ?? 'apiextensions.k8s.io/v1');
+  return `/apis/${apiVersion}/customresourcedefinitions`;
+}
+
+async function waitEstablished(api: ApiClient, crds: readonly Manifest[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const names = crds.map((m) => String((m.object['metadata'] as JSONObject | undefined)?.['name'] ?? ''));
+  for (const name of names) {
+    for (;;) {
+      const got = await api.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
+      const conditions = (got?.['status'] as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? [];
+      if (conditions.some((c) => c.type === 'Established' && c.status === 'True')) break;
+      if (Date.now() > deadline) throw new Error(`CRD ${name} was not Established within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+}
+
+interface ApiClient {
+  create(path: string, body: JSONObject, from: Manifest): Promise<void>;
+  get(path: string): Promise<JSONObject | undefined>;
+}
+
+/** Requests as the admin, over the server's own HTTPS port: what was installed went through the API. */
+function apiClient(base: string, ca: string, cert: string, key: string): ApiClient {
+  const call = (method: string, path: string, body?: JSONObject): Promise<{ status: number; json: JSONObject }> =>
+    new Promise((resolve, reject) => {
+      const req = request(new URL(path, base), { method, ca, cert, key, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as JSONObject) : {} }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body ? JSON.stringify(body) : undefined);
+    });
+  return {
+    create: async (path, body, from) => {
+      const r = await call('POST', path, body);
+      if (r.status >= 300) throw new Error(`${from.file}: installing ${String(body['kind'])} failed: ${String(r.json['message'] ?? r.status)}`);
+    },
+    get: async (path) => {
+      const r = await call('GET', path);
+      return r.status === 200 ? r.json : undefined;
+    },
+  };
+}
+
+function writeFiles(dir: string, files: Record<string, string>): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text, { mode: 0o600 });
+}
+
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, host, () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
