@@ -239,7 +239,7 @@ export function storageVersionOf(crd: CustomResourceDefinition): string {
 }
 
 /** Every version's schemas, compiled once per CRD change and shared by all its endpoints. */
-type CrdSchemas = ReadonlyMap<string, Schemas | undefined>;
+export type CrdSchemas = ReadonlyMap<string, Schemas | undefined>;
 
 export function compileCrdSchemas(crd: CustomResourceDefinition): CrdSchemas {
   const out = new Map<string, Schemas | undefined>();

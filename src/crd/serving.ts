@@ -7,7 +7,7 @@ import type { KVStore } from '../storage/types.js';
 import { GenericStore } from '../registry/store.js';
 import type { Admission } from '../registry/admission.js';
 import { storageVersionHash, compareKubeVersions } from '../api/versions.js';
-import { compileCrdSchemas, customResourceType, storageVersionOf } from './custom-resource.js';
+import { compileCrdSchemas, customResourceType, storageVersionOf, type CrdSchemas } from './custom-resource.js';
 import type { ConvertObjects } from '../conversion/types.js';
 import { isConditionTrue } from './conditions.js';
 import { selectableFieldLabel } from './selectable-field-set.js';
@@ -31,6 +31,10 @@ interface CrdServingInfo {
   crd: CustomResourceDefinition;
   /** spec + accepted names this was built from: rebuilt when they change. */
   fingerprint: string;
+  /** The spec alone: while it is unchanged its compiled schemas are reused (a names change rebuilds the rest). */
+  specFingerprint: string;
+  schemas: CrdSchemas;
+  schemaRevision: number;
   versions: Map<string, CrdEndpoint>;
   storageStore: GenericStore;
 }
@@ -125,9 +129,13 @@ export class CrdServing {
     const sorted = [...crd.spec.versions].sort((a, b) => compareKubeVersions(a.name, b.name));
     const versions = new Map<string, CrdEndpoint>();
     let storageStore: GenericStore | undefined;
-    const schemas = compileCrdSchemas(crd);
+    // Compiled once per spec: accepting the names (the naming controller's first write) changes the
+    // fingerprint, not the schemas.
+    const specFingerprint = stringifyJSON([crd.spec, crd.metadata.uid]);
+    const reuse = existing?.specFingerprint === specFingerprint ? existing : undefined;
+    const schemas = reuse?.schemas ?? compileCrdSchemas(crd);
     const convert = crd.spec.conversion?.strategy === 'Webhook' ? this.webhookConverter?.(crd) : undefined;
-    const schemaRevision = Number(crd.metadata.resourceVersion ?? 0) || 0;
+    const schemaRevision = reuse?.schemaRevision ?? (Number(crd.metadata.resourceVersion ?? 0) || 0);
     const types = sorted.map((v, i) => customResourceType(crd, v, servedResource(crd, v.name, i), { schemas, convert, schemaRevision }));
     const mergeSchema = this.mergeSchema;
     if (mergeSchema) {
@@ -166,7 +174,7 @@ export class CrdServing {
     });
     storageStore ??= versions.values().next().value?.store;
     if (!storageStore) return;
-    this.byName.set(name, { crd, fingerprint, versions, storageStore });
+    this.byName.set(name, { crd, fingerprint, specFingerprint, schemas, schemaRevision, versions, storageStore });
     this.generation++;
   }
 
