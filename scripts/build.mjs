@@ -2,7 +2,7 @@
 // `node scripts/build.mjs` always builds (npm run build, and prepare on npm install); with --if-stale only when
 // a source is newer than the last build. Exports the staleness check for scripts/start.mjs and the tests.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,7 +69,8 @@ export function build(root, { toStderr = false } = {}) {
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+// Run as a script (not imported): argv[1] as given may pass through a symlink, import.meta.url does not.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const ifStale = process.argv.includes('--if-stale');
   if (!ifStale || staleReason(root) !== undefined) process.exitCode = build(root);
 }
