@@ -5,10 +5,12 @@
 // RSS over time, and whether every acknowledged write survived. See README.md.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createNamespace, setupCrd } from './fixtures.mjs';
-import { closeAgent, cpuBusy, expectOk, markdownTable, request, sleep, startChild, stopChild } from './util.mjs';
+import { closeAgent, cpuBusy, expectOk, markdownTable, percentile, request, sleep, startChild, stopChild } from './util.mjs';
 
 const env = (name, def) => (process.env[name] !== undefined && process.env[name] !== '' ? Number(process.env[name]) : def);
 const cfg = {
@@ -59,6 +61,53 @@ async function startServer(dataDir) {
   const t0 = performance.now();
   const { proc, reply } = await startChild('./server.mjs', { dataDir, tokens: [[TOKEN, { name: 'soak', uid: 'soak', groups: [] }]] });
   return { proc, url: reply.url, port: Number(new URL(reply.url).port), securePort: Number(new URL(reply.secureUrl).port), startMs: performance.now() - t0 };
+}
+
+const OWN_PROCESS = 'get, new connection, own process';
+
+/**
+ * A GET of a namespace on a connection of its own from this process, which does little else (it samples RSS), as
+ * a client process that has just started (kubectl) meets the server; the clients' own probe also waits for
+ * their busy event loop at each step of the handshake. Resolves { ms, status } (status: the error code on a failure).
+ */
+function freshGet(port, ns) {
+  const lib = cfg.tls ? https : http;
+  const headers = { Accept: 'application/json', ...(cfg.tls ? { Authorization: `Bearer ${TOKEN}` } : {}) };
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    // When each step ended (ms from the start): TCP connected, TLS handshake done, response headers.
+    const steps = {};
+    const req = lib.get({ host: '127.0.0.1', port, path: `/api/v1/namespaces/${ns}`, agent: false, rejectUnauthorized: false, headers }, (res) => {
+      steps.headers = performance.now() - t0;
+      res.resume();
+      res.on('end', () => resolve({ ms: performance.now() - t0, status: res.statusCode, steps, at: t0 }));
+    });
+    req.on('socket', (sock) => {
+      sock.once('connect', () => (steps.tcp = performance.now() - t0));
+      sock.once('secureConnect', () => (steps.tls = performance.now() - t0));
+    });
+    req.on('error', (e) => resolve({ ms: performance.now() - t0, status: e.code ?? 'error', steps, at: t0 }));
+  });
+}
+
+/** freshGet twice a second until stop() returns true; the figures as the clients report theirs. */
+async function freshGetProbe(port, ns, stop) {
+  const lat = [];
+  const stepLat = { tcp: [], tls: [], headers: [] };
+  const statuses = {};
+  let slowest;
+  const began = performance.now();
+  while (!stop()) {
+    const r = await freshGet(port, ns);
+    statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    if (typeof r.status === 'number') {
+      lat.push(r.ms);
+      for (const k of Object.keys(stepLat)) if (r.steps[k] !== undefined) stepLat[k].push(r.steps[k]);
+    }
+    if (!slowest || r.ms > slowest.ms) slowest = { ...r, atSeconds: (r.at - began) / 1000 };
+    await sleep(500);
+  }
+  return { n: lat.length, p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), max: lat.length ? Math.max(...lat) : undefined, statuses, slowest, stepsP50: Object.fromEntries(Object.entries(stepLat).map(([k, xs]) => [k, percentile(xs, 0.5)])) };
 }
 
 /** The next IPC message of a child started with startChild (which consumed the first). */
@@ -120,10 +169,16 @@ async function main() {
     );
     log(`idle baseline, then soak: ${cfg.clients} clients, ${cfg.watchers} watchers, ${cfg.stalled} stalled watchers, ${cfg.slow} slow uploaders, ${cfg.silent} silent connections for ${cfg.seconds} s...`);
     const port = cfg.tls ? server.securePort : server.port;
+    // This process's new-connection probe on the idle server first: 10 to warm up, then as many as the clients' own.
+    for (let i = 0; i < 10; i++) await freshGet(port, 'soak-base');
+    const idleOwn = [];
+    for (let i = 0; i < Math.min(50, cfg.baselineOps); i++) idleOwn.push((await freshGet(port, 'soak-base')).ms);
     const idleSample = sampleProcess(server.proc.pid);
     const { proc, reply } = await startChild('./soak-clients.mjs', { start: { ...cfg, port, token: TOKEN, namespaces } });
     clients = proc;
-    const idle = reply.idle;
+    const idle = { ...reply.idle, [OWN_PROCESS]: { n: idleOwn.length, p50: percentile(idleOwn, 0.5), p99: percentile(idleOwn, 0.99) } };
+    let probing = true;
+    const ownProbe = freshGetProbe(port, namespaces[0], () => !probing);
     const samples = [{ t: 0, ...idleSample }];
     const started = performance.now();
     const serverCpu0 = cpuSeconds(server.proc.pid);
@@ -139,6 +194,8 @@ async function main() {
 
     const { stalledWatchers } = await nextMessage(clients, { stalledCheck: true });
     log('kill -9 with writes in flight...');
+    probing = false;
+    const ownProbeResult = await ownProbe;
     clients.send({ killing: true });
     await sleep(20);
     const killedAt = performance.now();
@@ -146,6 +203,7 @@ async function main() {
     await new Promise((r) => (server.proc.exitCode !== null || server.proc.signalCode !== null ? r() : server.proc.once('exit', r)));
     await sleep(500);
     const result = await nextMessage(clients, { stop: true });
+    result.verbs[OWN_PROCESS] = ownProbeResult;
     const soakSeconds = (killedAt - started) / 1000;
 
     log('restart on the same data dir...');
@@ -162,7 +220,7 @@ async function main() {
 }
 
 function report({ busyAtStart, idle, result, samples, stalledWatchers, durable, soakSeconds, cpu, restartMs }) {
-  const verbs = ['create', 'update', 'delete', 'get', 'list', 'watch', 'get, new connection'];
+  const verbs = ['create', 'update', 'delete', 'get', 'list', 'watch', 'get, new connection', OWN_PROCESS];
   const rows = verbs.map((verb) => {
     const v = result.verbs[verb] ?? { n: 0, statuses: {} };
     const i = idle[verb];
@@ -214,12 +272,21 @@ function report({ busyAtStart, idle, result, samples, stalledWatchers, durable, 
       rows,
     ),
     '',
-    `- latency: from sending the request to the end of the response (watch: to its response headers, on the watcher's keep-alive connection; get, new connection: a GET of a namespace on a connection of its own, TCP and TLS handshakes included, twice a second); idle: the same requests one at a time on the idle server before the soak (${cfg.baselineOps} each, after a warm-up; watch 10, each ending after a second; a GET over a new connection ${Math.min(50, cfg.baselineOps)})`,
+    `- latency: from sending the request to the end of the response (watch: to its response headers, on the watcher's keep-alive connection; get, new connection: a GET of a namespace on a connection of its own, TCP and TLS handshakes included, twice a second, from the clients' process; ${OWN_PROCESS}: the same from the benchmark's own process, which is otherwise idle, as a client that has just started meets the server); idle: the same requests one at a time on the idle server before the soak (${cfg.baselineOps} each, after a warm-up; watch 10, each ending after a second; a GET over a new connection ${Math.min(50, cfg.baselineOps)})`,
     `- ${int(verbs.reduce((a, v) => a + (result.verbs[v]?.n ?? 0), 0) / soakSeconds)} requests/s in all; CPU used: the server ${((100 * cpu.server) / cpu.seconds).toFixed(0)}% of a core, ` +
       `the clients' process ${((100 * cpu.clients) / cpu.seconds).toFixed(0)}% (a closed loop: latency ≈ clients in flight / throughput)`,
     `- non-2xx other than 429: ${JSON.stringify(nonOk)}; connection errors before the kill: ${JSON.stringify(result.networkErrors)}`,
     `- watchers: ${int(result.watchEvents)} events received`,
     `- stalled watchers (never read): ${stalledWatchers.closedByServer} of ${stalledWatchers.watchers} closed by the server by the end, ${(stalledWatchers.bytesUnread / 1e6).toFixed(1)} MB left unread in them`,
+    ...(result.verbs[OWN_PROCESS]?.slowest
+      ? [
+          (({ slowest: { ms: total, steps, atSeconds }, stepsP50: p50 }) =>
+            `- ${OWN_PROCESS}: TCP connected after p50 ${ms(p50.tcp)}, TLS handshake done after p50 ${ms(p50.tls)}, response headers after p50 ${ms(p50.headers)}; ` +
+            `the slowest ${ms(total)}, ${atSeconds.toFixed(1)} s into the soak: TCP connected after ${ms(steps.tcp)}, TLS handshake done after ${ms(steps.tls)}, response headers after ${ms(steps.headers)}`)(
+            result.verbs[OWN_PROCESS],
+          ),
+        ]
+      : []),
     `- slow uploaders (2 KB body at 16 B/s): answers ${JSON.stringify(slow.statuses)} after p50 ${ms(slow.p50)}, max ${ms(slow.max)}; ${slow.closedUnanswered} closed without an answer`,
     `- silent connections: ${result.silent.closed} closed by the server, after p50 ${ms(result.silent.p50)}, max ${ms(result.silent.max)}`,
     `- server RSS: ${mb(samples[0].rss)} idle before the soak, min ${mb(Math.min(...rss))}, max ${mb(Math.max(...rss))}, last ${mb(rss[rss.length - 1])} (peak VmHWM ${mb(samples[samples.length - 1].hwm)}); ` +

@@ -1,0 +1,76 @@
+// Builds dist/ with tsc and records when, so that `npm start` can skip tsc when no source changed since.
+// `node scripts/build.mjs` always builds (npm run build, and prepare on npm install); with --if-stale only when
+// a source is newer than the last build. Exports the staleness check for scripts/start.mjs and the tests.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, realpathSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** What the build reads besides node_modules: tsc's configuration and everything under src. */
+const INPUTS = ['tsconfig.json', 'tsconfig.build.json'];
+const SOURCE_DIR = 'src';
+/** Written after a successful build, with the mtime of the build's start. */
+export const STAMP = join('dist', '.build-stamp');
+
+/** The latest mtime (ms) among the build's inputs under root; directories count, so a deleted or renamed file does too. */
+export function newestInput(root) {
+  let newest = 0;
+  const seen = (path) => {
+    newest = Math.max(newest, statSync(path).mtimeMs);
+  };
+  for (const f of INPUTS) seen(join(root, f));
+  const walk = (dir) => {
+    seen(dir);
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else seen(join(dir, e.name));
+    }
+  };
+  walk(join(root, SOURCE_DIR));
+  return newest;
+}
+
+/** Why dist/ under root must be rebuilt, or undefined when it is up to date. */
+export function staleReason(root) {
+  let stamp;
+  try {
+    stamp = statSync(join(root, STAMP)).mtimeMs;
+    statSync(join(root, 'dist', 'cli', 'main.js'));
+  } catch {
+    return 'no build yet';
+  }
+  // A source saved in the same instant as the stamp counts as newer: one build too many rather than one too few.
+  return newestInput(root) >= stamp ? 'sources changed since the last build' : undefined;
+}
+
+/**
+ * Runs tsc -p tsconfig.build.json in root; on success stamps dist/ with the build's start time. Returns tsc's exit
+ * code. toStderr: tsc's diagnostics (which it prints on stdout) go to stderr.
+ */
+export function build(root, { toStderr = false } = {}) {
+  const started = new Date();
+  let tsc;
+  try {
+    tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
+  } catch {
+    process.stderr.write('crd-apiserver: typescript is not installed (npm install without --omit=dev builds dist/)\n');
+    return 1;
+  }
+  const r = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: toStderr ? [0, 2, 2] : 'inherit' });
+  const code = r.status ?? 1;
+  if (code === 0) {
+    const stamp = join(root, STAMP);
+    writeFileSync(stamp, `${started.toISOString()}\n`);
+    // The start time, not the end: a source saved while tsc ran is then newer than the stamp.
+    utimesSync(stamp, started, started);
+  }
+  return code;
+}
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+// Run as a script (not imported): argv[1] as given may pass through a symlink, import.meta.url does not.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const ifStale = process.argv.includes('--if-stale');
+  if (!ifStale || staleReason(root) !== undefined) process.exitCode = build(root);
+}
