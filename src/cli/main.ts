@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The crd-apiserver command line.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueClientCertificate } from '../auth/certs.js';
 import { kubeconfigYaml } from '../auth/kubeconfig.js';
@@ -65,6 +65,7 @@ async function main(argv: string[]): Promise<number> {
   if (args.command === 'migrate-storage') return runMigrateStorage(args.positional, args.flags);
   if (args.command === 'migrate-backend') return runMigrateBackend(args.positional, args.flags);
   if (args.command === 'snapshot') return runSnapshot(args.positional, args.flags);
+  if (args.command === 'validate') return runValidate(args);
   if (args.command === 'envtest') return runEnvtest(args);
   if (args.command === 'kubeconfig') return runKubeconfig(args);
   const port = (name: string, def?: number): number | undefined => {
@@ -346,7 +347,9 @@ async function runSnapshot(positional: readonly string[], flags: ReadonlyMap<str
 }
 
 /** The values of a flag that may be given several times, each a comma-separated list. */
-const allValues = (args: ParsedArgs, name: string): string[] => (args.repeated.get(name) ?? []).flatMap((v) => v.split(',').map((x) => x.trim()).filter(Boolean));
+function allValues(args: ParsedArgs, name: string): string[] {
+  return (args.repeated.get(name) ?? []).flatMap((v) => v.split(',').map((x) => x.trim()).filter(Boolean));
+}
 
 /**
  * `envtest`: envtest's control plane for test suites in other languages (controller-runtime's
@@ -412,4 +415,23 @@ function serverOf(kubeconfigPath: string): string {
   const m = /^\s*server:\s*(\S+)\s*$/m.exec(text);
   if (!m) throw new Error(`${kubeconfigPath} names no server: give --server`);
   return m[1]!;
+}
+
+/** `validate`: exit code 0 when every object is valid, 1 when one is not, 2 for a usage error (UsageError). */
+async function runValidate(args: ParsedArgs): Promise<number> {
+  const files = [...allValues(args, 'f'), ...allValues(args, 'filename'), ...args.positional];
+  if (files.length === 0) throw new UsageError('must specify one of -f and -k');
+  const fieldValidation = args.flags.get('field-validation') ?? 'Strict';
+  if (!['Strict', 'Warn', 'Ignore'].includes(fieldValidation)) {
+    throw new UsageError(`invalid argument "${fieldValidation}" for "--field-validation" flag: must be one of Strict, Warn, Ignore`);
+  }
+  const output = args.flags.get('output') ?? args.flags.get('o') ?? 'text';
+  if (output !== 'text' && output !== 'json') throw new UsageError(`unable to match a printer suitable for the output format "${output}", allowed formats are: json,text`);
+  for (const p of [...files, ...allValues(args, 'crds')]) {
+    if (p !== '-' && !existsSync(p)) throw new UsageError(`the path "${p}" does not exist`);
+  }
+  const { validateManifests, formatVerdicts } = await import('./validate.js');
+  const verdicts = await validateManifests({ crds: allValues(args, 'crds'), files, fieldValidation: fieldValidation as 'Strict' | 'Warn' | 'Ignore' });
+  process.stdout.write(output === 'json' ? JSON.stringify(verdicts, null, 2) + '\n' : formatVerdicts(verdicts));
+  return verdicts.every((v) => v.valid) ? 0 : 1;
 }

@@ -12,6 +12,8 @@ Commands:
                          (SQLite; the server on it must be stopped) or etcd client URLs (http[s]://HOST:PORT[,...]).
   snapshot save FILE     A consistent copy of a data directory's SQLite state, also while the server serves it.
   snapshot restore FILE  Make FILE (from snapshot save) the state of a data directory.
+  validate -f PATH       Judge manifests offline exactly as the server would judge their creation (with --crds
+                         and any CRDs among them installed first); exit code 1 when one is invalid.
   envtest --crds PATH    A server for a test suite in any language (envtest's control plane): state in memory,
                          CRDs installed and Established, prints export KUBECONFIG=..., runs until stopped.
   kubeconfig --user NAME A kubeconfig for another identity: a client certificate from the data directory's CA.
@@ -146,6 +148,13 @@ export const FLAGS_HELP: Readonly<Record<string, string>> = {
 `,
   snapshot: `  --data-dir DIR         the data directory (default ./.crd-apiserver)
   --force                restore: replace the state the data directory holds (default: refuse a non-empty one)
+`,
+  validate: `  -f, --filename PATH    manifests to judge: a file, a directory (recursive: .yaml, .yml, .json) or - for
+                         standard input (repeatable; multi-document YAML and Lists)
+  --crds PATH            CRD manifests to install before judging (repeatable); CRDs among the -f files are
+                         installed too, for the objects after them
+  --field-validation V   Strict (default, as kubectl), Warn or Ignore: unknown and duplicate fields
+  -o, --output F         text (default: file:line:column: kind name: field: message) or json
 `,
   envtest: `  --crds PATH[,PATH]     CRD manifests: files or directories (recursive), YAML or JSON (repeatable)
   --crd-install-timeout DURATION

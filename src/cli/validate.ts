@@ -45,8 +45,8 @@ export interface Verdict extends Position {
   /** The server's Status message, for an invalid object. */
   message?: string;
   problems: Problem[];
-  /** Warnings the server sent (fieldValidation=Warn: unknown and duplicate fields; deprecations). */
-  warnings: string[];
+  /** Warnings the server sent (fieldValidation=Warn: unknown and duplicate fields; deprecations), placed like problems. */
+  warnings: Problem[];
 }
 
 interface Source {
@@ -68,7 +68,8 @@ function readSources(paths: readonly string[], stdin: () => string): Source[] {
     for (const file of files) {
       const text = file === '-' ? stdin() : readFileSync(file, 'utf8');
       const lines = new LineCounter();
-      const docs = parseAllDocuments(text, { lineCounter: lines });
+      // Duplicate keys are the server's to judge (fieldValidation), from the document's text.
+      const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: false });
       for (const [index, doc] of (Array.isArray(docs) ? docs : [docs]).entries()) {
         const [start, , end] = doc.range;
         const object: unknown = doc.errors.length > 0 ? undefined : doc.toJS();
@@ -102,7 +103,7 @@ const CRD_GROUP = 'apiextensions.k8s.io';
 
 async function judge(api: Api, s: Source, fieldValidation: FieldValidation): Promise<Verdict> {
   const start = positionOf(s.doc, s.lines, '');
-  const base = { file: s.file, document: s.index, ...start, problems: [] as Problem[], warnings: [] as string[] };
+  const base = { file: s.file, document: s.index, ...start, problems: [] as Problem[], warnings: [] as Problem[] };
   if (s.doc.errors.length > 0) {
     const e = s.doc.errors[0]!;
     const { line, col } = s.lines.linePos(e.pos[0]);
@@ -132,18 +133,30 @@ async function judge(api: Api, s: Source, fieldValidation: FieldValidation): Pro
   const path = `${prefix}${namespace ? `/namespaces/${namespace}` : ''}/${resource.name}`;
   const query = `${isCrd ? '' : 'dryRun=All&'}fieldValidation=${fieldValidation}`;
   const res = await api.call('POST', `${path}?${query}`, s.text, s.json ? 'application/json' : 'application/yaml');
-  const out: Verdict = { ...base, ...who, ...(namespace ? { namespace } : {}), valid: res.status < 300, warnings: res.warnings };
+  const out: Verdict = { ...base, ...who, ...(namespace ? { namespace } : {}), valid: res.status < 300, warnings: res.warnings.flatMap((w) => placed(s, w, start)) };
   if (res.status >= 300) {
     const status = res.json;
     out.message = typeof status['message'] === 'string' ? status['message'] : `status ${res.status}`;
     const causes = (isObject(status['details']) && Array.isArray(status['details']['causes']) ? status['details']['causes'] : []) as Array<{ field?: string; message?: string }>;
     out.problems = causes.length > 0
       ? causes.map((c) => ({ ...positionOf(s.doc, s.lines, c.field ?? ''), ...(c.field ? { field: c.field } : {}), message: c.message ?? '' }))
-      : [{ ...start, message: out.message }];
+      : placed(s, out.message, start);
   } else if (isCrd) {
     await api.waitEstablished(name ?? '');
   }
   return out;
+}
+
+/**
+ * A message placed at the fields it names: the strict decoder's `unknown field "spec.x"` and `duplicate field
+ * "spec.y"` (one problem each, at the field), or the whole message at the object.
+ */
+function placed(s: Source, message: string, start: Position): Problem[] {
+  const named = [...message.matchAll(/(unknown|duplicate) field "([^"]+)"/g)];
+  if (named.length === 0) return [{ ...start, message }];
+  // The server's words around each field: `CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: `.
+  const lead = message.slice(0, named[0]!.index);
+  return named.map((m) => ({ ...positionOf(s.doc, s.lines, m[2]!), field: m[2]!, message: `${lead}${m[1]} field "${m[2]}"` }));
 }
 
 /** Plain HTTP to the in-process server's insecure port (system:masters). */
@@ -213,9 +226,10 @@ export function formatVerdicts(verdicts: readonly Verdict[]): string {
   const lines: string[] = [];
   for (const v of verdicts) {
     const who = `${v.kind ?? '?'}${v.name ? ` ${v.namespace ? `${v.namespace}/` : ''}${v.name}` : ''}`;
-    for (const w of v.warnings) lines.push(`${v.file}:${v.line}:${v.column}: warning: ${who}: ${w}`);
+    for (const w of v.warnings) lines.push(`${v.file}:${w.line}:${w.column}: warning: ${who}: ${w.message}`);
     if (v.valid) continue;
-    for (const p of v.problems) lines.push(`${v.file}:${p.line}:${p.column}: ${who}: ${p.field ? `${p.field}: ` : ''}${p.message}`);
+    // A cause names its field before its message, as kube joins them; a placed message already names it.
+    for (const p of v.problems) lines.push(`${v.file}:${p.line}:${p.column}: ${who}: ${p.field && !p.message.includes(`"${p.field}"`) ? `${p.field}: ` : ''}${p.message}`);
   }
   const bad = verdicts.filter((v) => !v.valid).length;
   lines.push(bad === 0 ? `${verdicts.length} object${verdicts.length === 1 ? '' : 's'} valid` : `${bad} of ${verdicts.length} object${verdicts.length === 1 ? '' : 's'} invalid`);
