@@ -184,19 +184,27 @@ export class GenericStore {
     });
   }
 
-  /** The stored bytes with the resourceVersion filled in, when served as stored; undefined otherwise. */
-  private rawAsStored(kv: KeyValue, revision: number): string | undefined {
-    return this.servedAsStored(kv) ? spliceResourceVersion(kv.value, revision) : undefined;
-  }
-
-  /** Objects as response JSON, parsing only what needs converting (in one batch). */
-  async rawAll(kvs: readonly KeyValue[]): Promise<string[]> {
-    const out: (string | undefined)[] = kvs.map((kv) => this.rawAsStored(kv, kv.modRevision));
-    const todo = kvs.filter((_, i) => out[i] === undefined);
-    if (todo.length === 0) return out as string[];
-    const decoded = await this.readAll(todo);
-    let j = 0;
-    return out.map((s) => s ?? stringifyJSON(decoded[j++]));
+  /**
+   * Objects as response JSON, without parsing what is served as stored: `item(i)` gives the i-th object's
+   * text, with the place its resourceVersion goes. What needs decoding is decoded first, in one batch (a
+   * conversion fails before anything is sent), and written out when its item is asked for.
+   */
+  async rawObjects(kvs: readonly KeyValue[]): Promise<RawObjects> {
+    const at = kvs.map((kv) => (this.servedAsStored(kv) ? resourceVersionAt(kv.value) : -1));
+    const todo = kvs.filter((_, i) => at[i]! < 0);
+    const decoded = todo.length > 0 ? await this.readAll(todo) : [];
+    // Item index to its place among the decoded.
+    const index = new Map<number, number>();
+    if (decoded.length > 0) at.forEach((a, i) => a < 0 && index.set(i, index.size));
+    return {
+      length: kvs.length,
+      item: (i) => {
+        const kv = kvs[i]!;
+        const a = at[i]!;
+        if (a >= 0) return { text: kv.value, at: a, resourceVersion: String(kv.modRevision) };
+        return { text: stringifyJSON(decoded[index.get(i)!]), at: -1, resourceVersion: '' };
+      },
+    };
   }
 
   /**
@@ -756,13 +764,35 @@ function carryOverServerMeta(meta: ObjectMeta, old: ObjectMeta): void {
   delete meta['selfLink'];
 }
 
+/** Objects as response JSON (GenericStore.rawObjects). */
+export interface RawObjects {
+  readonly length: number;
+  item(i: number): RawObject;
+}
+
+/**
+ * One object as response JSON: `text` with `resourceVersion` inserted at `at` (between the quotes of the
+ * stored empty resourceVersion), or, when `at` is negative, `text` as it is.
+ */
+export interface RawObject {
+  text: string;
+  at: number;
+  resourceVersion: string;
+}
+
+/** The object's JSON as one string. */
+export const rawObjectText = (o: RawObject): string => (o.at < 0 ? o.text : o.text.slice(0, o.at) + o.resourceVersion + o.text.slice(o.at));
+
 const RV_PLACEHOLDER = '"resourceVersion":""';
 
-/** Fills the stored placeholder; undefined when it is not exactly once in the text (then decode instead). */
-function spliceResourceVersion(value: string, revision: number): string | undefined {
+/**
+ * Where the stored placeholder's value goes; -1 when it is not exactly once in the text (then decode
+ * instead: a string value holding the same characters would be escaped, but a nested object's field not).
+ */
+function resourceVersionAt(value: string): number {
   const i = value.indexOf(RV_PLACEHOLDER);
-  if (i < 0 || value.indexOf(RV_PLACEHOLDER, i + RV_PLACEHOLDER.length) >= 0) return undefined;
-  return `${value.slice(0, i)}"resourceVersion":"${revision}"${value.slice(i + RV_PLACEHOLDER.length)}`;
+  if (i < 0 || value.indexOf(RV_PLACEHOLDER, i + RV_PLACEHOLDER.length) >= 0) return -1;
+  return i + RV_PLACEHOLDER.length - 1;
 }
 
 function setResourceVersion(obj: JSONObject, rv: string): void {
