@@ -190,7 +190,7 @@ export class GenericStore {
    * conversion fails before anything is sent), and written out when its item is asked for.
    */
   async rawObjects(kvs: readonly KeyValue[]): Promise<RawObjects> {
-    const at = kvs.map((kv) => (this.servedAsStored(kv) ? resourceVersionAt(kv.value) : -1));
+    const at = kvs.map((kv) => this.resourceVersionAt(kv));
     const todo = kvs.filter((_, i) => at[i]! < 0);
     const decoded = todo.length > 0 ? await this.readAll(todo) : [];
     // Item index to its place among the decoded.
@@ -206,6 +206,20 @@ export class GenericStore {
       },
     };
   }
+
+  /**
+   * Where the resourceVersion goes in the stored bytes, or -1 when they are not served as they are. Finding
+   * it scans the whole object (the placeholder must be there once only), as long as writing it out takes:
+   * remembered for as long as the key-value lives (the cache keeps the current ones), for the next list.
+   */
+  private resourceVersionAt(kv: KeyValue): number {
+    if (!this.servedAsStored(kv)) return -1;
+    let at = this.placeholders.get(kv);
+    if (at === undefined) this.placeholders.set(kv, (at = resourceVersionAt(kv.value)));
+    return at;
+  }
+
+  private readonly placeholders = new WeakMap<KeyValue, number>();
 
   /**
    * Watch events reach every watcher of a prefix as the same event object: decode once for all of them.
