@@ -208,6 +208,19 @@ export class GenericStore {
   }
 
   /**
+   * Objects as served: those served as stored parsed one at a time as `item(i)` asks (a long list is never
+   * all decoded at once); the others converted first, in one batch, so that a failure comes before any output.
+   */
+  async lazyObjects(kvs: readonly KeyValue[]): Promise<{ readonly length: number; item(i: number): JSONObject }> {
+    const local = kvs.map((kv) => this.servedAsStored(kv));
+    const todo = kvs.filter((_, i) => !local[i]);
+    const converted = todo.length > 0 ? await this.readAll(todo) : [];
+    const index = new Map<number, number>();
+    if (converted.length > 0) local.forEach((l, i) => !l && index.set(i, index.size));
+    return { length: kvs.length, item: (i) => (local[i] ? this.decode(kvs[i]!) : converted[index.get(i)!]!) };
+  }
+
+  /**
    * Where the resourceVersion goes in the stored bytes, or -1 when they are not served as they are. Finding
    * it scans the whole object (the placeholder must be there once only), as long as writing it out takes:
    * remembered for as long as the key-value lives (the cache keeps the current ones), for the next list.

@@ -19,7 +19,7 @@ import { readBody, writeObject, writeRaw } from './http.js';
 import { writeJsonList } from './json-list-stream.js';
 import { noteRequestObject } from '../audit/record.js';
 import { parseListQuery, parseRevision } from './list-options.js';
-import { partialObjectMetadata, toTable, type IncludeObject, type TableOptions } from './table.js';
+import { partialObjectMetadata, tableJsonEnvelope, tableRow, toTable, type IncludeObject, type TableOptions } from './table.js';
 import { serveWatch, type WatchBufferLimits } from './watch.js';
 import { applyPatchRequest, applyRequest } from './patch-request.js';
 import { decodeProtobufDeleteOptions, hasProtobufForm, isProtobufContentType } from './protobuf.js';
@@ -174,8 +174,19 @@ async function list(r: ResourceRequest, store: GenericStore, ns: string): Promis
     const { head, tail } = rawListEnvelope(store, listed);
     return writeJsonList(r.res, neg.contentType, head, await store.rawObjects(listed.items), tail);
   }
+  const listMeta = { resourceVersion: listed.resourceVersion, continue: listed.continueToken, remainingItemCount: listed.remainingItemCount };
+  if (servingStoredBytes && neg.transform?.as === 'Table' && neg.format === 'json') {
+    // Rows made and written one at a time, as the client takes them.
+    const opts = tableOptions(r, neg)!;
+    const conv = store.type.table;
+    const envelope = tableJsonEnvelope(conv, listed.items.length, listMeta, opts);
+    if (envelope) {
+      const objs = await store.lazyObjects(listed.items);
+      const rows = { length: objs.length, item: (i: number) => ({ text: stringifyJSON(tableRow(conv, objs.item(i), opts)), at: -1, resourceVersion: '' }) };
+      return writeJsonList(r.res, neg.contentType, envelope.head, rows, envelope.tail);
+    }
+  }
   const result: ListResult = { ...listed, items: await store.readAll(listed.items) };
-  const listMeta = { resourceVersion: result.resourceVersion, continue: result.continueToken, remainingItemCount: result.remainingItemCount };
   if (neg.transform?.as === 'Table') {
     writeObject(r.res, 200, toTable(store.type.table, result.items, listMeta, tableOptions(r, neg)!), neg);
   } else if (neg.transform?.as === 'PartialObjectMetadataList') {
