@@ -174,10 +174,12 @@ async function main() {
         return { lat, str };
       };
       const n = cfg.objects.toLocaleString('en-US');
+      // The ratio shown: the median of each list's time over the stringify timed right after it.
+      const pairedRatio = (lat, str) => median(lat.map((l, i) => l / str[i]));
       if (only.has('list')) {
         log('LIST...');
         const { lat, str } = await timeLists({});
-        ratioRow(`LIST ${n} CRs, one full list (median of ${cfg.listRepeats}) vs JSON.stringify`, median(lat), median(str), fmt.ms, { text: '≤ 1.0×', ok: (r) => r <= 1.0 });
+        ratioRow(`LIST ${n} CRs, one full list (median of ${cfg.listRepeats}) vs JSON.stringify`, median(lat), median(str), fmt.ms, { text: '≤ 1.0×', ok: (r) => r <= 1.0 }, pairedRatio(lat, str));
         notes.push(`LIST: ${(listServedBytes / 1e6).toFixed(1)} MB; list latencies ${lat.map((x) => x.toFixed(0)).join(', ')} ms; stringify ${str.map((x) => x.toFixed(0)).join(', ')} ms`);
       }
       if (only.has('table')) {
@@ -188,7 +190,7 @@ async function main() {
         const rows = JSON.parse(table).rows?.length;
         if (rows !== cfg.objects) throw new Error(`table returned ${rows} rows, expected ${cfg.objects}`);
         const { lat, str } = await timeLists(tableHeaders);
-        ratioRow(`LIST ${n} CRs as Table (median of ${cfg.listRepeats}) vs JSON.stringify of the objects`, median(lat), median(str), fmt.ms, { text: '≤ 1.5×', ok: (r) => r <= 1.5 });
+        ratioRow(`LIST ${n} CRs as Table (median of ${cfg.listRepeats}) vs JSON.stringify of the objects`, median(lat), median(str), fmt.ms, { text: '≤ 1.5×', ok: (r) => r <= 1.5 }, pairedRatio(lat, str));
         notes.push(`Table: ${(Buffer.byteLength(table) / 1e6).toFixed(1)} MB; latencies ${lat.map((x) => x.toFixed(0)).join(', ')} ms; stringify ${str.map((x) => x.toFixed(0)).join(', ')} ms`);
       }
     }

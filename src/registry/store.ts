@@ -196,8 +196,11 @@ export class GenericStore {
     // Item index to its place among the decoded.
     const index = new Map<number, number>();
     if (decoded.length > 0) at.forEach((a, i) => a < 0 && index.set(i, index.size));
+    let size = 0;
+    for (const kv of kvs) size += kv.value.length;
     return {
       length: kvs.length,
+      size,
       item: (i) => {
         const kv = kvs[i]!;
         const a = at[i]!;
@@ -794,6 +797,8 @@ function carryOverServerMeta(meta: ObjectMeta, old: ObjectMeta): void {
 /** Objects as response JSON (GenericStore.rawObjects). */
 export interface RawObjects {
   readonly length: number;
+  /** About how many bytes the items take (their stored length), to size the first buffer. */
+  readonly size?: number;
   item(i: number): RawObject;
 }
 

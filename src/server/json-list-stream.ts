@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http';
 import type { RawObjects } from '../registry/store.js';
 
 /** Bytes gathered per write: few writes for a large list, little memory held per response. */
-const CHUNK_BYTES = 256 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Writes `head`, the items separated by commas, then `tail`, as a 200 of `contentType`. A body that fits
@@ -16,7 +16,9 @@ export async function writeJsonList(res: ServerResponse, contentType: string, he
   // Chunk buffers come back once the socket has taken them: with backpressure, a few serve a whole list.
   const free: Buffer[] = [];
   const take = (need: number): Buffer => (need <= CHUNK_BYTES ? (free.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES)) : Buffer.allocUnsafe(need));
-  let buf = take(0);
+  // A small list gets a buffer of the most it can take (pooled by Buffer below 4 KiB), not a whole chunk.
+  const estimate = 3 * (head.length + tail.length + (items.size ?? CHUNK_BYTES)) + 12 * items.length;
+  let buf = estimate < CHUNK_BYTES ? Buffer.allocUnsafe(estimate) : take(0);
   let off = 0;
   let started = false;
   /** Sends what is gathered and starts a buffer of at least `need` bytes; false when the client is gone. */

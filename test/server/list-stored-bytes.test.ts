@@ -42,7 +42,9 @@ async function both(api: Api, path: string, accept?: string): Promise<{ fast: Ra
 
 /** Asserts both paths answer the same status, Content-Type and bytes; returns the fast answer. */
 async function same(api: Api, path: string, accept?: string): Promise<Raw> {
-  const { fast, slow } = await both(api, path, accept);
+  let { fast, slow } = await both(api, path, accept);
+  // A Table's ages are made at each request: two requests either side of a second differ; ask again.
+  for (let i = 0; accept?.includes('as=Table') && !fast.body.equals(slow.body) && i < 3; i++) ({ fast, slow } = await both(api, path, accept));
   assert.equal(fast.status, slow.status, `${path}: status`);
   assert.equal(fast.headers['content-type'], slow.headers['content-type'], `${path}: Content-Type`);
   assert.ok(fast.body.equals(slow.body), `${path}: the stored-bytes answer differs from the decoded one:\n${firstDifference(fast.body, slow.body)}`);
@@ -108,7 +110,7 @@ test('LIST and GET from stored bytes answer what decoding answers, byte for byte
     odd.spec = { cronSpec: 'ünïcode ✓', image: '😀'.repeat(50), replicas: 1 };
     await post('a', JSON.stringify(odd).replace('"replicas":1', '"replicas":9007199254740993'));
     await post('a', { ...cronTab('plain'), spec: { cronSpec: 'x', image: 'y', replicas: 3 } });
-    await post('b', { ...cronTab('big'), spec: { cronSpec: 'x', image: 'é'.repeat(300_000) } });
+    await post('b', { ...cronTab('big'), spec: { cronSpec: 'x', image: 'é'.repeat(600_000) } });
 
     const whole = await same(api, `${CT}/crontabs`);
     assert.equal(JSON.parse(whole.body.toString()).items.length, 403);
