@@ -238,6 +238,27 @@ export class GenericStore {
   private readonly placeholders = new WeakMap<KeyValue, number>();
 
   /**
+   * Where the metadata object is in stored bytes served as they are (from its `{` to after its `}`), with
+   * the resourceVersion's place inside it; undefined when the bytes are not served as stored or the metadata
+   * does not follow the apiVersion and kind. Remembered as the resourceVersion's place is.
+   */
+  storedMetadata(kv: KeyValue): StoredMetadata | undefined {
+    const at = this.resourceVersionAt(kv);
+    if (at < 0) return undefined;
+    let m = this.metadataExtents.get(kv);
+    if (m === undefined) {
+      const key = '"metadata":{';
+      const start = this.type.storedBytesPrefix!.length + key.length - 1;
+      const end = kv.value.startsWith(key, start - key.length + 1) ? objectEnd(kv.value, start) : -1;
+      m = end > at && at > start ? { start, end, at } : null;
+      this.metadataExtents.set(kv, m);
+    }
+    return m ?? undefined;
+  }
+
+  private readonly metadataExtents = new WeakMap<KeyValue, StoredMetadata | null>();
+
+  /**
    * Watch events reach every watcher of a prefix as the same event object: decode once for all of them.
    * Keyed by the event (short-lived), not the key-value, which a cache may keep for as long as it is current.
    */
@@ -810,6 +831,33 @@ export interface RawObject {
   text: string;
   at: number;
   resourceVersion: string;
+}
+
+/** Where the metadata object is in stored JSON text, and the resourceVersion's place in it. */
+export interface StoredMetadata {
+  start: number;
+  end: number;
+  at: number;
+}
+
+/** The index after the object (or array) opening at `start` in valid JSON text; -1 if it does not end. */
+function objectEnd(text: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      // Skip the string: to the next quote not escaped.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c /* \ */) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) depth++;
+    else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      if (--depth === 0) return i + 1;
+    }
+  }
+  return -1;
 }
 
 /** The object's JSON as one string. */

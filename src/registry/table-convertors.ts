@@ -24,6 +24,10 @@ const nameOf = (obj: JSONObject): string => {
 export const defaultTableConvertor: TableConvertor = {
   columns: [nameColumn, { name: 'Created At', type: 'date', format: '', description: CREATION_DESCRIPTION, priority: 0 }],
   cells: (obj) => [nameOf(obj), createdAt(meta(obj)['creationTimestamp'])],
+  cellsAt: (obj) => {
+    const cells = [nameOf(obj), createdAt(meta(obj)['creationTimestamp'])];
+    return () => cells;
+  },
 };
 
 /** The Namespace printer of kube-apiserver: NAME, STATUS, AGE. */
@@ -84,10 +88,24 @@ export function customResourceTableConvertor(columns: readonly PrinterColumn[] |
       },
     });
   }
+  const cellsAt = (obj: JSONObject): ((now: number) => unknown[]) => {
+    const name = nameOf(obj);
+    const cells = compiled.map((c) => columnCell(c, obj));
+    return (now) => [name, ...cells.map((c) => (c instanceof AgeCell ? c.at(now) : c))];
+  };
   return {
     columns: [nameColumn, ...compiled.map((c) => c.header)],
-    cells: (obj) => [nameOf(obj), ...compiled.map((c) => columnCell(c, obj))],
+    cells: (obj) => cellsAt(obj)(Date.now()),
+    cellsAt,
   };
+}
+
+/** A date column's cell: an age, rendered at the time of the request. */
+class AgeCell {
+  constructor(private readonly value: unknown) {}
+  at(now: number): unknown {
+    return cellForJsonValue('date', this.value, now);
+  }
 }
 
 function columnCell({ header, path }: CompiledColumn, obj: JSONObject): unknown {
@@ -102,5 +120,6 @@ function columnCell({ header, path }: CompiledColumn, obj: JSONObject): unknown 
   const value = first[0];
   // String columns print any value as JSONPath does (objects as JSON; a null is an invalid reflect.Value there).
   if (header.type === 'string') return path.printResults([value === null ? undefined : value]);
+  if (header.type === 'date' && value !== null && value !== undefined) return new AgeCell(value);
   return cellForJsonValue(header.type, value);
 }

@@ -19,7 +19,7 @@ import { readBody, writeObject, writeRaw } from './http.js';
 import { writeJsonList } from './json-list-stream.js';
 import { noteRequestObject } from '../audit/record.js';
 import { parseListQuery, parseRevision } from './list-options.js';
-import { partialObjectMetadata, tableJsonEnvelope, tableRow, toTable, type IncludeObject, type TableOptions } from './table.js';
+import { partialObjectMetadata, tableJsonEnvelope, tableRowJson, toTable, type IncludeObject, type TableOptions } from './table.js';
 import { serveWatch, type WatchBufferLimits } from './watch.js';
 import { applyPatchRequest, applyRequest } from './patch-request.js';
 import { decodeProtobufDeleteOptions, hasProtobufForm, isProtobufContentType } from './protobuf.js';
@@ -182,7 +182,8 @@ async function list(r: ResourceRequest, store: GenericStore, ns: string): Promis
     const envelope = tableJsonEnvelope(conv, listed.items.length, listMeta, opts);
     if (envelope) {
       const objs = await store.lazyObjects(listed.items);
-      const rows = { length: objs.length, item: (i: number) => ({ text: stringifyJSON(tableRow(conv, objs.item(i), opts)), at: -1, resourceVersion: '' }) };
+      const now = Date.now();
+      const rows = { length: objs.length, item: (i: number) => tableRowJson(store, conv, listed.items[i]!, () => objs.item(i), opts, now) };
       return writeJsonList(r.res, neg.contentType, envelope.head, rows, envelope.tail);
     }
   }

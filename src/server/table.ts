@@ -2,6 +2,8 @@
 // each resource's table convertor (registry/table-convertors.ts).
 import type { JSONObject } from '../util/json.js';
 import type { TableConvertor } from '../registry/resource-type.js';
+import type { GenericStore, RawObject } from '../registry/store.js';
+import type { KeyValue } from '../storage/types.js';
 import { defaultTableConvertor } from '../registry/table-convertors.js';
 import { stringifyJSON } from '../util/json-int64.js';
 
@@ -60,4 +62,26 @@ export function tableJsonEnvelope(
   const end = '"rows":[]}';
   if (!text.endsWith(end)) return undefined;
   return { head: text.slice(0, -2), tail: ']}\n' };
+}
+
+/** Cells kept per stored object and convertor, their ages rendered per request (TableConvertor.cellsAt). */
+const keptCells = new WeakMap<TableConvertor, WeakMap<KeyValue, (now: number) => unknown[]>>();
+
+/**
+ * One row of a Table as JSON text, as stringifying tableRow would write it. For an object served as stored,
+ * with a convertor whose cells can be kept and without the whole object asked for, the row is made without
+ * parsing it again: its cells kept from the first time, its metadata the stored bytes (resourceVersion at
+ * `at`). Otherwise from the decoded object, which `obj` gives.
+ */
+export function tableRowJson(store: GenericStore, conv: TableConvertor, kv: KeyValue, obj: () => JSONObject, opts: TableOptions, now: number): RawObject {
+  const stored = opts.includeObject !== 'Object' && conv.cellsAt ? store.storedMetadata(kv) : undefined;
+  if (!stored || !conv.cellsAt) return { text: stringifyJSON(tableRow(conv, obj(), opts)), at: -1, resourceVersion: '' };
+  let kept = keptCells.get(conv);
+  if (!kept) keptCells.set(conv, (kept = new WeakMap()));
+  let cells = kept.get(kv);
+  if (!cells) kept.set(kv, (cells = conv.cellsAt(obj())));
+  const head = `{"cells":${stringifyJSON(cells(now))}`;
+  if (opts.includeObject === 'None') return { text: `${head}}`, at: -1, resourceVersion: '' };
+  const before = `${head},"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/${opts.version}","metadata":`;
+  return { text: before + kv.value.slice(stored.start, stored.end) + '}}', at: before.length + stored.at - stored.start, resourceVersion: String(kv.modRevision) };
 }

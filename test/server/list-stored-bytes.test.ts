@@ -183,7 +183,20 @@ test('lists mixing objects served as stored and objects converted from another v
         group: 'example.com',
         scope: 'Namespaced',
         names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-        versions: ['v1beta1', 'v1'].map((name) => ({ name, served: true, storage: name === storage, schema })),
+        versions: ['v1beta1', 'v1'].map((name) => ({
+          name,
+          served: true,
+          storage: name === storage,
+          schema,
+          // Printer columns of each kind, kept per object by the Table path (ages rendered per request).
+          additionalPrinterColumns: [
+            { name: 'A', type: 'string', jsonPath: '.a' },
+            { name: 'Gen', type: 'integer', jsonPath: '.metadata.generation' },
+            { name: 'Made', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+            { name: 'Missing', type: 'date', jsonPath: '.status.when' },
+            { name: 'Labels', type: 'string', jsonPath: '.metadata.labels', priority: 1 },
+          ],
+        })),
       },
     });
     await installCronTab(api, crd('v1beta1'));
@@ -218,6 +231,9 @@ test('lists mixing objects served as stored and objects converted from another v
       await same(api, `/apis/example.com/${v}/namespaces/default/widgets/old-0`);
       await same(api, `/apis/example.com/${v}/namespaces/default/widgets/new-0`);
       await sameTables(api, `/apis/example.com/${v}/namespaces/default/widgets`);
+      const t = JSON.parse((await same(api, `/apis/example.com/${v}/namespaces/default/widgets`, TABLE)).body.toString());
+      assert.deepEqual(t.columnDefinitions.map((c: { name: string }) => c.name), ['Name', 'A', 'Gen', 'Made', 'Missing', 'Labels']);
+      assert.deepEqual(t.rows.find((r: { cells: unknown[] }) => r.cells[0] === 'new-0').cells.slice(1, 3), ['new-0 ✓', 1]);
     }
   } finally {
     await api.close();
