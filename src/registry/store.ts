@@ -243,14 +243,14 @@ export class GenericStore {
    * does not follow the apiVersion and kind. Remembered as the resourceVersion's place is.
    */
   storedMetadata(kv: KeyValue): StoredMetadata | undefined {
-    const at = this.resourceVersionAt(kv);
-    if (at < 0) return undefined;
+    if (!this.servedAsStored(kv)) return undefined;
     let m = this.metadataExtents.get(kv);
     if (m === undefined) {
+      const at = this.resourceVersionAt(kv);
       const key = '"metadata":{';
       const start = this.type.storedBytesPrefix!.length + key.length - 1;
       const end = kv.value.startsWith(key, start - key.length + 1) ? objectEnd(kv.value, start) : -1;
-      m = end > at && at > start ? { start, end, at } : null;
+      m = at > start && end > at ? { start, end, at } : null;
       this.metadataExtents.set(kv, m);
     }
     return m ?? undefined;
@@ -831,6 +831,11 @@ export interface RawObject {
   text: string;
   at: number;
   resourceVersion: string;
+  /** Only text[start, end) is the object (default: all of it), with `before` and `after` written around it. */
+  start?: number;
+  end?: number;
+  before?: string;
+  after?: string;
 }
 
 /** Where the metadata object is in stored JSON text, and the resourceVersion's place in it. */
@@ -861,7 +866,12 @@ function objectEnd(text: string, start: number): number {
 }
 
 /** The object's JSON as one string. */
-export const rawObjectText = (o: RawObject): string => (o.at < 0 ? o.text : o.text.slice(0, o.at) + o.resourceVersion + o.text.slice(o.at));
+export function rawObjectText(o: RawObject): string {
+  const start = o.start ?? 0;
+  const end = o.end ?? o.text.length;
+  const body = o.at < 0 ? o.text.slice(start, end) : o.text.slice(start, o.at) + o.resourceVersion + o.text.slice(o.at, end);
+  return (o.before ?? '') + body + (o.after ?? '');
+}
 
 const RV_PLACEHOLDER = '"resourceVersion":""';
 

@@ -4,7 +4,7 @@ import type { JSONObject } from '../util/json.js';
 import type { TableColumn, TableConvertor } from './resource-type.js';
 import { JsonPath, JsonPathParseError } from '../util/jsonpath.js';
 import type { PrinterColumn } from '../api/resource.js';
-import { ageOf, cellForJsonValue, createdAt } from './table-cells.js';
+import { ageOf, cellForJsonValue, createdAt, humanReadableAge, parseGoTime, type GoTime } from './table-cells.js';
 
 // metav1.ObjectMeta{}.SwaggerDoc()["name"] and ["creationTimestamp"].
 const NAME_DESCRIPTION =
@@ -100,11 +100,11 @@ export function customResourceTableConvertor(columns: readonly PrinterColumn[] |
   };
 }
 
-/** A date column's cell: an age, rendered at the time of the request. */
+/** A date column's cell: an age, rendered at the time of the request (as cellForJsonValue renders it). */
 class AgeCell {
-  constructor(private readonly value: unknown) {}
+  constructor(private readonly time: GoTime) {}
   at(now: number): unknown {
-    return cellForJsonValue('date', this.value, now);
+    return humanReadableAge(this.time, now);
   }
 }
 
@@ -120,6 +120,9 @@ function columnCell({ header, path }: CompiledColumn, obj: JSONObject): unknown 
   const value = first[0];
   // String columns print any value as JSONPath does (objects as JSON; a null is an invalid reflect.Value there).
   if (header.type === 'string') return path.printResults([value === null ? undefined : value]);
-  if (header.type === 'date' && value !== null && value !== undefined) return new AgeCell(value);
+  if (header.type === 'date' && typeof value === 'string') {
+    const t = parseGoTime(value);
+    return t ? new AgeCell(t) : '<invalid>';
+  }
   return cellForJsonValue(header.type, value);
 }

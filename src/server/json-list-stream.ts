@@ -36,16 +36,20 @@ export async function writeJsonList(res: ServerResponse, contentType: string, he
   off += buf.write(head, off);
   for (let i = 0; i < items.length; i++) {
     const o = items.item(i);
+    const start = o.start ?? 0;
+    const end = o.end ?? o.text.length;
     // UTF-8 takes at most 3 bytes per UTF-16 code unit; the resourceVersion is digits; one comma.
-    const most = 3 * o.text.length + o.resourceVersion.length + 1;
+    const most = 3 * (end - start + (o.before?.length ?? 0) + (o.after?.length ?? 0)) + o.resourceVersion.length + 1;
     if (buf.length - off < most && !(await flush(most))) return;
     if (i > 0) buf[off++] = 0x2c; // ,
-    if (o.at < 0) off += buf.write(o.text, off);
+    if (o.before) off += buf.write(o.before, off);
+    if (o.at < 0) off += buf.write(start === 0 && end === o.text.length ? o.text : o.text.slice(start, end), off);
     else {
-      off += buf.write(o.text.slice(0, o.at), off);
+      off += buf.write(o.text.slice(start, o.at), off);
       off += buf.write(o.resourceVersion, off, 'latin1');
-      off += buf.write(o.text.slice(o.at), off);
+      off += buf.write(o.text.slice(o.at, end), off);
     }
+    if (o.after) off += buf.write(o.after, off);
   }
   const most = 3 * tail.length;
   if (buf.length - off < most && !(await flush(most))) return;

@@ -83,5 +83,5 @@ export function tableRowJson(store: GenericStore, conv: TableConvertor, kv: KeyV
   const head = `{"cells":${stringifyJSON(cells(now))}`;
   if (opts.includeObject === 'None') return { text: `${head}}`, at: -1, resourceVersion: '' };
   const before = `${head},"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/${opts.version}","metadata":`;
-  return { text: before + kv.value.slice(stored.start, stored.end) + '}}', at: before.length + stored.at - stored.start, resourceVersion: String(kv.modRevision) };
+  return { before, text: kv.value, start: stored.start, end: stored.end, after: '}}', at: stored.at, resourceVersion: String(kv.modRevision) };
 }
