@@ -238,25 +238,28 @@ export class GenericStore {
   private readonly placeholders = new WeakMap<KeyValue, number>();
 
   /**
-   * Where the metadata object is in stored bytes served as they are (from its `{` to after its `}`), with
-   * the resourceVersion's place inside it; undefined when the bytes are not served as stored or the metadata
-   * does not follow the apiVersion and kind. Remembered as the resourceVersion's place is.
+   * What a Table row of a stored object served as it is is made from, without parsing it again: where its
+   * metadata object is in the stored bytes (from its `{` to after its `}`, the resourceVersion's place inside
+   * it) and its cells (TableConvertor.cellsAt, made from `obj` the first time). Undefined when the bytes are
+   * not served as stored, the metadata does not follow the apiVersion and kind, or the type's convertor
+   * cannot keep its cells. Remembered for as long as the key-value lives, as the resourceVersion's place is.
    */
-  storedMetadata(kv: KeyValue): StoredMetadata | undefined {
-    if (!this.servedAsStored(kv)) return undefined;
-    let m = this.metadataExtents.get(kv);
-    if (m === undefined) {
+  tableRowParts(kv: KeyValue, obj: () => JSONObject): TableRowParts | undefined {
+    const cellsAt = this.type.table.cellsAt;
+    if (!cellsAt || !this.servedAsStored(kv)) return undefined;
+    let parts = this.rowParts.get(kv);
+    if (parts === undefined) {
       const at = this.resourceVersionAt(kv);
       const key = '"metadata":{';
       const start = this.type.storedBytesPrefix!.length + key.length - 1;
       const end = kv.value.startsWith(key, start - key.length + 1) ? objectEnd(kv.value, start) : -1;
-      m = at > start && end > at ? { start, end, at } : null;
-      this.metadataExtents.set(kv, m);
+      parts = at > start && end > at ? { start, end, at, cells: cellsAt(obj()) } : null;
+      this.rowParts.set(kv, parts);
     }
-    return m ?? undefined;
+    return parts ?? undefined;
   }
 
-  private readonly metadataExtents = new WeakMap<KeyValue, StoredMetadata | null>();
+  private readonly rowParts = new WeakMap<KeyValue, TableRowParts | null>();
 
   /**
    * Watch events reach every watcher of a prefix as the same event object: decode once for all of them.
@@ -838,11 +841,12 @@ export interface RawObject {
   after?: string;
 }
 
-/** Where the metadata object is in stored JSON text, and the resourceVersion's place in it. */
-export interface StoredMetadata {
+/** A Table row's makings: where the metadata object is in stored JSON text, the resourceVersion's place in it, the cells. */
+export interface TableRowParts {
   start: number;
   end: number;
   at: number;
+  cells: (now: number) => unknown[];
 }
 
 /** The index after the object (or array) opening at `start` in valid JSON text; -1 if it does not end. */

@@ -64,9 +64,6 @@ export function tableJsonEnvelope(
   return { head: text.slice(0, -2), tail: ']}\n' };
 }
 
-/** Cells kept per stored object and convertor, their ages rendered per request (TableConvertor.cellsAt). */
-const keptCells = new WeakMap<TableConvertor, WeakMap<KeyValue, (now: number) => unknown[]>>();
-
 /**
  * One row of a Table as JSON text, as stringifying tableRow would write it. For an object served as stored,
  * with a convertor whose cells can be kept and without the whole object asked for, the row is made without
@@ -74,14 +71,10 @@ const keptCells = new WeakMap<TableConvertor, WeakMap<KeyValue, (now: number) =>
  * `at`). Otherwise from the decoded object, which `obj` gives.
  */
 export function tableRowJson(store: GenericStore, conv: TableConvertor, kv: KeyValue, obj: () => JSONObject, opts: TableOptions, now: number): RawObject {
-  const stored = opts.includeObject !== 'Object' && conv.cellsAt ? store.storedMetadata(kv) : undefined;
-  if (!stored || !conv.cellsAt) return { text: stringifyJSON(tableRow(conv, obj(), opts)), at: -1, resourceVersion: '' };
-  let kept = keptCells.get(conv);
-  if (!kept) keptCells.set(conv, (kept = new WeakMap()));
-  let cells = kept.get(kv);
-  if (!cells) kept.set(kv, (cells = conv.cellsAt(obj())));
-  const head = `{"cells":${stringifyJSON(cells(now))}`;
+  const parts = opts.includeObject !== 'Object' && conv === store.type.table ? store.tableRowParts(kv, obj) : undefined;
+  if (!parts) return { text: stringifyJSON(tableRow(conv, obj(), opts)), at: -1, resourceVersion: '' };
+  const head = `{"cells":${stringifyJSON(parts.cells(now))}`;
   if (opts.includeObject === 'None') return { text: `${head}}`, at: -1, resourceVersion: '' };
   const before = `${head},"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/${opts.version}","metadata":`;
-  return { before, text: kv.value, start: stored.start, end: stored.end, after: '}}', at: stored.at, resourceVersion: String(kv.modRevision) };
+  return { before, text: kv.value, start: parts.start, end: parts.end, after: '}}', at: parts.at, resourceVersion: String(kv.modRevision) };
 }
