@@ -89,9 +89,16 @@ export function customResourceTableConvertor(columns: readonly PrinterColumn[] |
     });
   }
   const cellsAt = (obj: JSONObject): ((now: number) => unknown[]) => {
-    const name = nameOf(obj);
-    const cells = compiled.map((c) => columnCell(c, obj));
-    return (now) => [name, ...cells.map((c) => (c instanceof AgeCell ? c.at(now) : c))];
+    const cells = [nameOf(obj), ...compiled.map((c) => columnCell(c, obj))];
+    if (!cells.some((c) => c instanceof AgeCell)) return () => cells;
+    return (now) => {
+      const out = cells.slice();
+      for (let i = 1; i < out.length; i++) {
+        const c = out[i];
+        if (c instanceof AgeCell) out[i] = c.at(now);
+      }
+      return out;
+    };
   };
   return {
     columns: [nameColumn, ...compiled.map((c) => c.header)],

@@ -64,6 +64,12 @@ export function tableJsonEnvelope(
   return { head: text.slice(0, -2), tail: ']}\n' };
 }
 
+/** What a row's PartialObjectMetadata says before its metadata, by Table version. */
+const OBJECT_METADATA = {
+  v1: ',"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":',
+  v1beta1: ',"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1beta1","metadata":',
+};
+
 /**
  * One row of a Table as JSON text, as stringifying tableRow would write it. For an object served as stored,
  * with a convertor whose cells can be kept and without the whole object asked for, the row is made without
@@ -75,6 +81,6 @@ export function tableRowJson(store: GenericStore, conv: TableConvertor, kv: KeyV
   if (!parts) return { text: stringifyJSON(tableRow(conv, obj(), opts)), at: -1, resourceVersion: '' };
   const head = `{"cells":${stringifyJSON(parts.cells(now))}`;
   if (opts.includeObject === 'None') return { text: `${head}}`, at: -1, resourceVersion: '' };
-  const before = `${head},"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/${opts.version}","metadata":`;
+  const before = head + OBJECT_METADATA[opts.version];
   return { before, text: kv.value, start: parts.start, end: parts.end, after: '}}', at: parts.at, resourceVersion: String(kv.modRevision) };
 }
