@@ -58,6 +58,11 @@ export interface TableColumn {
 export interface TableConvertor {
   columns: TableColumn[];
   cells(obj: JSONObject): unknown[];
+  /**
+   * The same cells with what depends on the time (ages) rendered later: what a list of unchanged objects can
+   * keep and render again at each request. Absent: the cells are made from the object every time.
+   */
+  cellsAt?(obj: JSONObject): (now: number) => unknown[];
   /** The order of a list's rows, when the printer sorts them (kube's FlowSchema list printer does). */
   order?(a: JSONObject, b: JSONObject): number;
 }

@@ -184,20 +184,82 @@ export class GenericStore {
     });
   }
 
-  /** The stored bytes with the resourceVersion filled in, when served as stored; undefined otherwise. */
-  private rawAsStored(kv: KeyValue, revision: number): string | undefined {
-    return this.servedAsStored(kv) ? spliceResourceVersion(kv.value, revision) : undefined;
+  /**
+   * Objects as response JSON, without parsing what is served as stored: `item(i)` gives the i-th object's
+   * text, with the place its resourceVersion goes. What needs decoding is decoded first, in one batch (a
+   * conversion fails before anything is sent), and written out when its item is asked for.
+   */
+  async rawObjects(kvs: readonly KeyValue[]): Promise<RawObjects> {
+    const at = kvs.map((kv) => this.resourceVersionAt(kv));
+    const todo = kvs.filter((_, i) => at[i]! < 0);
+    const decoded = todo.length > 0 ? await this.readAll(todo) : [];
+    // Item index to its place among the decoded.
+    const index = new Map<number, number>();
+    if (decoded.length > 0) at.forEach((a, i) => a < 0 && index.set(i, index.size));
+    let size = 0;
+    for (const kv of kvs) size += kv.value.length;
+    return {
+      length: kvs.length,
+      size,
+      item: (i) => {
+        const kv = kvs[i]!;
+        const a = at[i]!;
+        if (a >= 0) return { text: kv.value, at: a, resourceVersion: String(kv.modRevision) };
+        return { text: stringifyJSON(decoded[index.get(i)!]), at: -1, resourceVersion: '' };
+      },
+    };
   }
 
-  /** Objects as response JSON, parsing only what needs converting (in one batch). */
-  async rawAll(kvs: readonly KeyValue[]): Promise<string[]> {
-    const out: (string | undefined)[] = kvs.map((kv) => this.rawAsStored(kv, kv.modRevision));
-    const todo = kvs.filter((_, i) => out[i] === undefined);
-    if (todo.length === 0) return out as string[];
-    const decoded = await this.readAll(todo);
-    let j = 0;
-    return out.map((s) => s ?? stringifyJSON(decoded[j++]));
+  /**
+   * Objects as served: those served as stored parsed one at a time as `item(i)` asks (a long list is never
+   * all decoded at once); the others converted first, in one batch, so that a failure comes before any output.
+   */
+  async lazyObjects(kvs: readonly KeyValue[]): Promise<{ readonly length: number; item(i: number): JSONObject }> {
+    const local = kvs.map((kv) => this.servedAsStored(kv));
+    const todo = kvs.filter((_, i) => !local[i]);
+    const converted = todo.length > 0 ? await this.readAll(todo) : [];
+    const index = new Map<number, number>();
+    if (converted.length > 0) local.forEach((l, i) => !l && index.set(i, index.size));
+    return { length: kvs.length, item: (i) => (local[i] ? this.decode(kvs[i]!) : converted[index.get(i)!]!) };
   }
+
+  /**
+   * Where the resourceVersion goes in the stored bytes, or -1 when they are not served as they are. Finding
+   * it scans the whole object (the placeholder must be there once only), as long as writing it out takes:
+   * remembered for as long as the key-value lives (the cache keeps the current ones), for the next list.
+   */
+  private resourceVersionAt(kv: KeyValue): number {
+    if (!this.servedAsStored(kv)) return -1;
+    let at = this.placeholders.get(kv);
+    if (at === undefined) this.placeholders.set(kv, (at = resourceVersionAt(kv.value)));
+    return at;
+  }
+
+  private readonly placeholders = new WeakMap<KeyValue, number>();
+
+  /**
+   * What a Table row of a stored object served as it is is made from, without parsing it again: where its
+   * metadata object is in the stored bytes (from its `{` to after its `}`, the resourceVersion's place inside
+   * it) and its cells (TableConvertor.cellsAt, made from `obj` the first time). Undefined when the bytes are
+   * not served as stored, the metadata does not follow the apiVersion and kind, or the type's convertor
+   * cannot keep its cells. Remembered for as long as the key-value lives, as the resourceVersion's place is.
+   */
+  tableRowParts(kv: KeyValue, obj: () => JSONObject): TableRowParts | undefined {
+    const cellsAt = this.type.table.cellsAt;
+    if (!cellsAt || !this.servedAsStored(kv)) return undefined;
+    let parts = this.rowParts.get(kv);
+    if (parts === undefined) {
+      const at = this.resourceVersionAt(kv);
+      const key = '"metadata":{';
+      const start = this.type.storedBytesPrefix!.length + key.length - 1;
+      const end = kv.value.startsWith(key, start - key.length + 1) ? objectEnd(kv.value, start) : -1;
+      parts = at > start && end > at ? { start, end, at, cells: cellsAt(obj()) } : null;
+      this.rowParts.set(kv, parts);
+    }
+    return parts ?? undefined;
+  }
+
+  private readonly rowParts = new WeakMap<KeyValue, TableRowParts | null>();
 
   /**
    * Watch events reach every watcher of a prefix as the same event object: decode once for all of them.
@@ -756,13 +818,75 @@ function carryOverServerMeta(meta: ObjectMeta, old: ObjectMeta): void {
   delete meta['selfLink'];
 }
 
+/** Objects as response JSON (GenericStore.rawObjects). */
+export interface RawObjects {
+  readonly length: number;
+  /** About how many bytes the items take (their stored length), to size the first buffer. */
+  readonly size?: number;
+  item(i: number): RawObject;
+}
+
+/**
+ * One object as response JSON: `text` with `resourceVersion` inserted at `at` (between the quotes of the
+ * stored empty resourceVersion), or, when `at` is negative, `text` as it is.
+ */
+export interface RawObject {
+  text: string;
+  at: number;
+  resourceVersion: string;
+  /** Only text[start, end) is the object (default: all of it), with `before` and `after` written around it. */
+  start?: number;
+  end?: number;
+  before?: string;
+  after?: string;
+}
+
+/** A Table row's makings: where the metadata object is in stored JSON text, the resourceVersion's place in it, the cells. */
+export interface TableRowParts {
+  start: number;
+  end: number;
+  at: number;
+  cells: (now: number) => unknown[];
+}
+
+/** The index after the object (or array) opening at `start` in valid JSON text; -1 if it does not end. */
+function objectEnd(text: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      // Skip the string: to the next quote not escaped.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c /* \ */) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) depth++;
+    else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      if (--depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** The object's JSON as one string. */
+export function rawObjectText(o: RawObject): string {
+  const start = o.start ?? 0;
+  const end = o.end ?? o.text.length;
+  const body = o.at < 0 ? o.text.slice(start, end) : o.text.slice(start, o.at) + o.resourceVersion + o.text.slice(o.at, end);
+  return (o.before ?? '') + body + (o.after ?? '');
+}
+
 const RV_PLACEHOLDER = '"resourceVersion":""';
 
-/** Fills the stored placeholder; undefined when it is not exactly once in the text (then decode instead). */
-function spliceResourceVersion(value: string, revision: number): string | undefined {
+/**
+ * Where the stored placeholder's value goes; -1 when it is not exactly once in the text (then decode
+ * instead: a string value holding the same characters would be escaped, but a nested object's field not).
+ */
+function resourceVersionAt(value: string): number {
   const i = value.indexOf(RV_PLACEHOLDER);
-  if (i < 0 || value.indexOf(RV_PLACEHOLDER, i + RV_PLACEHOLDER.length) >= 0) return undefined;
-  return `${value.slice(0, i)}"resourceVersion":"${revision}"${value.slice(i + RV_PLACEHOLDER.length)}`;
+  if (i < 0 || value.indexOf(RV_PLACEHOLDER, i + RV_PLACEHOLDER.length) >= 0) return -1;
+  return i + RV_PLACEHOLDER.length - 1;
 }
 
 function setResourceVersion(obj: JSONObject, rv: string): void {

@@ -4,7 +4,7 @@ import type { JSONObject } from '../util/json.js';
 import type { TableColumn, TableConvertor } from './resource-type.js';
 import { JsonPath, JsonPathParseError } from '../util/jsonpath.js';
 import type { PrinterColumn } from '../api/resource.js';
-import { ageOf, cellForJsonValue, createdAt } from './table-cells.js';
+import { ageOf, cellForJsonValue, createdAt, humanReadableAge, parseGoTime, type GoTime } from './table-cells.js';
 
 // metav1.ObjectMeta{}.SwaggerDoc()["name"] and ["creationTimestamp"].
 const NAME_DESCRIPTION =
@@ -24,6 +24,10 @@ const nameOf = (obj: JSONObject): string => {
 export const defaultTableConvertor: TableConvertor = {
   columns: [nameColumn, { name: 'Created At', type: 'date', format: '', description: CREATION_DESCRIPTION, priority: 0 }],
   cells: (obj) => [nameOf(obj), createdAt(meta(obj)['creationTimestamp'])],
+  cellsAt: (obj) => {
+    const cells = [nameOf(obj), createdAt(meta(obj)['creationTimestamp'])];
+    return () => cells;
+  },
 };
 
 /** The Namespace printer of kube-apiserver: NAME, STATUS, AGE. */
@@ -84,10 +88,31 @@ export function customResourceTableConvertor(columns: readonly PrinterColumn[] |
       },
     });
   }
+  const cellsAt = (obj: JSONObject): ((now: number) => unknown[]) => {
+    const cells = [nameOf(obj), ...compiled.map((c) => columnCell(c, obj))];
+    if (!cells.some((c) => c instanceof AgeCell)) return () => cells;
+    return (now) => {
+      const out = cells.slice();
+      for (let i = 1; i < out.length; i++) {
+        const c = out[i];
+        if (c instanceof AgeCell) out[i] = c.at(now);
+      }
+      return out;
+    };
+  };
   return {
     columns: [nameColumn, ...compiled.map((c) => c.header)],
-    cells: (obj) => [nameOf(obj), ...compiled.map((c) => columnCell(c, obj))],
+    cells: (obj) => cellsAt(obj)(Date.now()),
+    cellsAt,
   };
+}
+
+/** A date column's cell: an age, rendered at the time of the request (as cellForJsonValue renders it). */
+class AgeCell {
+  constructor(private readonly time: GoTime) {}
+  at(now: number): unknown {
+    return humanReadableAge(this.time, now);
+  }
 }
 
 function columnCell({ header, path }: CompiledColumn, obj: JSONObject): unknown {
@@ -102,5 +127,9 @@ function columnCell({ header, path }: CompiledColumn, obj: JSONObject): unknown 
   const value = first[0];
   // String columns print any value as JSONPath does (objects as JSON; a null is an invalid reflect.Value there).
   if (header.type === 'string') return path.printResults([value === null ? undefined : value]);
+  if (header.type === 'date' && typeof value === 'string') {
+    const t = parseGoTime(value);
+    return t ? new AgeCell(t) : '<invalid>';
+  }
   return cellForJsonValue(header.type, value);
 }

@@ -5,19 +5,21 @@ import * as S from '../api/status.js';
 import { GO_VALUE, goQuote, invalid as invalidField, notSupported, required, type FieldError } from '../api/field-error.js';
 import { managerOrUserAgent } from '../registry/field-manager/manager-name.js';
 import type { GenericStore, ListResult, DeleteOptions } from '../registry/store.js';
-import { metaOf } from '../registry/store.js';
+import { metaOf, rawObjectText } from '../registry/store.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
+import { stringifyJSON } from '../util/json-int64.js';
 import { decodeBody, isJsonBody, negotiateOutput, watchNotAcceptable, type Negotiated, type ResponseShape, type StrictDecoding } from './negotiation.js';
 import { typedOpaquePaths } from './duplicate-fields.js';
 import { decodeTypedBody } from './typed-decoding.js';
 import { cannotBeHandledAs, reportStrictDecoding } from '../schema/unknown-fields.js';
 import { firstOutOfRangeNumber } from '../util/json-number-literals.js';
 import { readBody, writeObject, writeRaw } from './http.js';
+import { writeJsonList } from './json-list-stream.js';
 import { noteRequestObject } from '../audit/record.js';
 import { parseListQuery, parseRevision } from './list-options.js';
-import { partialObjectMetadata, toTable, type IncludeObject, type TableOptions } from './table.js';
+import { partialObjectMetadata, tableJsonEnvelope, tableRowJson, toTable, type IncludeObject, type TableOptions } from './table.js';
 import { serveWatch, type WatchBufferLimits } from './watch.js';
 import { applyPatchRequest, applyRequest } from './patch-request.js';
 import { decodeProtobufDeleteOptions, hasProtobufForm, isProtobufContentType } from './protobuf.js';
@@ -83,6 +85,15 @@ function servesProtobuf(store: GenericStore): boolean {
   return store.type.goType !== undefined && hasProtobufForm(gvString(served.group, served.version), served.kind);
 }
 
+/**
+ * Whether GET and LIST in plain JSON send the stored bytes (resourceVersion inserted) instead of decoding
+ * and encoding each object. Always on when serving; tests turn it off to compare both paths byte for byte.
+ */
+let servingStoredBytes = true;
+export function serveStoredBytes(on: boolean): void {
+  servingStoredBytes = on;
+}
+
 export function negotiate(r: ResourceRequest, shape: ResponseShape, store?: GenericStore): Negotiated {
   const neg = negotiateOutput(r.req.headers.accept, true, shape, store ? servesProtobuf(store) : false);
   if (neg instanceof S.StatusError) throw neg;
@@ -113,7 +124,9 @@ async function get(r: ResourceRequest, store: GenericStore, ns: string): Promise
   const neg = negotiate(r, 'object', store);
   const kv = await store.getKV(ns, r.info.name);
   // Plain JSON: the stored bytes as they are, without a parse and stringify.
-  if (!neg.transform && neg.format === 'json') return writeRaw(r.res, 200, neg.contentType, (await store.rawAll([kv]))[0] + '\n');
+  if (servingStoredBytes && !neg.transform && neg.format === 'json') {
+    return writeRaw(r.res, 200, neg.contentType, rawObjectText((await store.rawObjects([kv])).item(0)) + '\n');
+  }
   respondObject(r, store, 200, await store.read(kv), neg);
 }
 
@@ -124,11 +137,17 @@ function listMetadata(result: Omit<ListResult, 'items'>): JSONObject {
   return metadata;
 }
 
-/** A list response assembled from items already in JSON form (same key order as listObject). */
-function rawList(store: GenericStore, items: string[], result: Omit<ListResult, 'items'>): string {
+/**
+ * A list response around items already in JSON form: what comes before the items and after them, in the
+ * key order of listObject as stringified.
+ */
+function rawListEnvelope(store: GenericStore, result: Omit<ListResult, 'items'>): { head: string; tail: string } {
   const served = store.type.served;
   const apiVersion = gvString(served.group, served.version);
-  return `{"apiVersion":${JSON.stringify(apiVersion)},"items":[${items.join(',')}],"kind":${JSON.stringify(served.listKind)},"metadata":${JSON.stringify(listMetadata(result))}}\n`;
+  return {
+    head: `{"apiVersion":${JSON.stringify(apiVersion)},"items":[`,
+    tail: `],"kind":${JSON.stringify(served.listKind)},"metadata":${stringifyJSON(listMetadata(result))}}\n`,
+  };
 }
 
 function listObject(store: GenericStore, result: ListResult): JSONObject {
@@ -151,11 +170,24 @@ async function list(r: ResourceRequest, store: GenericStore, ns: string): Promis
     revision: exact ? rev : undefined,
     minRevision: exact ? undefined : rev,
   });
-  if (!neg.transform && neg.format === 'json') {
-    return writeRaw(r.res, 200, neg.contentType, rawList(store, await store.rawAll(listed.items), listed));
+  if (servingStoredBytes && !neg.transform && neg.format === 'json') {
+    const { head, tail } = rawListEnvelope(store, listed);
+    return writeJsonList(r.res, neg.contentType, head, await store.rawObjects(listed.items), tail);
+  }
+  const listMeta = { resourceVersion: listed.resourceVersion, continue: listed.continueToken, remainingItemCount: listed.remainingItemCount };
+  if (servingStoredBytes && neg.transform?.as === 'Table' && neg.format === 'json') {
+    // Rows made and written one at a time, as the client takes them.
+    const opts = tableOptions(r, neg)!;
+    const conv = store.type.table;
+    const envelope = tableJsonEnvelope(conv, listed.items.length, listMeta, opts);
+    if (envelope) {
+      const objs = await store.lazyObjects(listed.items);
+      const now = Date.now();
+      const rows = { length: objs.length, item: (i: number) => tableRowJson(store, conv, listed.items[i]!, () => objs.item(i), opts, now) };
+      return writeJsonList(r.res, neg.contentType, envelope.head, rows, envelope.tail);
+    }
   }
   const result: ListResult = { ...listed, items: await store.readAll(listed.items) };
-  const listMeta = { resourceVersion: result.resourceVersion, continue: result.continueToken, remainingItemCount: result.remainingItemCount };
   if (neg.transform?.as === 'Table') {
     writeObject(r.res, 200, toTable(store.type.table, result.items, listMeta, tableOptions(r, neg)!), neg);
   } else if (neg.transform?.as === 'PartialObjectMetadataList') {

@@ -1,0 +1,241 @@
+// GET and LIST in JSON send the stored bytes (resourceVersion spliced in, lists streamed in chunks) instead
+// of decoding and encoding each object. This proves the fast path answers byte for byte what the decoding
+// path answers, over lists that take it, that take it for some items only (objects stored at another
+// version, or before a schema change), and that cannot take it at all (another version asked for).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { startApi, installCronTab, cronTab, type Api } from './helpers.js';
+import { serveStoredBytes } from '../../src/server/resource-handler.js';
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+function getRaw(url: string, accept = 'application/json'): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { Accept: accept } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The same request through the stored-bytes path and through the decoding path. */
+async function both(api: Api, path: string, accept?: string): Promise<{ fast: Raw; slow: Raw }> {
+  serveStoredBytes(true);
+  const fast = await getRaw(api.url + path, accept);
+  serveStoredBytes(false);
+  try {
+    const slow = await getRaw(api.url + path, accept);
+    return { fast, slow };
+  } finally {
+    serveStoredBytes(true);
+  }
+}
+
+/** Asserts both paths answer the same status, Content-Type and bytes; returns the fast answer. */
+async function same(api: Api, path: string, accept?: string): Promise<Raw> {
+  let { fast, slow } = await both(api, path, accept);
+  // A Table's ages are made at each request: two requests either side of a second differ; ask again.
+  for (let i = 0; accept?.includes('as=Table') && !fast.body.equals(slow.body) && i < 3; i++) ({ fast, slow } = await both(api, path, accept));
+  assert.equal(fast.status, slow.status, `${path}: status`);
+  assert.equal(fast.headers['content-type'], slow.headers['content-type'], `${path}: Content-Type`);
+  assert.ok(fast.body.equals(slow.body), `${path}: the stored-bytes answer differs from the decoded one:\n${firstDifference(fast.body, slow.body)}`);
+  return fast;
+}
+
+function firstDifference(a: Buffer, b: Buffer): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const at = (x: Buffer): string => x.subarray(Math.max(0, i - 80), i + 80).toString();
+  return `at byte ${i} of ${a.length} / ${b.length}\nfast: ${at(a)}\nslow: ${at(b)}`;
+}
+
+/** Every page of a paged list, each compared; returns the number of items seen. */
+async function samePages(api: Api, path: string, limit: number): Promise<number> {
+  let cont = '';
+  let n = 0;
+  for (let page = 0; page < 1000; page++) {
+    const sep = path.includes('?') ? '&' : '?';
+    const r = await same(api, `${path}${sep}limit=${limit}${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`);
+    assert.equal(r.status, 200, r.body.toString());
+    const list = JSON.parse(r.body.toString());
+    n += list.items.length;
+    cont = list.metadata.continue ?? '';
+    if (!cont) return n;
+  }
+  throw new Error('too many pages');
+}
+
+const CT = '/apis/stable.example.com/v1';
+const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+const TABLE_V1BETA1 = 'application/json;as=Table;v=v1beta1;g=meta.k8s.io';
+
+/** A list as Table, each way of including the objects, compared. */
+async function sameTables(api: Api, path: string): Promise<void> {
+  for (const include of ['', 'includeObject=Metadata', 'includeObject=None', 'includeObject=Object']) {
+    const sep = path.includes('?') ? '&' : '?';
+    for (const accept of [TABLE, TABLE_V1BETA1]) {
+      const r = await same(api, include ? `${path}${sep}${include}` : path, accept);
+      assert.equal(r.status, 200, `${path} ${include}: ${r.body.toString().slice(0, 200)}`);
+    }
+  }
+}
+
+test('LIST and GET from stored bytes answer what decoding answers, byte for byte', async () => {
+  const api = await startApi();
+  try {
+    await installCronTab(api);
+    for (const ns of ['a', 'b', 'empty']) {
+      assert.equal((await api.req('POST', '/api/v1/namespaces', { metadata: { name: ns } })).status, 201);
+    }
+    const post = async (ns: string, body: unknown): Promise<void> => {
+      const r = await api.req('POST', `${CT}/namespaces/${ns}/crontabs`, body);
+      assert.equal(r.status, 201, r.text);
+    };
+    // Enough objects that a list of them spans several chunks of the stream.
+    for (let i = 0; i < 400; i++) {
+      await post(i % 2 ? 'a' : 'b', cronTab(`ct-${String(i).padStart(3, '0')}`, { labels: { tier: i % 3 ? 'web' : 'db', n: String(i) } }));
+    }
+    // What JSON encoding could change: non-ASCII text (2-, 3- and 4-byte UTF-8), escapes, a lone surrogate,
+    // integer-like map keys, int64 beyond 2^53, and one object larger than a chunk.
+    const odd = cronTab('odd', { labels: { '9': 'x', '10': 'y', b: 'z' }, annotations: { note: 'héllo ☃ 😀 "quoted" \\ \u0001 \ud800 </script>' } });
+    odd.spec = { cronSpec: 'ünïcode ✓', image: '😀'.repeat(50), replicas: 1 };
+    await post('a', JSON.stringify(odd).replace('"replicas":1', '"replicas":9007199254740993'));
+    await post('a', { ...cronTab('plain'), spec: { cronSpec: 'x', image: 'y', replicas: 3 } });
+    await post('b', { ...cronTab('big'), spec: { cronSpec: 'x', image: 'é'.repeat(600_000) } });
+
+    const whole = await same(api, `${CT}/crontabs`);
+    assert.equal(JSON.parse(whole.body.toString()).items.length, 403);
+    assert.equal(whole.headers['transfer-encoding'], 'chunked', 'a large list is streamed');
+    assert.equal(whole.headers['content-length'], undefined);
+    const { slow } = await both(api, `${CT}/crontabs`);
+    assert.equal(slow.headers['content-length'], String(slow.body.length), 'the decoding path answers with the whole body');
+
+    const small = await same(api, `${CT}/namespaces/a/crontabs?labelSelector=n%3D1`);
+    assert.equal(small.headers['content-length'], String(small.body.length), 'a list that fits one chunk keeps its Content-Length');
+    assert.equal(JSON.parse(small.body.toString()).items.length, 1);
+
+    for (const path of [
+      `${CT}/namespaces/a/crontabs`,
+      `${CT}/namespaces/b/crontabs`,
+      `${CT}/namespaces/empty/crontabs`,
+      `${CT}/namespaces/missing/crontabs`,
+      `${CT}/crontabs?labelSelector=tier%3Ddb`,
+      `${CT}/crontabs?labelSelector=tier%20in%20(web),n!%3D7`,
+      `${CT}/crontabs?labelSelector=nothing`,
+      `${CT}/namespaces/a/crontabs?fieldSelector=metadata.name%3Dodd`,
+      `${CT}/crontabs?fieldSelector=metadata.namespace%3Db`,
+      `${CT}/crontabs?resourceVersion=0`,
+      `${CT}/crontabs?resourceVersionMatch=NotOlderThan&resourceVersion=1`,
+      `${CT}/namespaces/a/crontabs/odd`,
+      `${CT}/namespaces/a/crontabs/plain`,
+      `${CT}/namespaces/b/crontabs/big`,
+      `${CT}/namespaces/a/crontabs/ct-001`,
+    ]) {
+      const r = await same(api, path);
+      assert.ok(r.status === 200 || path.includes('/missing/'), `${path}: ${r.status} ${r.body.toString().slice(0, 200)}`);
+    }
+    assert.match((await same(api, `${CT}/namespaces/a/crontabs/odd`)).body.toString(), /"replicas":9007199254740993\b/);
+
+    // Tables: rows streamed one at a time, compared with the table built whole.
+    const table = await same(api, `${CT}/crontabs?includeObject=Object`, TABLE);
+    assert.equal(table.headers['transfer-encoding'], 'chunked', 'a large table is streamed');
+    assert.equal(JSON.parse(table.body.toString()).rows.length, 403);
+    for (const path of [`${CT}/crontabs`, `${CT}/namespaces/a/crontabs?labelSelector=tier%3Ddb`, `${CT}/namespaces/empty/crontabs`, `${CT}/crontabs?limit=7`]) {
+      await sameTables(api, path);
+    }
+
+    assert.equal(await samePages(api, `${CT}/crontabs`, 37), 403);
+    assert.equal(await samePages(api, `${CT}/namespaces/a/crontabs?labelSelector=tier%3Dweb`, 50), 133);
+    assert.equal(await samePages(api, `${CT}/namespaces/empty/crontabs`, 5), 0);
+
+    // Built-in kinds take the same path: namespaced and cluster-scoped.
+    await api.req('POST', '/api/v1/namespaces/a/configmaps', { metadata: { name: 'cm', labels: { x: 'y' } }, data: { k: 'välue ☃', big: '1'.repeat(20) } });
+    for (const path of ['/api/v1/configmaps', '/api/v1/namespaces/a/configmaps', '/api/v1/namespaces/a/configmaps/cm', '/api/v1/namespaces', '/api/v1/namespaces?labelSelector=kubernetes.io%2Fmetadata.name%3Da']) {
+      assert.equal((await same(api, path)).status, 200, path);
+      if (!path.endsWith('/cm')) await sameTables(api, path);
+    }
+    assert.ok((await samePages(api, '/api/v1/namespaces', 2)) >= 3);
+  } finally {
+    await api.close();
+  }
+});
+
+// Objects stored at another version than the one asked for are converted (decoded): a list of some of
+// each takes the stored bytes for some items only.
+test('lists mixing objects served as stored and objects converted from another version', async () => {
+  const api = await startApi();
+  try {
+    const schema = { openAPIV3Schema: { type: 'object', properties: { a: { type: 'string' } } } };
+    const crd = (storage: string) => ({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        versions: ['v1beta1', 'v1'].map((name) => ({
+          name,
+          served: true,
+          storage: name === storage,
+          schema,
+          // Printer columns of each kind, kept per object by the Table path (ages rendered per request).
+          additionalPrinterColumns: [
+            { name: 'A', type: 'string', jsonPath: '.a' },
+            { name: 'Gen', type: 'integer', jsonPath: '.metadata.generation' },
+            { name: 'Made', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+            { name: 'Missing', type: 'date', jsonPath: '.status.when' },
+            { name: 'Labels', type: 'string', jsonPath: '.metadata.labels', priority: 1 },
+          ],
+        })),
+      },
+    });
+    await installCronTab(api, crd('v1beta1'));
+    const w = (v: string, name: string) => ({ apiVersion: `example.com/${v}`, kind: 'Widget', metadata: { name, labels: { v } }, a: `${name} ✓` });
+    for (let i = 0; i < 3; i++) assert.equal((await api.req('POST', '/apis/example.com/v1beta1/namespaces/default/widgets', w('v1beta1', `old-${i}`))).status, 201);
+    const cur = await api.req('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com');
+    const put = await api.req('PUT', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com', {
+      ...crd('v1'),
+      metadata: { name: 'widgets.example.com', resourceVersion: cur.json.metadata.resourceVersion },
+    });
+    assert.equal(put.status, 200, put.text);
+    // Wait for the new storage version to take writes.
+    for (let i = 0; ; i++) {
+      const r = await api.req('POST', '/apis/example.com/v1/namespaces/default/widgets', w('v1', `probe-${i}`));
+      assert.equal(r.status, 201, r.text);
+      const kv = await api.kv.get(`/registry/example.com/widgets/default/probe-${i}`);
+      if (JSON.parse(kv!.value).apiVersion === 'example.com/v1') break;
+      assert.ok(i < 300, 'storage version never changed');
+      await new Promise((res) => setTimeout(res, 10));
+    }
+    for (let i = 0; i < 3; i++) assert.equal((await api.req('POST', '/apis/example.com/v1/namespaces/default/widgets', w('v1', `new-${i}`))).status, 201);
+    const storedAt = async (name: string) => JSON.parse((await api.kv.get(`/registry/example.com/widgets/default/${name}`))!.value).apiVersion;
+    assert.equal(await storedAt('old-0'), 'example.com/v1beta1');
+    assert.equal(await storedAt('new-0'), 'example.com/v1');
+    for (const v of ['v1', 'v1beta1']) {
+      const r = await same(api, `/apis/example.com/${v}/namespaces/default/widgets`);
+      const items = JSON.parse(r.body.toString()).items as { apiVersion: string }[];
+      assert.ok(items.length >= 6);
+      assert.ok(items.every((o) => o.apiVersion === `example.com/${v}`));
+      await same(api, `/apis/example.com/${v}/widgets?labelSelector=v%3Dv1`);
+      await samePages(api, `/apis/example.com/${v}/namespaces/default/widgets`, 2);
+      await same(api, `/apis/example.com/${v}/namespaces/default/widgets/old-0`);
+      await same(api, `/apis/example.com/${v}/namespaces/default/widgets/new-0`);
+      await sameTables(api, `/apis/example.com/${v}/namespaces/default/widgets`);
+      const t = JSON.parse((await same(api, `/apis/example.com/${v}/namespaces/default/widgets`, TABLE)).body.toString());
+      assert.deepEqual(t.columnDefinitions.map((c: { name: string }) => c.name), ['Name', 'A', 'Gen', 'Made', 'Missing', 'Labels']);
+      assert.deepEqual(t.rows.find((r: { cells: unknown[] }) => r.cells[0] === 'new-0').cells.slice(1, 3), ['new-0 ✓', 1]);
+    }
+  } finally {
+    await api.close();
+  }
+});
