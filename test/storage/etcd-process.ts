@@ -88,20 +88,41 @@ async function startEtcdOnce(opts: { tls?: EtcdTls }): Promise<EtcdProcess> {
       ? ['--cert-file', opts.tls.cert, '--key-file', opts.tls.key, '--trusted-ca-file', opts.tls.ca, '--client-cert-auth']
       : []),
   ];
-  const healthy = opts.tls ? tlsHealth(url, opts.tls) : plainHealth(url);
+  const member = etcdMember('test', url, dataDir, args, opts.tls ? tlsHealth(url, opts.tls) : plainHealth(url), 15_000);
+  try {
+    member.launch();
+    await member.waitHealthy();
+  } catch (err) {
+    await member.destroy();
+    throw err;
+  }
+  return member;
+}
+
+/** One etcd process on fixed ports and data: launched, awaited until healthy, stopped, killed, restarted. */
+function etcdMember(
+  name: string,
+  url: string,
+  dataDir: string,
+  args: string[],
+  healthy: () => Promise<boolean>,
+  timeoutMs: number,
+): EtcdProcess & { launch(): void; waitHealthy(): Promise<void> } {
   let child: ChildProcess | undefined;
   let output = '';
-  const launch = async (): Promise<void> => {
+  const launch = (): void => {
     output = '';
     const c = spawn('etcd', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child = c;
     c.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     c.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    const deadline = Date.now() + 15_000;
+  };
+  const waitHealthy = async (): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (c.exitCode !== null) throw new Error(`etcd exited with ${c.exitCode}: ${output}`);
+      if (child && child.exitCode !== null) throw new Error(`etcd ${name} exited with ${child.exitCode}: ${output}`);
       if (await healthy()) return;
-      if (Date.now() > deadline) throw new Error(`etcd did not become healthy: ${output}`);
+      if (Date.now() > deadline) throw new Error(`etcd ${name} did not become healthy: ${output}`);
       await new Promise((r) => setTimeout(r, 25));
     }
   };
@@ -114,22 +135,17 @@ async function startEtcdOnce(opts: { tls?: EtcdTls }): Promise<EtcdProcess> {
       c.kill(signal);
     });
   };
-  try {
-    await launch();
-  } catch (err) {
-    await stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    throw err;
-  }
-
   return {
     url,
     dataDir,
+    launch,
+    waitHealthy,
     stop: () => stop(),
     kill: () => stop('SIGKILL'),
     restart: async () => {
       await stop();
-      await launch();
+      launch();
+      await waitHealthy();
     },
     destroy: async () => {
       await stop();
@@ -171,69 +187,30 @@ export async function startEtcdCluster(size: number): Promise<EtcdProcess[]> {
     members.push({ name: `m${i}`, dataDir: mkdtempSync(join(tempBase(), 'crd-etcd-')), client: `http://127.0.0.1:${clientPort}`, peer: `http://127.0.0.1:${peerPort}` });
   }
   const initialCluster = members.map((m) => `${m.name}=${m.peer}`).join(',');
-  const procs = members.map((m) => {
-    const args = [
-      '--name', m.name,
-      '--data-dir', m.dataDir,
-      '--listen-client-urls', m.client,
-      '--advertise-client-urls', m.client,
-      '--listen-peer-urls', m.peer,
-      '--initial-advertise-peer-urls', m.peer,
-      '--initial-cluster', initialCluster,
-      '--initial-cluster-state', 'new',
-      '--initial-cluster-token', `crd-test-${process.pid}-${members[0]!.peer}`,
-      '--log-level', 'error',
-      '--logger', 'zap',
-    ];
-    let child: ChildProcess | undefined;
-    let output = '';
-    const healthy = plainHealth(m.client);
-    const launch = async (): Promise<void> => {
-      output = '';
-      const c = spawn('etcd', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      child = c;
-      c.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-      c.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    };
-    const waitHealthy = async (): Promise<void> => {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        if (child && child.exitCode !== null) throw new Error(`etcd ${m.name} exited with ${child.exitCode}: ${output}`);
-        if (await healthy()) return;
-        if (Date.now() > deadline) throw new Error(`etcd ${m.name} did not become healthy: ${output}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
-    const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<void> => {
-      const c = child;
-      child = undefined;
-      if (!c || c.exitCode !== null || c.signalCode !== null) return;
-      await new Promise<void>((resolve) => {
-        c.once('exit', () => resolve());
-        c.kill(signal);
-      });
-    };
-    const proc: EtcdProcess & { launch(): Promise<void>; waitHealthy(): Promise<void> } = {
-      url: m.client,
-      dataDir: m.dataDir,
-      launch,
-      waitHealthy,
-      stop: () => stop(),
-      kill: () => stop('SIGKILL'),
-      restart: async () => {
-        await stop();
-        await launch();
-        await waitHealthy();
-      },
-      destroy: async () => {
-        await stop();
-        rmSync(m.dataDir, { recursive: true, force: true });
-      },
-    };
-    return proc;
-  });
+  const procs = members.map((m) =>
+    etcdMember(
+      m.name,
+      m.client,
+      m.dataDir,
+      [
+        '--name', m.name,
+        '--data-dir', m.dataDir,
+        '--listen-client-urls', m.client,
+        '--advertise-client-urls', m.client,
+        '--listen-peer-urls', m.peer,
+        '--initial-advertise-peer-urls', m.peer,
+        '--initial-cluster', initialCluster,
+        '--initial-cluster-state', 'new',
+        '--initial-cluster-token', `crd-test-${process.pid}-${members[0]!.peer}`,
+        '--log-level', 'error',
+        '--logger', 'zap',
+      ],
+      plainHealth(m.client),
+      30_000,
+    ),
+  );
   try {
-    await Promise.all(procs.map((p) => p.launch()));
+    procs.forEach((p) => p.launch());
     await Promise.all(procs.map((p) => p.waitHealthy()));
   } catch (err) {
     await Promise.all(procs.map((p) => p.destroy()));
