@@ -120,7 +120,7 @@ export function validateEncryptionConfiguration(config: JSONObject): FieldError[
   return errs;
 }
 
-function providerTransformer(provider: JSONObject): PrefixTransformer {
+function providerTransformer(provider: JSONObject, binary: boolean): PrefixTransformer {
   if (provider.identity !== undefined) return identityProvider;
   for (const mode of ['aescbc', 'aesgcm'] as const) {
     const conf = provider[mode];
@@ -129,15 +129,18 @@ function providerTransformer(provider: JSONObject): PrefixTransformer {
       const key = k as JSONObject;
       return { name: String(key.name), secret: Buffer.from(String(key.secret), 'base64') };
     });
-    return aesProvider(mode, keys);
+    return aesProvider(mode, keys, binary);
   }
   // No XSalsa20-Poly1305 in node:crypto and no NaCl package in this project: refuse rather than store plaintext.
   if (provider.secretbox !== undefined) throw new Error('secretbox provider is not supported by this server (no XSalsa20-Poly1305 implementation); use aescbc or aesgcm');
   throw new Error('kms provider is not supported by this server; use aescbc or aesgcm');
 }
 
-/** Build the lookup from a decoded configuration; throws with kube's messages when it is invalid. */
-export function transformersFromConfig(config: unknown): TransformerLookup {
+/**
+ * Build the lookup from a decoded configuration; throws with kube's messages when it is invalid. binary: the
+ * transformers' strings are bytes and the ciphertext raw (the etcd store's form), else text with base64 ciphertext.
+ */
+export function transformersFromConfig(config: unknown, binary = false): TransformerLookup {
   if (!isObject(config) || config.kind !== 'EncryptionConfiguration' || config.apiVersion !== 'apiserver.config.k8s.io/v1') {
     const c = isObject(config) ? config : {};
     throw new Error(`got unexpected config type: ${String(c.apiVersion ?? '')}, Kind=${String(c.kind ?? '')}`);
@@ -146,7 +149,7 @@ export function transformersFromConfig(config: unknown): TransformerLookup {
   if (errs.length) throw new Error(aggregate(errs));
   const byGR = new Map<string, ValueTransformer>();
   for (const r of asArray(config.resources) as JSONObject[]) {
-    const providers = asArray(r.providers).map((p) => providerTransformer(p as JSONObject));
+    const providers = asArray(r.providers).map((p) => providerTransformer(p as JSONObject, binary));
     const transformer = prefixTransformers('no matching prefix found', providers);
     for (const res of asArray(r.resources).map(String)) {
       const gr = parseGroupResource(res);
@@ -162,7 +165,7 @@ export function transformersFromConfig(config: unknown): TransformerLookup {
 }
 
 /** Read and build --encryption-provider-config; errors carry kube's wording. */
-export function loadEncryptionConfig(path: string): TransformerLookup {
+export function loadEncryptionConfig(path: string, binary = false): TransformerLookup {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -177,7 +180,7 @@ export function loadEncryptionConfig(path: string): TransformerLookup {
     throw new Error(`error while parsing file: error decoding encryption provider configuration file "${path}": ${(err as Error).message}`);
   }
   try {
-    return transformersFromConfig(doc);
+    return transformersFromConfig(doc, binary);
   } catch (err) {
     throw new Error(`error while parsing file: ${(err as Error).message}`);
   }
