@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The crd-apiserver command line.
 import { parseArgs } from './args.js';
-import { serve } from './serve.js';
+import { serve, STORAGE_MEDIA_TYPES, type StorageMediaType } from './serve.js';
 import type { AuditBackendFlags } from './audit-options.js';
 import type { BatchConfig } from '../audit/buffered.js';
 import { connectionFromKubeconfig } from './kube-client.js';
@@ -135,6 +135,9 @@ Flags for serve:
   --etcd-keyfile PATH    the client certificate's private key
   --etcd-compaction-interval DURATION
                          how often etcd's history is compacted, coordinated with other servers (default 5m0s; 0: never)
+  --storage-media-type TYPE
+                         how built-in kinds are stored in etcd: application/vnd.kubernetes.protobuf (default, as
+                         kube-apiserver) or application/json (custom resources and CRDs are JSON either way)
 
 Flags for migrate-storage:
   --kubeconfig PATH      the API server to talk to (default $KUBECONFIG, then ~/.kube/config)
@@ -207,6 +210,7 @@ async function main(argv: string[]): Promise<number> {
     maxConnections: countFlag(args.flags, 'max-connections'),
     storageSync: storageSyncFlag(args.flags.get('storage-sync')),
     etcd: etcdFlags(args.flags),
+    storageMediaType: storageMediaTypeFlag(args.flags.get('storage-media-type')),
     leaderElection: leaderElectionFlags(args.flags),
     tlsMinVersion,
     tlsCipherSuites,
@@ -381,6 +385,13 @@ function etcdFlags(flags: ReadonlyMap<string, string>): EtcdStoreOptions | undef
     certFile: flags.get('etcd-certfile'),
     keyFile: flags.get('etcd-keyfile'),
   };
+}
+
+function storageMediaTypeFlag(v: string | undefined): StorageMediaType | undefined {
+  if (v === undefined) return undefined;
+  const known = STORAGE_MEDIA_TYPES.find((t) => t === v);
+  if (known) return known;
+  throw new Error(`invalid --storage-media-type: ${v} (want ${STORAGE_MEDIA_TYPES.join(' or ')})`);
 }
 
 function storageSyncFlag(v: string | undefined): StorageSync | undefined {

@@ -17,6 +17,8 @@ import type { KVStore } from '../storage/types.js';
 import { loadEncryptionConfig, type GroupResource } from '../storage/encryption/config.js';
 import { EncryptingKVStore } from '../storage/encryption/encrypting-store.js';
 import { keyTransformerLookup } from '../storage/encryption/resource-keys.js';
+import { etcdValueCodec } from '../storage/etcd-value-codec.js';
+import { protobufStorageCodecs } from '../server/protobuf-storage.js';
 import { BUILTIN_KINDS } from '../apis/index.js';
 import type { LeaderElectionConfig } from '../controllers/leader-election.js';
 import { auditFromFlags, type AuditFlags } from './audit-options.js';
@@ -25,6 +27,9 @@ import type { OidcFlags } from '../auth/authentication-config.js';
 import { DEFAULT_ISSUER } from '../auth/service-account-token.js';
 
 export type { AuditFlags };
+
+export const STORAGE_MEDIA_TYPES = ['application/vnd.kubernetes.protobuf', 'application/json'] as const;
+export type StorageMediaType = (typeof STORAGE_MEDIA_TYPES)[number];
 
 export interface ServeOptions {
   /** Certificates and the kubeconfig, and the SQLite state unless etcd is given. */
@@ -74,6 +79,11 @@ export interface ServeOptions {
   maxConnections?: number;
   /** fsync per commit ('full', default) or only at checkpoints ('normal', --storage-sync); see StorageSync. */
   storageSync?: StorageSync;
+  /**
+   * --storage-media-type: how built-in kinds are stored in etcd (kube's default, protobuf, or JSON). Custom
+   * resources and CRDs are JSON either way, and SQLite stores JSON.
+   */
+  storageMediaType?: StorageMediaType;
   /** kube's --tls-min-version and --tls-cipher-suites (Go's names). */
   tlsMinVersion?: string;
   tlsCipherSuites?: string[];
@@ -137,10 +147,21 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Current reads are served from memory; writes, watches and older revisions go to SQLite or etcd.
   // Encryption at rest sits under the cache: the cache and everything above it hold plaintext.
-  const transformers = opts.encryptionProviderConfig ? keyTransformerLookup(loadEncryptionConfig(opts.encryptionProviderConfig), builtinKeyPrefixes()) : undefined;
-  const inner = opts.etcd ? await openEtcdStore(opts.etcd) : openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' });
-  // etcd may have other writers (replicas): its current reads check the cache against etcd's revision.
-  const kv = await createCachedStore(transformers ? new EncryptingKVStore(inner, transformers) : inner, { sharedStore: opts.etcd !== undefined });
+  // On etcd, values are stored as kube-apiserver stores them: built-in kinds as protobuf, then encrypted
+  // (raw ciphertext), both in the etcd store's value codec. SQLite stores JSON, encrypted above it as text.
+  const transformers = opts.encryptionProviderConfig
+    ? keyTransformerLookup(loadEncryptionConfig(opts.encryptionProviderConfig, opts.etcd !== undefined), builtinKeyPrefixes())
+    : undefined;
+  let kv: KVStore;
+  if (opts.etcd) {
+    const objects = (opts.storageMediaType ?? STORAGE_MEDIA_TYPES[0]) === 'application/json' ? undefined : protobufStorageCodecs();
+    const codec = objects || transformers ? etcdValueCodec({ objects, transformers }) : undefined;
+    // etcd may have other writers (replicas): its current reads check the cache against etcd's revision.
+    kv = await createCachedStore(await openEtcdStore({ ...opts.etcd, ...(codec && { codec }) }), { sharedStore: true });
+  } else {
+    const inner = openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' });
+    kv = await createCachedStore(transformers ? new EncryptingKVStore(inner, transformers) : inner);
+  }
   const [certs, saKeys] = await Promise.all([
     ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] }),
     loadServiceAccountKeys(dataDir, { signingKeyFile: opts.serviceAccountSigningKeyFile, keyFiles: opts.serviceAccountKeyFiles }),
