@@ -19,6 +19,7 @@ import { EncryptingKVStore } from '../storage/encryption/encrypting-store.js';
 import { keyTransformerLookup } from '../storage/encryption/resource-keys.js';
 import { etcdValueCodec } from '../storage/etcd-value-codec.js';
 import { protobufStorageCodecs } from '../server/protobuf-storage.js';
+import { CRD_KEY_PREFIX, storedCRDCodec } from '../server/stored-crds.js';
 import { BUILTIN_KINDS } from '../apis/index.js';
 import type { LeaderElectionConfig } from '../controllers/leader-election.js';
 import { auditFromFlags, type AuditFlags } from './audit-options.js';
@@ -154,8 +155,10 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
     : undefined;
   let kv: KVStore;
   if (opts.etcd) {
-    const objects = (opts.storageMediaType ?? STORAGE_MEDIA_TYPES[0]) === 'application/json' ? undefined : protobufStorageCodecs();
-    const codec = objects || transformers ? etcdValueCodec({ objects, transformers }) : undefined;
+    const protobuf = (opts.storageMediaType ?? STORAGE_MEDIA_TYPES[0]) === 'application/json' ? undefined : protobufStorageCodecs();
+    // CRDs are JSON either way; kube-apiserver's are at v1beta1.
+    const objects = (key: string) => (key.startsWith(CRD_KEY_PREFIX) ? storedCRDCodec : protobuf?.(key));
+    const codec = etcdValueCodec({ objects, transformers });
     // etcd may have other writers (replicas): its current reads check the cache against etcd's revision.
     kv = await createCachedStore(await openEtcdStore({ ...opts.etcd, ...(codec && { codec }) }), { sharedStore: true });
   } else {

@@ -55,6 +55,8 @@ function codecOf(kind: StoredKind): ObjectCodec {
       if (typeof meta === 'object' && meta !== null) obj['metadata'] = withResourceVersionSlot(meta as Record<string, unknown>);
       return stringifyJSON(obj);
     },
+    // JSON an earlier version of this server wrote: read as is, rewritten as protobuf by the next update.
+    readText: (text) => ({ value: text, stale: true }),
   };
 }
 

@@ -12,6 +12,11 @@ export interface ObjectCodec {
   encode(json: string): Buffer | undefined;
   /** The JSON text the server's own encoder writes for the object; throws when the bytes cannot be read. */
   decode(bytes: Buffer): string;
+  /**
+   * A value stored as JSON text (`{`): what the server holds for it, stale when a write would store it in
+   * another form (default: as is, stale when `encode` writes protobuf).
+   */
+  readText?(text: string): DecodedValue;
 }
 
 /** The codec of a storage key's objects, or undefined: stored as JSON. */
@@ -70,11 +75,14 @@ export function etcdValueCodec(opts: EtcdValueCodecOptions): EtcdValueCodec {
       const codec = objects?.(key);
       let value: string;
       if (codec && isProtobufValue(bytes)) value = codec.decode(bytes);
-      else {
+      else if (codec?.readText) {
+        const r = codec.readText(bytes.toString('utf8'));
+        value = r.value;
+        stale ||= r.stale === true;
+      } else {
         // Also a kind we have no protobuf form for that kube-apiserver wrote (not served here, or
         // admissionregistration's): left as text, which only reading it as an object refuses.
         value = bytes.toString('utf8');
-        if (codec) stale = true;
       }
       return stale ? { value, stale } : { value };
     },

@@ -184,3 +184,35 @@ test('values an earlier version stored as JSON are read, and rewritten as protob
   const again = await getJSON(path);
   assert.equal((await put(path, again)).metadata.resourceVersion, again.metadata.resourceVersion);
 });
+
+test('a CRD kube-apiserver stored (JSON at apiextensions.k8s.io/v1beta1) is served as v1, established, and its custom resources (JSON) work', async () => {
+  const key = '/registry/apiextensions.k8s.io/customresourcedefinitions/widgets.kube.example.com';
+  const v1beta1 = {
+    kind: 'CustomResourceDefinition',
+    apiVersion: 'apiextensions.k8s.io/v1beta1',
+    metadata: { name: 'widgets.kube.example.com', uid: '5f0c2b7e-0000-4000-8000-000000000002', generation: 1, creationTimestamp: '2024-01-01T00:00:00Z' },
+    spec: {
+      group: 'kube.example.com',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+      scope: 'Namespaced',
+      validation: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } },
+      versions: [{ name: 'v1', served: true, storage: true }],
+      conversion: { strategy: 'None' },
+      preserveUnknownFields: false,
+    },
+    status: { conditions: null, acceptedNames: { plural: '', kind: '' }, storedVersions: ['v1'] },
+  };
+  await raw.put(key).value(JSON.stringify(v1beta1)).exec();
+  let r = await s!.kubectl(['wait', '--for', 'condition=established', '--timeout=20s', 'crd/widgets.kube.example.com']);
+  assert.equal(r.code, 0, r.stderr);
+  const crd = await getJSON('/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.kube.example.com');
+  assert.equal(crd.apiVersion, 'apiextensions.k8s.io/v1');
+  assert.deepEqual(crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.size, { type: 'integer' });
+  // Our controllers' status update stored it as v1 JSON.
+  const stored = JSON.parse((await raw.get(key).exec()).kvs[0]!.value.toString());
+  assert.equal(stored.apiVersion, 'apiextensions.k8s.io/v1');
+  r = await s!.kubectl(['create', '-f', '-'], { stdin: 'apiVersion: kube.example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: pb}\nspec: {size: 3}\n' });
+  assert.equal(r.code, 0, r.stderr);
+  const cr = (await raw.get('/registry/kube.example.com/widgets/pb/w').exec()).kvs[0]!.value;
+  assert.equal(JSON.parse(cr.toString()).spec.size, 3);
+});
