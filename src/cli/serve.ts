@@ -155,9 +155,9 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
     : undefined;
   let kv: KVStore;
   if (opts.etcd) {
-    const protobuf = (opts.storageMediaType ?? STORAGE_MEDIA_TYPES[0]) === 'application/json' ? undefined : protobufStorageCodecs();
+    const protobuf = protobufStorageCodecs({ write: (opts.storageMediaType ?? STORAGE_MEDIA_TYPES[0]) !== 'application/json' });
     // CRDs are JSON either way; kube-apiserver's are at v1beta1.
-    const objects = (key: string) => (key.startsWith(CRD_KEY_PREFIX) ? storedCRDCodec : protobuf?.(key));
+    const objects = (key: string) => (key.startsWith(CRD_KEY_PREFIX) ? storedCRDCodec : protobuf(key));
     const codec = etcdValueCodec({ objects, transformers });
     // etcd may have other writers (replicas): its current reads check the cache against etcd's revision.
     kv = await createCachedStore(await openEtcdStore({ ...opts.etcd, ...(codec && { codec }) }), { sharedStore: true });

@@ -41,13 +41,21 @@ function withResourceVersionSlot(meta: Record<string, unknown>): Record<string, 
   return out;
 }
 
-function codecOf(kind: StoredKind): ObjectCodec {
+function codecOf(kind: StoredKind, write: boolean): ObjectCodec {
   return {
     encode(json) {
-      const obj = parseJSON(json) as Record<string, unknown>;
+      if (!write) return undefined;
+      let obj: unknown;
+      try {
+        obj = parseJSON(json);
+      } catch {
+        return undefined;
+      }
       // Only objects of the storage version: anything else (there should be nothing) stays JSON.
-      if (obj['apiVersion'] !== kind.apiVersion || obj['kind'] !== kind.kind) return undefined;
-      return encodeProtobufObject(obj);
+      if (typeof obj !== 'object' || obj === null) return undefined;
+      const o = obj as Record<string, unknown>;
+      if (o['apiVersion'] !== kind.apiVersion || o['kind'] !== kind.kind) return undefined;
+      return encodeProtobufObject(o);
     },
     decode(bytes) {
       const obj = decodeStoredObject(bytes);
@@ -56,18 +64,20 @@ function codecOf(kind: StoredKind): ObjectCodec {
       return stringifyJSON(obj);
     },
     // JSON an earlier version of this server wrote: read as is, rewritten as protobuf by the next update.
-    readText: (text) => ({ value: text, stale: true }),
+    readText: (text) => (write ? { value: text, stale: true } : { value: text }),
   };
 }
 
 /**
  * The codec lookup of the etcd store: keys under a built-in kind's prefix (with a protobuf form here) are
  * protobuf; custom resources, CRDs (kube stores them as JSON too) and kinds without a protobuf form stay JSON.
+ * write: false (--storage-media-type application/json) writes JSON but still reads protobuf, as kube's
+ * storage decoder does.
  */
-export function protobufStorageCodecs(kinds: readonly StoredKind[] = builtinStoredKinds()): ObjectCodecLookup {
+export function protobufStorageCodecs(opts: { write?: boolean; kinds?: readonly StoredKind[] } = {}): ObjectCodecLookup {
   const byPrefix = new Map<string, ObjectCodec>();
-  for (const k of kinds) {
-    if (hasProtobufForm(k.apiVersion, k.kind) && !byPrefix.has(k.keyPrefix)) byPrefix.set(k.keyPrefix, codecOf(k));
+  for (const k of opts.kinds ?? builtinStoredKinds()) {
+    if (hasProtobufForm(k.apiVersion, k.kind) && !byPrefix.has(k.keyPrefix)) byPrefix.set(k.keyPrefix, codecOf(k, opts.write ?? true));
   }
   return (key) => {
     if (!key.startsWith('/registry/')) return undefined;

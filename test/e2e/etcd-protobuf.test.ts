@@ -216,3 +216,13 @@ test('a CRD kube-apiserver stored (JSON at apiextensions.k8s.io/v1beta1) is serv
   const cr = (await raw.get('/registry/kube.example.com/widgets/pb/w').exec()).kvs[0]!.value;
   assert.equal(JSON.parse(cr.toString()).spec.size, 3);
 });
+
+test('--storage-media-type application/json stores built-ins as JSON (and reads the protobuf already there)', async () => {
+  await s!.close();
+  s = await startTestServer({ etcd: { servers: [etcd.url] }, storageMediaType: 'application/json' });
+  const r = await s.kubectl(['create', 'configmap', '-n', 'pb', 'as-json', '--from-literal=k=v']);
+  assert.equal(r.code, 0, r.stderr);
+  const value = (await raw.get('/registry/configmaps/pb/as-json').exec()).kvs[0]!.value;
+  assert.equal(JSON.parse(value.toString()).data.k, 'v');
+  assert.deepEqual((await getJSON(KEYS['/registry/configmaps/pb/cm']!)).data, { key: 'value' });
+});
