@@ -17,7 +17,8 @@ import type { KVStore } from '../storage/types.js';
 import { loadEncryptionConfig, type GroupResource } from '../storage/encryption/config.js';
 import { EncryptingKVStore } from '../storage/encryption/encrypting-store.js';
 import { keyTransformerLookup } from '../storage/encryption/resource-keys.js';
-import { etcdValueCodec } from '../storage/etcd-value-codec.js';
+import { etcdValueCodec, type EtcdValueCodec } from '../storage/etcd-value-codec.js';
+import type { KeyTransformerLookup } from '../storage/encryption/encrypting-store.js';
 import { protobufStorageCodecs } from '../server/protobuf-storage.js';
 import { CRD_KEY_PREFIX, storedCRDCodec } from '../server/stored-crds.js';
 import { BUILTIN_KINDS } from '../apis/index.js';
@@ -124,6 +125,14 @@ function builtinKeyPrefixes(): Map<string, GroupResource> {
   return out;
 }
 
+/** The bytes of values in etcd, as kube-apiserver writes them (see storage/etcd-value-codec.ts). */
+export function etcdCodec(mediaType: StorageMediaType = STORAGE_MEDIA_TYPES[0], transformers?: KeyTransformerLookup): EtcdValueCodec {
+  const protobuf = protobufStorageCodecs({ write: mediaType !== 'application/json' });
+  // CRDs are JSON either way; kube-apiserver's are at v1beta1.
+  const objects = (key: string) => (key.startsWith(CRD_KEY_PREFIX) ? storedCRDCodec : protobuf(key));
+  return etcdValueCodec({ objects, transformers });
+}
+
 export async function serve(opts: ServeOptions): Promise<Served> {
   // Refused before anything starts, as kube-apiserver refuses an invalid configuration.
   const jwt = setUpJwtAuthentication({
@@ -155,12 +164,9 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
     : undefined;
   let kv: KVStore;
   if (opts.etcd) {
-    const protobuf = protobufStorageCodecs({ write: (opts.storageMediaType ?? STORAGE_MEDIA_TYPES[0]) !== 'application/json' });
-    // CRDs are JSON either way; kube-apiserver's are at v1beta1.
-    const objects = (key: string) => (key.startsWith(CRD_KEY_PREFIX) ? storedCRDCodec : protobuf(key));
-    const codec = etcdValueCodec({ objects, transformers });
+    const codec = etcdCodec(opts.storageMediaType, transformers);
     // etcd may have other writers (replicas): its current reads check the cache against etcd's revision.
-    kv = await createCachedStore(await openEtcdStore({ ...opts.etcd, ...(codec && { codec }) }), { sharedStore: true });
+    kv = await createCachedStore(await openEtcdStore({ ...opts.etcd, codec }), { sharedStore: true });
   } else {
     const inner = openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' });
     kv = await createCachedStore(transformers ? new EncryptingKVStore(inner, transformers) : inner);
