@@ -5,7 +5,7 @@
 // then holds what etcd's bytes decode to).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDecipheriv } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -168,6 +168,15 @@ test('encryption at rest on etcd: kube\'s prefix, then raw AES-CBC ciphertext of
   // The Secret written before encryption was turned on (protobuf in the clear) is still read (identity).
   r = await s.kubectl(['get', 'secret', '-n', 'pb', 'sec', '-o', 'jsonpath={.data.password}']);
   assert.equal(Buffer.from(r.stdout, 'base64').toString(), 'hunter2');
+  // A Secret as kube-apiserver encrypts it (k8s.io/api's fixture bytes under AES-CBC) is served.
+  const iv = randomBytes(16);
+  const c = createCipheriv('aes-256-cbc', KEY, iv);
+  const sealed = Buffer.concat([Buffer.from(prefix, 'latin1'), iv, c.update(readFileSync(new URL('core.v1.Secret.pb', FIXTURES))), c.final()]);
+  await raw.put('/registry/secrets/namespaceValue/nameValue').value(sealed).exec();
+  const fixture = JSON.parse(readFileSync(new URL('core.v1.Secret.json', FIXTURES), 'utf8'));
+  const served = await eventually('/api/v1/namespaces/namespaceValue/secrets/nameValue');
+  assert.deepEqual(served.data, fixture.data);
+  assert.equal(served.metadata.uid, fixture.metadata.uid);
 });
 
 test('values an earlier version stored as JSON are read, and rewritten as protobuf by an update that changes nothing', async () => {
