@@ -3,7 +3,7 @@
 import type { KindDeclaration, TableColumnDecl } from './kind.js';
 import type { ResourceType, TableConvertor } from '../registry/resource-type.js';
 import type { GenericStore } from '../registry/store.js';
-import { typedOrder } from '../registry/typed-order.js';
+import { goJSONForm, typedOrder } from '../registry/typed-order.js';
 import { gvString } from '../api/resource.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
@@ -45,7 +45,8 @@ export function builtinResourceType(k: KindDeclaration): ResourceType {
     gr: { group, resource },
     keyPrefix: k.keyPrefix,
     goType: k.object,
-    strategy: { ...k.strategy, canonicalize: typedOrder(k.object) },
+    // Kinds with a protobuf form are held as Go's JSON of the typed object: what their protobuf decodes to.
+    strategy: { ...k.strategy, canonicalize: (k.protobuf ? goJSONForm : typedOrder)(k.object) },
     table: k.table ? tableConvertorOf(k.table, k.tableOrder) : defaultTableConvertor,
     selectableFields: k.selectableFields,
     ...(k.defaultFieldLabelConversion ? { defaultFieldLabelConversion: true as const } : {}),
@@ -53,7 +54,7 @@ export function builtinResourceType(k: KindDeclaration): ResourceType {
     storedBytesPrefix: k.storage ? undefined : `{"kind":"${kind}","apiVersion":"${gvString(group, version)}",`,
     fromStorage: k.storage?.fromStorage ?? ((obj) => obj),
     toStorage: k.storage?.toStorage ?? ((obj) => obj),
-    ...(k.storage?.object ? { storedOrder: typedOrder(k.storage.object) } : {}),
+    ...(k.storage?.object ? { storedOrder: (k.protobuf ? goJSONForm : typedOrder)(k.storage.object) } : {}),
   };
 }
 

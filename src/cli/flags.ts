@@ -41,7 +41,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, FlagTable>> = {
       'oidc-groups-claim', 'oidc-groups-prefix', 'oidc-signing-algs', 'oidc-required-claim', 'authorization-mode',
       'service-account-issuer', 'api-audiences', 'service-account-signing-key-file', 'service-account-key-file',
       'service-account-jwks-uri', 'tls-min-version', 'tls-cipher-suites', 'audit-policy-file', 'audit-log-path',
-      'audit-webhook-config-file', 'storage-sync', 'storage', 'etcd-servers', ...ETCD_CONNECTION,
+      'audit-webhook-config-file', 'storage-sync', 'storage', 'storage-media-type', 'etcd-servers', ...ETCD_CONNECTION,
     ),
     'secure-port': 'int',
     'insecure-port': 'int',

@@ -6,7 +6,7 @@ import { issueClientCertificate } from '../auth/certs.js';
 import { kubeconfigYaml } from '../auth/kubeconfig.js';
 import { goBool, parseArgs, UsageError, type ParsedArgs } from './flags.js';
 import { usage } from './usage.js';
-import { serve } from './serve.js';
+import { serve, STORAGE_MEDIA_TYPES, type StorageMediaType } from './serve.js';
 import type { AuditBackendFlags } from './audit-options.js';
 import type { BatchConfig } from '../audit/buffered.js';
 import { connectionFromKubeconfig } from './kube-client.js';
@@ -106,6 +106,7 @@ async function main(argv: string[]): Promise<number> {
     maxConnections: countFlag(args.flags, 'max-connections'),
     storageSync: storageSyncFlag(args.flags.get('storage-sync')),
     etcd: etcdFlags(args.flags),
+    storageMediaType: storageMediaTypeFlag(args.flags.get('storage-media-type')),
     leaderElection: leaderElectionFlags(args.flags),
     tlsMinVersion,
     tlsCipherSuites,
@@ -285,6 +286,13 @@ function etcdFlags(flags: ReadonlyMap<string, string>): EtcdStoreOptions | undef
     certFile: flags.get('etcd-certfile'),
     keyFile: flags.get('etcd-keyfile'),
   };
+}
+
+function storageMediaTypeFlag(v: string | undefined): StorageMediaType | undefined {
+  if (v === undefined) return undefined;
+  const known = STORAGE_MEDIA_TYPES.find((t) => t === v);
+  if (known) return known;
+  throw new Error(`invalid --storage-media-type: ${v} (want ${STORAGE_MEDIA_TYPES.join(' or ')})`);
 }
 
 function storageSyncFlag(v: string | undefined): StorageSync | undefined {

@@ -17,6 +17,10 @@ import type { KVStore } from '../storage/types.js';
 import { loadEncryptionConfig, type GroupResource } from '../storage/encryption/config.js';
 import { EncryptingKVStore } from '../storage/encryption/encrypting-store.js';
 import { keyTransformerLookup } from '../storage/encryption/resource-keys.js';
+import { etcdValueCodec, type EtcdValueCodec } from '../storage/etcd-value-codec.js';
+import type { KeyTransformerLookup } from '../storage/encryption/encrypting-store.js';
+import { protobufStorageCodecs } from '../server/protobuf-storage.js';
+import { CRD_KEY_PREFIX, storedCRDCodec } from '../server/stored-crds.js';
 import { BUILTIN_KINDS } from '../apis/index.js';
 import type { LeaderElectionConfig } from '../controllers/leader-election.js';
 import { auditFromFlags, type AuditFlags } from './audit-options.js';
@@ -27,6 +31,9 @@ import { DEFAULT_ISSUER } from '../auth/service-account-token.js';
 import { listenForSnapshots, SNAPSHOT_SOCKET, type SnapshotListener } from './snapshot-socket.js';
 
 export type { AuditFlags };
+
+export const STORAGE_MEDIA_TYPES = ['application/vnd.kubernetes.protobuf', 'application/json'] as const;
+export type StorageMediaType = (typeof STORAGE_MEDIA_TYPES)[number];
 
 export interface ServeOptions {
   /** Certificates and the kubeconfig, and the SQLite state unless etcd is given. */
@@ -76,6 +83,11 @@ export interface ServeOptions {
   maxConnections?: number;
   /** fsync per commit ('full', default) or only at checkpoints ('normal', --storage-sync); see StorageSync. */
   storageSync?: StorageSync;
+  /**
+   * --storage-media-type: how built-in kinds are stored in etcd (kube's default, protobuf, or JSON). Custom
+   * resources and CRDs are JSON either way, and SQLite stores JSON.
+   */
+  storageMediaType?: StorageMediaType;
   /** kube's --tls-min-version and --tls-cipher-suites (Go's names). */
   tlsMinVersion?: string;
   tlsCipherSuites?: string[];
@@ -115,6 +127,14 @@ export function builtinKeyPrefixes(): Map<string, GroupResource> {
   return out;
 }
 
+/** The bytes of values in etcd, as kube-apiserver writes them (see storage/etcd-value-codec.ts). */
+export function etcdCodec(mediaType: StorageMediaType = STORAGE_MEDIA_TYPES[0], transformers?: KeyTransformerLookup): EtcdValueCodec {
+  const protobuf = protobufStorageCodecs({ write: mediaType !== 'application/json' });
+  // CRDs are JSON either way; kube-apiserver's are at v1beta1.
+  const objects = (key: string) => (key.startsWith(CRD_KEY_PREFIX) ? storedCRDCodec : protobuf(key));
+  return etcdValueCodec({ objects, transformers });
+}
+
 export async function serve(opts: ServeOptions): Promise<Served> {
   // Refused before anything starts, as kube-apiserver refuses an invalid configuration.
   const jwt = setUpJwtAuthentication({
@@ -139,12 +159,22 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Current reads are served from memory; writes, watches and older revisions go to SQLite or etcd.
   // Encryption at rest sits under the cache: the cache and everything above it hold plaintext.
-  const transformers = opts.encryptionProviderConfig ? keyTransformerLookup(loadEncryptionConfig(opts.encryptionProviderConfig), builtinKeyPrefixes()) : undefined;
-  const sqlite = opts.etcd ? undefined : openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' });
-  const inner = sqlite ?? (await openEtcdStore(opts.etcd!));
-  // etcd may have other writers (replicas): its current reads check the cache against etcd's revision, and
-  // watches are served from the cache.
-  const kv = await createCachedStore(transformers ? new EncryptingKVStore(inner, transformers) : inner, opts.etcd ? { sharedStore: true, serveWatches: true } : {});
+  // On etcd, values are stored as kube-apiserver stores them: built-in kinds as protobuf, then encrypted
+  // (raw ciphertext), both in the etcd store's value codec. SQLite stores JSON, encrypted above it as text.
+  const transformers = opts.encryptionProviderConfig
+    ? keyTransformerLookup(loadEncryptionConfig(opts.encryptionProviderConfig, opts.etcd !== undefined), builtinKeyPrefixes())
+    : undefined;
+  let kv: KVStore;
+  let sqlite: SqliteStore | undefined;
+  if (opts.etcd) {
+    const codec = etcdCodec(opts.storageMediaType, transformers);
+    // etcd may have other writers (replicas): its current reads check the cache against etcd's revision, and
+    // watches are served from the cache.
+    kv = await createCachedStore(await openEtcdStore({ ...opts.etcd, codec }), { sharedStore: true, serveWatches: true });
+  } else {
+    sqlite = openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' });
+    kv = await createCachedStore(transformers ? new EncryptingKVStore(sqlite, transformers) : sqlite);
+  }
   const [certs, saKeys] = await Promise.all([
     ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] }),
     loadServiceAccountKeys(dataDir, { signingKeyFile: opts.serviceAccountSigningKeyFile, keyFiles: opts.serviceAccountKeyFiles }),

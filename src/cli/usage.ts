@@ -132,6 +132,9 @@ export const FLAGS_HELP: Readonly<Record<string, string>> = {
   --etcd-keyfile PATH    the client certificate's private key
   --etcd-compaction-interval DURATION
                          how often etcd's history is compacted, coordinated with other servers (default 5m0s; 0: never)
+  --storage-media-type TYPE
+                         how built-in kinds are stored in etcd: application/vnd.kubernetes.protobuf (default, as
+                         kube-apiserver) or application/json (custom resources and CRDs are JSON either way)
 `,
   'migrate-backend': `  --force                delete whatever the target holds first (default: refuse a target holding any key)
   --chunk-size N         keys per page read from the source (default 500)

@@ -183,6 +183,20 @@ export function decodeProtobufDeleteOptions(body: Buffer): Record<string, unknow
   return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: result.message, code: 500 });
 }
 
+/**
+ * Decodes an object as kube-apiserver stores it in etcd (the same envelope, of the storage version): its
+ * JSON, kind and apiVersion first. Throws Go's error text when the bytes are not such an object.
+ */
+export function decodeStoredObject(bytes: Uint8Array): Record<string, unknown> {
+  const env = openEnvelope(bytes);
+  if (env instanceof DecodeFailure) throw new Error(env.message);
+  const known = protobufKind(gvString(env.gvk), env.gvk.kind);
+  if (!known) throw new Error(`no kind ${JSON.stringify(env.gvk.kind)} is registered for version ${JSON.stringify(gvString(env.gvk))}`);
+  const result = decodeRaw(known, env);
+  if (result instanceof DecodeFailure) throw new Error(result.message);
+  return result.object;
+}
+
 // ------------------------------------------------------------------ responses
 
 /** The Content-Type of a protobuf watch, as kube's watch handler sets it. */

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { Etcd3, type IKeyValue, type IEvent, type IOptions } from 'etcd3';
 import { EtcdWatchMux, type RawWatch } from './etcd-watch.js';
+import { TEXT_CODEC, type EtcdValueCodec } from './etcd-value-codec.js';
 import { etcdRange, keyMapping, rangeStart, toEtcdKey, fromEtcdKey, type KeyMapping } from './etcd-keys.js';
 import {
   StorageError,
@@ -40,6 +41,8 @@ export interface EtcdStoreOptions {
    * coordinated with every other server on the etcd (default 0: off; `serve` uses kube's 5 minutes).
    */
   compactionIntervalMs?: number;
+  /** The values' bytes in etcd (default: the JSON text as is); see etcd-value-codec.ts. */
+  codec?: EtcdValueCodec;
 }
 
 /** The key kube-apiserver's compactors coordinate on, outside any prefix (its version is the compaction count). */
@@ -67,6 +70,7 @@ interface OpenWatch {
 export class EtcdStore implements KVStore {
   private readonly client: Etcd3;
   private readonly keys: KeyMapping;
+  private readonly codec: EtcdValueCodec;
   private readonly mux: EtcdWatchMux;
   /** The newest compacted revision known here (see the header). */
   private compacted = 0;
@@ -84,6 +88,7 @@ export class EtcdStore implements KVStore {
 
   constructor(opts: EtcdStoreOptions) {
     this.keys = keyMapping(opts.prefix ?? '/registry', opts.root ?? '/registry');
+    this.codec = opts.codec ?? TEXT_CODEC;
     const options: IOptions = {
       hosts: opts.servers,
       dialTimeout: opts.dialTimeoutMs ?? 10_000,
@@ -210,7 +215,7 @@ export class EtcdStore implements KVStore {
       this.client.kv.txn({
         // Absent: its create revision compares as 0 (kube's notFound(key)).
         compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key: k, value: Buffer.from(value, 'utf8') } }],
+        success: [{ request_put: { key: k, value: this.codec.toStorage(key, value) } }],
         failure: [{ request_range: { key: k } }],
       }),
     );
@@ -227,7 +232,7 @@ export class EtcdStore implements KVStore {
     const res = await this.rpc(
       this.client.kv.txn({
         compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision }],
-        success: [{ request_put: { key: k, value: Buffer.from(value, 'utf8'), prev_kv: true } }],
+        success: [{ request_put: { key: k, value: this.codec.toStorage(key, value), prev_kv: true } }],
         failure: [{ request_range: { key: k } }],
       }),
     );
@@ -256,7 +261,8 @@ export class EtcdStore implements KVStore {
     const prev = res.responses[0]?.response_delete_range?.prev_kvs[0];
     // Cannot happen inside the transaction that just found the key; be explicit rather than guess.
     if (!prev) return { ok: false };
-    return { ok: true, kv: this.toKeyValue(prev), revision: Number(res.header.revision) };
+    // The value is gone already: one that cannot be read comes back as its bytes rather than failing the delete.
+    return { ok: true, kv: this.toKeyValue(prev, true), revision: Number(res.header.revision) };
   }
 
   watch(prefix: string, opts: WatchOptions): Watcher {
@@ -394,10 +400,20 @@ export class EtcdStore implements KVStore {
     if (revision > this.compacted) this.compacted = revision;
   }
 
-  private toKeyValue(kv: IKeyValue): KeyValue {
+  /** Our view of an etcd key-value: the value decoded (throws when it cannot be, unless lenient). */
+  private toKeyValue(kv: IKeyValue, lenient = false): KeyValue {
+    const key = fromEtcdKey(this.keys, kv.key);
+    let decoded;
+    try {
+      decoded = this.codec.fromStorage(key, kv.value);
+    } catch (err) {
+      if (!lenient) throw err;
+      decoded = { value: kv.value.toString('utf8') };
+    }
     return {
-      key: fromEtcdKey(this.keys, kv.key),
-      value: kv.value.toString('utf8'),
+      key,
+      value: decoded.value,
+      ...(decoded.stale && { stale: true }),
       createRevision: Number(kv.create_revision),
       modRevision: Number(kv.mod_revision),
     };

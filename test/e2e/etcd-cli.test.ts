@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Etcd3 } from 'etcd3';
 import { requireEtcd, startEtcd, type EtcdProcess } from '../storage/etcd-process.js';
+import { decodeStoredObject } from '../../src/server/protobuf.js';
 
 const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 let etcd: EtcdProcess;
@@ -36,6 +37,10 @@ test('wrong storage flags are refused with a message', () => {
   assert.equal(refused(['--storage=etcd']), 'crd-apiserver: --etcd-servers must be specified');
   assert.equal(refused([`--etcd-servers=${etcd.url}`]), 'crd-apiserver: --etcd-servers is only used with --storage etcd');
   assert.equal(refused(['--storage=mysql']), 'crd-apiserver: invalid --storage: mysql (want sqlite or etcd)');
+  assert.equal(
+    refused(['--storage-media-type=application/yaml']),
+    'crd-apiserver: invalid --storage-media-type: application/yaml (want application/vnd.kubernetes.protobuf or application/json)',
+  );
   assert.equal(
     refused(['--storage=etcd', '--etcd-servers=127.0.0.1:2379']),
     'crd-apiserver: invalid --etcd-servers URL 127.0.0.1:2379 (want http://HOST:PORT or https://HOST:PORT)',
@@ -65,8 +70,8 @@ test('serve --storage etcd --etcd-prefix keeps its state under the prefix', asyn
     assert.match(out, /crd-apiserver serving on https:\/\/127\.0\.0\.1:\d+/);
     const raw = new Etcd3({ hosts: etcd.url });
     try {
-      // The default namespace the server creates at start-up, at kube's key under the prefix.
-      const ns = await raw.get('/custom/namespaces/default').json();
+      // The default namespace the server creates at start-up, at kube's key under the prefix (as kube's protobuf).
+      const ns = decodeStoredObject((await raw.get('/custom/namespaces/default').buffer())!);
       assert.equal((ns as { metadata: { name: string } }).metadata.name, 'default');
       assert.equal((await raw.getAll().prefix('/registry/').keys()).length, 0);
     } finally {

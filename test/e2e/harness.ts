@@ -66,6 +66,8 @@ export interface TestServerOptions {
   apfEnsureIntervalMs?: number;
   /** Run on etcd (serve --storage etcd) instead of SQLite in the data directory. */
   etcd?: ServeOptions['etcd'];
+  /** --storage-media-type: how built-ins are stored on etcd. */
+  storageMediaType?: ServeOptions['storageMediaType'];
   /** kube's --encryption-provider-config. */
   encryptionProviderConfig?: string;
   /** --leader-elect and its timings (default: on with etcd, as serve's flags). */

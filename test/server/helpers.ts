@@ -6,6 +6,7 @@ import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import { createCachedStore } from '../../src/storage/cache.js';
 import type { KVStore } from '../../src/storage/types.js';
 import { openEtcdStore } from '../../src/storage/etcd-store.js';
+import { etcdCodec } from '../../src/cli/serve.js';
 import { startEtcd, type EtcdProcess } from '../storage/etcd-process.js';
 
 export interface Api {
@@ -19,7 +20,10 @@ export interface Api {
 export async function startApi(opts: Omit<ServerOptions, 'kv'> = {}): Promise<Api> {
   let etcd: EtcdProcess | undefined;
   if (process.env.CRD_APISERVER_TEST_STORAGE === 'etcd') etcd = await startEtcd();
-  const kv = etcd ? await createCachedStore(await openEtcdStore({ servers: [etcd.url] }), { sharedStore: true, serveWatches: true }) : await createCachedStore(openSqliteStore(':memory:'));
+  // Values as `serve --storage etcd` stores them (built-ins as kube's protobuf).
+  const kv = etcd
+    ? await createCachedStore(await openEtcdStore({ servers: [etcd.url], codec: etcdCodec() }), { sharedStore: true, serveWatches: true })
+    : await createCachedStore(openSqliteStore(':memory:'));
   // On etcd as `serve --storage etcd` runs: the writing controllers under their Lease.
   const server = await startServer({ kv, insecurePort: 0, ...(etcd ? { leaderElection: {} } : {}), ...opts });
   const url = server.insecureUrl!;

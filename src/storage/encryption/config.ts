@@ -120,7 +120,7 @@ export function validateEncryptionConfiguration(config: JSONObject): FieldError[
   return errs;
 }
 
-function providerTransformer(provider: JSONObject): PrefixTransformer {
+function providerTransformer(provider: JSONObject, binary: boolean): PrefixTransformer {
   if (provider.identity !== undefined) return identityProvider;
   const keysOf = (conf: JSONObject): NamedKey[] =>
     asArray(conf.keys).map((k) => {
@@ -129,14 +129,17 @@ function providerTransformer(provider: JSONObject): PrefixTransformer {
     });
   for (const mode of ['aescbc', 'aesgcm'] as const) {
     const conf = provider[mode];
-    if (isObject(conf)) return aesProvider(mode, keysOf(conf));
+    if (isObject(conf)) return aesProvider(mode, keysOf(conf), binary);
   }
-  if (isObject(provider.secretbox)) return secretboxProvider(keysOf(provider.secretbox));
+  if (isObject(provider.secretbox)) return secretboxProvider(keysOf(provider.secretbox), binary);
   throw new Error('kms provider is not supported by this server; use aescbc, aesgcm or secretbox');
 }
 
-/** Build the lookup from a decoded configuration; throws with kube's messages when it is invalid. */
-export function transformersFromConfig(config: unknown): TransformerLookup {
+/**
+ * Build the lookup from a decoded configuration; throws with kube's messages when it is invalid. binary: the
+ * transformers' strings are bytes and the ciphertext raw (the etcd store's form), else text with base64 ciphertext.
+ */
+export function transformersFromConfig(config: unknown, binary = false): TransformerLookup {
   if (!isObject(config) || config.kind !== 'EncryptionConfiguration' || config.apiVersion !== 'apiserver.config.k8s.io/v1') {
     const c = isObject(config) ? config : {};
     throw new Error(`got unexpected config type: ${String(c.apiVersion ?? '')}, Kind=${String(c.kind ?? '')}`);
@@ -145,7 +148,7 @@ export function transformersFromConfig(config: unknown): TransformerLookup {
   if (errs.length) throw new Error(aggregate(errs));
   const byGR = new Map<string, ValueTransformer>();
   for (const r of asArray(config.resources) as JSONObject[]) {
-    const providers = asArray(r.providers).map((p) => providerTransformer(p as JSONObject));
+    const providers = asArray(r.providers).map((p) => providerTransformer(p as JSONObject, binary));
     const transformer = prefixTransformers('no matching prefix found', providers);
     for (const res of asArray(r.resources).map(String)) {
       const gr = parseGroupResource(res);
@@ -161,7 +164,7 @@ export function transformersFromConfig(config: unknown): TransformerLookup {
 }
 
 /** Read and build --encryption-provider-config; errors carry kube's wording. */
-export function loadEncryptionConfig(path: string): TransformerLookup {
+export function loadEncryptionConfig(path: string, binary = false): TransformerLookup {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -176,7 +179,7 @@ export function loadEncryptionConfig(path: string): TransformerLookup {
     throw new Error(`error while parsing file: error decoding encryption provider configuration file "${path}": ${(err as Error).message}`);
   }
   try {
-    return transformersFromConfig(doc);
+    return transformersFromConfig(doc, binary);
   } catch (err) {
     throw new Error(`error while parsing file: ${(err as Error).message}`);
   }

@@ -3,8 +3,9 @@
 // reading the values that carry its prefix.
 //
 // On disk a value is kube's prefix (`k8s:enc:aescbc:v1:<key name>:`) followed by the ciphertext kube's
-// transformer produces, base64-encoded: our stored values are strings, and base64 round-trips exactly
-// where raw bytes in a string would not. Identity leaves the value (the object's JSON) as it is.
+// transformer produces. In SQLite it is base64-encoded (those stored values are text); on etcd the
+// transformers run in binary mode, where strings are bytes (latin1, one char per byte) and the ciphertext
+// is raw, as kube writes it. Identity leaves the value as it is.
 import { createCipheriv, createDecipheriv, randomBytes, type CipherGCMTypes } from 'node:crypto';
 import nacl from 'tweetnacl';
 
@@ -145,8 +146,32 @@ export function prefixTransformers(noMatch: string, list: readonly PrefixTransfo
   };
 }
 
-/** One key of an AES provider: its cipher over UTF-8 plaintext and base64 ciphertext. */
-export function keyTransformer(cipher: BlockTransformer): ValueTransformer {
+/**
+ * Binary mode (etcd): plaintext and stored values are byte strings (latin1) and the ciphertext is raw, as kube
+ * stores it. A value in the text form (base64 ciphertext over UTF-8 JSON, as earlier versions of this server
+ * wrote to etcd) is still read, and is stale so that rewriting objects converts it.
+ */
+function binaryKeyTransformer(cipher: BlockTransformer): ValueTransformer {
+  return {
+    toStorage: (plain, dataCtx) => cipher.encrypt(Buffer.from(plain, 'latin1'), Buffer.from(dataCtx, 'utf8')).toString('latin1'),
+    fromStorage(stored, dataCtx) {
+      const aad = Buffer.from(dataCtx, 'utf8');
+      // Raw ciphertext of a block or more is all base64 letters with odds of 4^-16 at best.
+      if (stored.length >= 24 && stored.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(stored)) {
+        try {
+          return { value: cipher.decrypt(Buffer.from(stored, 'base64'), aad).toString('latin1'), stale: true };
+        } catch {
+          // Not the text form after all: read it as raw bytes below.
+        }
+      }
+      return { value: cipher.decrypt(Buffer.from(stored, 'latin1'), aad).toString('latin1'), stale: false };
+    },
+  };
+}
+
+/** One key of an AES provider: its cipher over UTF-8 plaintext and base64 ciphertext (or raw bytes in binary mode). */
+export function keyTransformer(cipher: BlockTransformer, binary = false): ValueTransformer {
+  if (binary) return binaryKeyTransformer(cipher);
   return {
     toStorage: (plain, dataCtx) => cipher.encrypt(Buffer.from(plain, 'utf8'), Buffer.from(dataCtx, 'utf8')).toString('base64'),
     fromStorage(stored, dataCtx) {
@@ -174,24 +199,24 @@ export interface NamedKey {
 }
 
 /** An AES provider (aescbc or aesgcm) over its keys, as kube's aesPrefixTransformer builds it. */
-export function aesProvider(mode: 'aescbc' | 'aesgcm', keys: readonly NamedKey[]): PrefixTransformer {
+export function aesProvider(mode: 'aescbc' | 'aesgcm', keys: readonly NamedKey[], binary = false): PrefixTransformer {
   const make = mode === 'aescbc' ? aesCBC : aesGCM;
   return {
     prefix: `k8s:enc:${mode}:v1:`,
     transformer: prefixTransformers(
       'no matching key was found for the provided AES transformer',
-      keys.map((k) => ({ prefix: `${k.name}:`, transformer: keyTransformer(make(k.secret)) })),
+      keys.map((k) => ({ prefix: `${k.name}:`, transformer: keyTransformer(make(k.secret), binary) })),
     ),
   };
 }
 
 /** The secretbox provider over its keys, as kube's secretboxPrefixTransformer builds it. */
-export function secretboxProvider(keys: readonly NamedKey[]): PrefixTransformer {
+export function secretboxProvider(keys: readonly NamedKey[], binary = false): PrefixTransformer {
   return {
     prefix: 'k8s:enc:secretbox:v1:',
     transformer: prefixTransformers(
       'no matching key was found for the provided Secretbox transformer',
-      keys.map((k) => ({ prefix: `${k.name}:`, transformer: keyTransformer(secretbox(k.secret)) })),
+      keys.map((k) => ({ prefix: `${k.name}:`, transformer: keyTransformer(secretbox(k.secret), binary) })),
     ),
   };
 }
