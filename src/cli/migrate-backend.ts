@@ -13,7 +13,7 @@ import { clearKeys, copyKeys, countKeys } from '../storage/copy-store.js';
 import { EncryptingKVStore, type KeyTransformerLookup } from '../storage/encryption/encrypting-store.js';
 import { loadEncryptionConfig } from '../storage/encryption/config.js';
 import { keyTransformerLookup } from '../storage/encryption/resource-keys.js';
-import { builtinKeyPrefixes } from './serve.js';
+import { builtinKeyPrefixes, etcdCodec } from './serve.js';
 
 /** One end of a migration: a SQLite data directory (or, as a source, a state.db file such as a snapshot) or etcd. */
 export type Backend = { kind: 'sqlite'; path: string; file: string } | { kind: 'etcd'; etcd: EtcdStoreOptions };
@@ -78,8 +78,12 @@ function sameBackend(a: Backend, b: Backend): boolean {
   return false;
 }
 
-async function open(b: Backend, side: 'from' | 'to'): Promise<KVStore> {
-  if (b.kind === 'etcd') return openEtcdStore(b.etcd);
+/**
+ * A side's storage. etcd is opened with the codec `serve` uses (built-in kinds as kube's protobuf), with that
+ * side's encryption at rest inside it (raw ciphertext, kube's layout) when a configuration is given for it.
+ */
+async function open(b: Backend, side: 'from' | 'to', encryption?: string): Promise<KVStore> {
+  if (b.kind === 'etcd') return openEtcdStore({ ...b.etcd, codec: etcdCodec(undefined, encryption ? etcdTransformerLookup(encryption) : undefined) });
   if (side === 'from' && !existsSync(b.file)) throw new Error(`${b.path} holds no state.db: not a crd-apiserver data directory`);
   if (side === 'to') mkdirSync(b.path, { recursive: true, mode: 0o700 });
   try {
@@ -100,6 +104,11 @@ function transformerLookup(configPath: string): KeyTransformerLookup {
   return keyTransformerLookup(loadEncryptionConfig(configPath), builtinKeyPrefixes());
 }
 
+/** The same in etcd's binary form (strings are bytes, ciphertext raw). */
+function etcdTransformerLookup(configPath: string): KeyTransformerLookup {
+  return keyTransformerLookup(loadEncryptionConfig(configPath, true), builtinKeyPrefixes());
+}
+
 export async function migrateBackend(opts: MigrateBackendOptions): Promise<MigrateBackendResult> {
   const log = opts.log ?? (() => {});
   if (sameBackend(opts.from, opts.to)) throw new Error('--from and --to name the same storage');
@@ -115,11 +124,12 @@ export async function migrateBackend(opts: MigrateBackendOptions): Promise<Migra
     }
     // The source is decrypted key by key (so that a value the configuration cannot read is named), the target
     // encrypted by the store that writes it.
-    const decrypt = opts.fromEncryption ? transformerLookup(opts.fromEncryption) : undefined;
-    const encrypt = opts.toEncryption ? transformerLookup(opts.toEncryption) : undefined;
-    const from = await open(source, 'from');
+    // On etcd both happen in the store's codec (see open).
+    const decrypt = opts.fromEncryption && source.kind === 'sqlite' ? transformerLookup(opts.fromEncryption) : undefined;
+    const encrypt = opts.toEncryption && opts.to.kind === 'sqlite' ? transformerLookup(opts.toEncryption) : undefined;
+    const from = await open(source, 'from', source.kind === 'etcd' ? opts.fromEncryption : undefined);
     stores.push(from);
-    const target = await open(opts.to, 'to');
+    const target = await open(opts.to, 'to', opts.to.kind === 'etcd' ? opts.toEncryption : undefined);
     stores.push(target);
     const to = encrypt ? new EncryptingKVStore(target, encrypt) : target;
     const existing = await countKeys(target);
