@@ -13,22 +13,20 @@ const MAX_AUDIT_ID = 64;
 
 export function withHttpLogging(logger: Logger): Filter {
   return (ctx, next) => {
-    const start = performance.now();
-    const res = ctx.res;
     // Logged when the response is done (a watch: when it ends), with the code written, thrown errors included.
-    res.once('close', () => log(logger, ctx, start));
+    ctx.res.once('close', () => log(logger, ctx));
     return next();
   };
 }
 
-function log(logger: Logger, ctx: RequestContext, start: number): void {
+function log(logger: Logger, ctx: RequestContext): void {
   const { req, res } = ctx;
   const auditID = String(res.getHeader('audit-id') ?? '').slice(0, MAX_AUDIT_ID);
   const verb = normalizedVerb({ method: req.method ?? 'GET', info: ctx.info, query: ctx.query, contentType: req.headers['content-type'] }, cleanScope(ctx.info));
   logger.info(LEVEL, CALLER, 'HTTP', [
     ['verb', verb],
     ['URI', req.url ?? ''],
-    ['latency', goDuration((performance.now() - start) * 1e6)],
+    ['latency', goDuration((performance.now() - ctx.receivedAt) * 1e6)],
     ['userAgent', req.headers['user-agent'] ?? ''],
     ['audit-ID', auditID],
     ['srcIP', remoteAddr(ctx)],

@@ -14,21 +14,11 @@ import type { RequestLabels, ServerMetrics } from '../metrics/server-metrics.js'
 /** Whether the registry serves a resource (the request reaches an endpoint rather than the not-found handler). */
 export type IsServed = (group: string, version: string, resource: string) => boolean;
 
-interface Timing {
-  start: number;
-  /** Set when an instrumented handler took the request: it records it then. */
-  instrumented: boolean;
-}
-
-const timings = new WeakMap<RequestContext, Timing>();
-
 export function withRequestMetrics(metrics: ServerMetrics): Filter {
   return async (ctx, next) => {
-    const t: Timing = { start: performance.now(), instrumented: false };
-    timings.set(ctx, t);
     await next();
     // Refused by flow control before any handler: priority and fairness and max-in-flight answer 429 without throwing.
-    if (!t.instrumented && ctx.res.statusCode === 429) metrics.observeDropped(requestLabels(ctx), 429);
+    if (!ctx.instrumented && ctx.res.statusCode === 429) metrics.observeDropped(requestLabels(ctx), 429);
   };
 }
 
@@ -36,15 +26,14 @@ export function withInstrumentedHandlers(metrics: ServerMetrics, isServed: IsSer
   return async (ctx, next) => {
     const instrumented = instrumentedLabels(ctx, isServed);
     if (!instrumented) return next();
-    const t = timings.get(ctx) ?? { start: performance.now(), instrumented: true };
-    t.instrumented = true;
+    ctx.instrumented = true;
     const res = ctx.res;
     if (isLongRunning(ctx.info)) {
       // A watch's handler returns once the stream is set up; kube's returns when it ends.
       const done = metrics.startLongRunning(instrumented());
       const end = (): void => {
         done();
-        metrics.observeRequest(instrumented(), res.statusCode, (performance.now() - t.start) / 1000);
+        metrics.observeRequest(instrumented(), res.statusCode, (performance.now() - ctx.receivedAt) / 1000);
       };
       if (res.destroyed) end();
       else res.once('close', end);
@@ -62,7 +51,7 @@ export function withInstrumentedHandlers(metrics: ServerMetrics, isServed: IsSer
     } finally {
       metrics.noteExecuting(kind, -1);
       // Labels after the handler: the router may have refined the request info (a namespace's own name).
-      metrics.observeRequest(instrumented(), code ?? res.statusCode, (performance.now() - t.start) / 1000);
+      metrics.observeRequest(instrumented(), code ?? res.statusCode, (performance.now() - ctx.receivedAt) / 1000);
     }
   };
 }
