@@ -12,10 +12,13 @@ export interface AdmissionPlugin {
   validate?(attrs: AdmissionAttributes): Promise<void> | void;
 }
 
-export function admissionChain(plugins: readonly AdmissionPlugin[]): Admission {
+/** Told of each whole phase, "admit" (mutating) or "validate", as kube's WithStepMetrics records them. */
+export type AdmissionStepObserver = (type: 'admit' | 'validate', operation: Operation, rejected: boolean, seconds: number) => void;
+
+export function admissionChain(plugins: readonly AdmissionPlugin[], observeStep?: AdmissionStepObserver): Admission {
   const mutating = plugins.filter((p) => p.admit);
   const validating = plugins.filter((p) => p.validate);
-  return {
+  const chain: Admission = {
     async admit(attrs) {
       for (const p of mutating) if (p.operations.includes(attrs.operation)) await p.admit!(attrs);
     },
@@ -23,4 +26,18 @@ export function admissionChain(plugins: readonly AdmissionPlugin[]): Admission {
       for (const p of validating) if (p.operations.includes(attrs.operation)) await p.validate!(attrs);
     },
   };
+  if (!observeStep) return chain;
+  const timed =
+    (type: 'admit' | 'validate', phase: (attrs: AdmissionAttributes) => Promise<void>) =>
+    async (attrs: AdmissionAttributes): Promise<void> => {
+      const start = performance.now();
+      let rejected = true;
+      try {
+        await phase(attrs);
+        rejected = false;
+      } finally {
+        observeStep(type, attrs.operation, rejected, (performance.now() - start) / 1000);
+      }
+    };
+  return { admit: timed('admit', chain.admit), validate: timed('validate', chain.validate) };
 }

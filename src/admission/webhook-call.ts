@@ -14,12 +14,12 @@ import { admissionReview, reviewVersionFor, verifyAdmissionResponse, type Admiss
 
 export type CallOutcome =
   | { kind: 'ok'; response: AdmissionResponse }
-  /** webhookutil.ErrCallingWebhook: the failure policy decides. */
-  | { kind: 'callError'; message: string }
+  /** webhookutil.ErrCallingWebhook: the failure policy decides. code: its Status's (400 for a bad configuration, else 503). */
+  | { kind: 'callError'; message: string; code: number }
   /** ErrWebhookRejection, or an error no policy softens (dry run unsupported). */
   | { kind: 'refused'; error: S.StatusError };
 
-const callError = (name: string, reason: string): CallOutcome => ({ kind: 'callError', message: `failed calling webhook "${name}": ${reason}` });
+const callError = (name: string, reason: string, code = 503): CallOutcome => ({ kind: 'callError', message: `failed calling webhook "${name}": ${reason}`, code });
 
 /** webhookerrors.ToStatusErr: the webhook's Status, at least a 400 Failure, its message prefixed. */
 export function toStatusErr(name: string, result: JSONObject | undefined): S.StatusError {
@@ -41,17 +41,17 @@ export async function callWebhook(hook: JSONObject, a: AdmissionAttributes, inv:
   const name = String(hook['name'] ?? '');
   if (a.dryRun) {
     const se = hook['sideEffects'];
-    if (se === undefined || se === null) return callError(name, 'Webhook SideEffects is nil');
+    if (se === undefined || se === null) return callError(name, 'Webhook SideEffects is nil', 400);
     if (!NO_SIDE_EFFECTS.includes(String(se))) return { kind: 'refused', error: S.badRequest(`admission webhook "${name}" does not support dry run`) };
   }
   const version = reviewVersionFor(hook);
-  if (!version) return callError(name, 'could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)');
+  if (!version) return callError(name, 'could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)', 400);
   const timeoutSeconds = typeof hook['timeoutSeconds'] === 'number' ? hook['timeoutSeconds'] : 10;
   let target;
   try {
     target = webhookTarget((hook['clientConfig'] ?? {}) as WebhookClientConfig, resolver, timeoutSeconds);
   } catch (e) {
-    return callError(name, `could not get REST client: ${(e as Error).message}`);
+    return callError(name, `could not get REST client: ${(e as Error).message}`, 400);
   }
   const { uid, review } = admissionReview(version, a, inv);
   let body: unknown;

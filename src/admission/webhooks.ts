@@ -37,6 +37,37 @@ export interface WebhookDependencies {
   decode?(obj: JSONObject, resource: ServedResource): void;
   /** The server's authorizer, for matchConditions' `authorizer`; absent: every check has no opinion. */
   authorize?: AuthorizeFn;
+  /** Told of each call, as kube's dispatchers record apiserver_admission_webhook_* metrics. */
+  observe?: WebhookCallObserver;
+}
+
+/** One webhook call: type "admit" (mutating) or "validating"; the code is 200, the refusal's, or the call error's. */
+export interface WebhookCall {
+  name: string;
+  type: 'admit' | 'validating';
+  operation: string;
+  rejected: boolean;
+  code: number;
+  seconds: number;
+  /** Set when the call failed the request (kube's rejection count). */
+  rejection?: 'calling_webhook_error' | 'no_error';
+}
+export type WebhookCallObserver = (call: WebhookCall) => void;
+
+/** callWebhook, timed and reported as kube's dispatchers do: a call error counts as a rejection unless the policy is Ignore. */
+async function observedCall(hook: JSONObject, a: AdmissionAttributes, inv: Invocation, mutating: boolean, deps: WebhookDependencies): Promise<CallOutcome> {
+  if (!deps.observe) return callWebhook(hook, a, inv, mutating, deps.resolver);
+  const start = performance.now();
+  const outcome = await callWebhook(hook, a, inv, mutating, deps.resolver);
+  const seconds = (performance.now() - start) / 1000;
+  const base = { name: String(hook['name'] ?? ''), type: mutating ? ('admit' as const) : ('validating' as const), operation: a.operation, seconds };
+  if (outcome.kind === 'ok') deps.observe({ ...base, rejected: false, code: 200 });
+  else if (outcome.kind === 'refused') deps.observe({ ...base, rejected: true, code: outcome.error.code, rejection: 'no_error' });
+  else {
+    const rejected = hook['failurePolicy'] !== 'Ignore';
+    deps.observe({ ...base, rejected, code: outcome.code, ...(rejected ? { rejection: 'calling_webhook_error' as const } : {}) });
+  }
+  return outcome;
 }
 
 /** The stored configurations, from informers over their stores. */
@@ -158,7 +189,7 @@ export function mutatingWebhooks(configs: () => WebhookAccessor[], deps: Webhook
       const call = await shouldCallHook(hook, a, deps);
       if (!call) continue;
       if (reinvoking && !state.reinvoke.has(uid)) continue;
-      const outcome = await callWebhook(hook, a, call.invocation, true, deps.resolver);
+      const outcome = await observedCall(hook, a, call.invocation, true, deps);
       let changed = false;
       if (outcome.kind === 'ok' && outcome.response.patch && outcome.response.patch.length > 0) {
         const versioned = call.invocation.object;
@@ -209,7 +240,7 @@ export function validatingWebhooks(configs: () => WebhookAccessor[], deps: Webho
       }
       if (calls.length === 0) return;
       // All at once; the first failure (in webhook order, as kube's error channel mostly yields it) refuses the request.
-      const outcomes = await Promise.all(calls.map((c) => callWebhook(c.hook, a, c.invocation, false, deps.resolver)));
+      const outcomes = await Promise.all(calls.map((c) => observedCall(c.hook, a, c.invocation, false, deps)));
       for (let i = 0; i < calls.length; i++) {
         const failure = failureOf(calls[i]!.hook, outcomes[i]!);
         if (failure) throw failure;

@@ -43,6 +43,8 @@ export const COMMAND_FLAGS: Readonly<Record<string, FlagTable>> = {
       'service-account-jwks-uri', 'tls-min-version', 'tls-cipher-suites', 'audit-policy-file', 'audit-log-path',
       'audit-webhook-config-file', 'storage-sync', 'storage', 'storage-media-type', 'etcd-servers', ...ETCD_CONNECTION,
     ),
+    'logging-format': 'string',
+    v: 'int',
     'secure-port': 'int',
     'insecure-port': 'int',
     'anonymous-auth': 'bool',

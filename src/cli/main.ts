@@ -23,6 +23,7 @@ import { AUTHORIZATION_MODES, type AuthorizationMode } from '../server/server.js
 import { VERSION_INFO } from '../server/router.js';
 import { mappedServiceResolver, parseServiceMappings } from '../conversion/service-map.js';
 import { OIDC_FLAG_NAMES, type OidcFlags } from '../auth/authentication-config.js';
+import { LOGGING_FORMATS, newLogger, type Logger, type LoggingFormat } from '../util/klog.js';
 
 
 /** --authorization-mode: kube's mode names, each once. */
@@ -37,6 +38,17 @@ function authorizationModesFlag(v: string | undefined): AuthorizationMode[] | un
     seen.add(m);
   }
   return modes as AuthorizationMode[];
+}
+
+/** -v and --logging-format, refused as component-base's validation refuses them. */
+function loggerFlags(flags: Map<string, string>): Logger {
+  const format = flags.get('logging-format') ?? 'text';
+  if (!(LOGGING_FORMATS as readonly string[]).includes(format)) {
+    throw new Error(`logging.format: Unsupported value: ${JSON.stringify(format)}: supported values: ${LOGGING_FORMATS.map((f) => JSON.stringify(f)).join(', ')}`);
+  }
+  const v = Number(flags.get('v') ?? '0');
+  if (v < 0) throw new Error(`logging.verbosity: Invalid value: ${v}: must be greater than or equal to 0`);
+  return newLogger(v, format as LoggingFormat);
 }
 
 /** `crd-apiserver 0.1.0 (Kubernetes v1.33.0)`: ours, and the Kubernetes version served (kube-apiserver prints the latter). */
@@ -118,6 +130,7 @@ async function main(argv: string[]): Promise<number> {
     },
     serviceAccountSigningKeyFile: args.flags.get('service-account-signing-key-file'),
     serviceAccountKeyFiles: listFlag(args.flags, 'service-account-key-file'),
+    logger: loggerFlags(args.flags),
     audit: {
       policyFile: args.flags.get('audit-policy-file'),
       logPath: args.flags.get('audit-log-path'),

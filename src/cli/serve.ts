@@ -29,6 +29,7 @@ import type { OidcFlags } from '../auth/authentication-config.js';
 import { DEFAULT_ISSUER } from '../auth/service-account-token.js';
 
 import { listenForSnapshots, SNAPSHOT_SOCKET, type SnapshotListener } from './snapshot-socket.js';
+import type { Logger } from '../util/klog.js';
 
 export type { AuditFlags };
 
@@ -105,6 +106,8 @@ export interface ServeOptions {
   leaderElection?: LeaderElectionConfig;
   /** --audit-policy-file, --audit-log-* (path, rotation, mode, batching) and --audit-webhook-*. */
   audit?: AuditFlags;
+  /** kube's -v and --logging-format: at -v=3 a line per request, as text (default) or JSON, on stderr. */
+  logger?: Logger;
 }
 
 export interface Served {
@@ -206,6 +209,7 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
     maxConnections: opts.maxConnections,
     leaderElection: opts.leaderElection,
     audit,
+    logger: opts.logger,
   });
   // `snapshot save` asks the server for a copy: no other process can read the locked database (see snapshot-socket.ts).
   const snapshots = sqlite ? await snapshotListener(join(dataDir, SNAPSHOT_SOCKET), sqlite) : undefined;

@@ -121,6 +121,9 @@ export const FLAGS_HELP: Readonly<Record<string, string>> = {
                          limit batches per second (webhook default true, 10, 15; log default false)
   --audit-{log,webhook}-truncate-enabled BOOL, -max-event-size BYTES, -max-batch-size BYTES
                          drop request/response objects from events over the size (default false, 102400, 10485760)
+  -v, --v N              log verbosity, as kube's levels: at 3 and above one line per request on stderr, in the
+                         shape of kube-apiserver's httplog (default 0)
+  --logging-format F     text (default: klog's lines) or json (component-base's JSON lines)
   --storage-sync MODE    full (default): fsync every commit, so acknowledged writes survive power loss;
                          normal: fsync only at checkpoints, acknowledged writes survive the process dying
   --storage KIND         sqlite (default): state in <data-dir>/state.db; etcd: state in etcd v3 (--etcd-servers)

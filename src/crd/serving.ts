@@ -112,6 +112,8 @@ export class CrdServing {
     private readonly webhookConverter?: (crd: CustomResourceDefinition) => ConvertObjects,
     /** The merge schema of a served version, for managedFields and server-side apply (absent: not tracked). */
     private readonly mergeSchema?: (served: ServedResource) => TypedSchema,
+    /** Told how long each update's ratcheting schema validation took. */
+    private readonly observeRatcheting?: (seconds: number) => void,
   ) {}
 
   /** The CRD was created or changed. */
@@ -136,7 +138,7 @@ export class CrdServing {
     const schemas = reuse?.schemas ?? compileCrdSchemas(crd);
     const convert = crd.spec.conversion?.strategy === 'Webhook' ? this.webhookConverter?.(crd) : undefined;
     const schemaRevision = reuse?.schemaRevision ?? (Number(crd.metadata.resourceVersion ?? 0) || 0);
-    const types = sorted.map((v, i) => customResourceType(crd, v, servedResource(crd, v.name, i), { schemas, convert, schemaRevision }));
+    const types = sorted.map((v, i) => customResourceType(crd, v, servedResource(crd, v.name, i), { schemas, convert, schemaRevision, observeRatcheting: this.observeRatcheting }));
     const mergeSchema = this.mergeSchema;
     if (mergeSchema) {
       // One set of merge schemas per CRD, shared by its versions' field managers (they convert between them).

@@ -12,7 +12,31 @@ import { checkConvertedIdentity, conversionReview, convertedObjects, gvkString, 
 import { postReview, webhookTarget, type WebhookTarget } from '../conversion/webhook-client.js';
 import { stringifyJSON } from '../util/json-int64.js';
 
-export function webhookConverter(crd: CustomResourceDefinition, resolver: ServiceResolver): ConvertObjects {
+/** Told of each conversion between two versions (kube's apiserver_crd_conversion_webhook_duration_seconds). */
+export type ConversionObserver = (crdName: string, fromVersion: string, toVersion: string, succeeded: boolean, seconds: number) => void;
+
+export function webhookConverter(crd: CustomResourceDefinition, resolver: ServiceResolver, observe?: ConversionObserver): ConvertObjects {
+  const convert = converter(crd, resolver);
+  if (!observe) return convert;
+  const crdName = crd.metadata.name ?? '';
+  const versionOf = (apiVersion: unknown): string => (typeof apiVersion === 'string' ? apiVersion.slice(apiVersion.indexOf('/') + 1) : '');
+  return async (objects, desiredAPIVersion) => {
+    // kube times each conversion whose source version differs from the target (none to do: no observation).
+    const from = objects.find((o) => o['apiVersion'] !== desiredAPIVersion);
+    if (!from) return convert(objects, desiredAPIVersion);
+    const start = performance.now();
+    let succeeded = false;
+    try {
+      const out = await convert(objects, desiredAPIVersion);
+      succeeded = true;
+      return out;
+    } finally {
+      observe(crdName, versionOf(from['apiVersion']), versionOf(desiredAPIVersion), succeeded, (performance.now() - start) / 1000);
+    }
+  };
+}
+
+function converter(crd: CustomResourceDefinition, resolver: ServiceResolver): ConvertObjects {
   const webhook = crd.spec.conversion?.webhook;
   const reviewVersions = webhook?.conversionReviewVersions ?? [];
   let target: WebhookTarget | undefined;

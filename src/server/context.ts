@@ -23,6 +23,10 @@ export interface RequestContext {
   readonly signal: AbortSignal;
   /** When a short request must be done, in ms since the epoch; undefined for long-running ones (watches). */
   deadline?: number;
+  /** When the request arrived, on performance.now()'s clock (kube's request received timestamp): latencies count from it. */
+  readonly receivedAt: number;
+  /** Set when an instrumented handler took the request (the metrics filter records it then; see filters/metrics.ts). */
+  instrumented: boolean;
 }
 
 /** The next step of the chain: the remaining filters, then the handler. */
@@ -46,6 +50,8 @@ class Context implements RequestContext {
   info: RequestInfo;
   user?: UserInfo;
   deadline?: number;
+  readonly receivedAt = performance.now();
+  instrumented = false;
   private controller?: AbortController;
 
   constructor(

@@ -1,7 +1,8 @@
 // The request path, composed once per listener as k8s.io/apiserver's DefaultBuildHandlerChain composes it.
 // Outermost first:
-//   audit init → panic recovery → request info → request timeout → [failed-authentication audit] → authentication
-//   → [audit] → impersonation → priority and fairness (or max in flight) → authorization → the API router
+//   audit init → panic recovery → request info → [HTTP logging] → [request metrics] → request timeout
+//   → [failed-authentication audit] → authentication → [audit] → impersonation → priority and fairness (or max in
+//   flight) → authorization → [instrumented handlers' metrics] → the API router
 // Each filter is a small file under filters/; a new cross-cutting concern is a new filter in this list.
 import type { Handler } from './context.js';
 import { composeChain } from './context.js';
@@ -14,6 +15,10 @@ import { withRequestTimeout } from './filters/timeout.js';
 import { withMaxInFlight, type InFlightLimits } from './filters/max-inflight.js';
 import { withAudit, withAuditInit, withFailedAuthenticationAudit, type AuditBackend } from './filters/audit.js';
 import { withPriorityAndFairness, type PriorityAndFairnessOptions } from './filters/priority-and-fairness.js';
+import { withInstrumentedHandlers, withRequestMetrics, type IsServed } from './filters/metrics.js';
+import { withHttpLogging } from './filters/http-logging.js';
+import type { ServerMetrics } from './metrics/server-metrics.js';
+import type { Logger } from '../util/klog.js';
 
 /** kube's --request-timeout default. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -31,6 +36,10 @@ interface ChainConfig {
   flowControl?: Omit<PriorityAndFairnessOptions, 'requestTimeoutMs'>;
   /** --audit-policy-file and the log backend; none: nothing is audited. */
   audit?: AuditBackend;
+  /** The server's metrics, and which resources have endpoints (requests for others are not counted, as in kube). */
+  metrics?: { metrics: ServerMetrics; isServed: IsServed };
+  /** The server's log: a line per request at -v=3 and above. */
+  logger?: Logger;
 }
 
 export function buildHandlerChain(api: Handler, config: ChainConfig): Handler {
@@ -40,6 +49,8 @@ export function buildHandlerChain(api: Handler, config: ChainConfig): Handler {
       withAuditInit,
       withPanicRecovery,
       withRequestInfo,
+      ...(config.logger?.enabled(3) ? [withHttpLogging(config.logger)] : []),
+      ...(config.metrics ? [withRequestMetrics(config.metrics.metrics)] : []),
       withRequestTimeout(requestTimeoutMs),
       ...(config.audit ? [withFailedAuthenticationAudit(config.audit)] : []),
       withAuthentication(config.authenticator),
@@ -47,6 +58,7 @@ export function buildHandlerChain(api: Handler, config: ChainConfig): Handler {
       withImpersonation(config.authorizer),
       config.flowControl ? withPriorityAndFairness({ ...config.flowControl, requestTimeoutMs }) : withMaxInFlight(config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT),
       withAuthorization(config.authorizer),
+      ...(config.metrics ? [withInstrumentedHandlers(config.metrics.metrics, config.metrics.isServed)] : []),
     ],
     api,
   );

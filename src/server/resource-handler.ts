@@ -37,6 +37,8 @@ interface EndpointOptions {
   bookmarkIntervalMs: number;
   /** What a watcher may leave unsent to a client that does not read (tests lower it). */
   watchBuffer?: WatchBufferLimits;
+  /** Told of each watch event written: the watch's group, version and kind, and the event's size. */
+  onWatchEvent?: (group: string, version: string, kind: string, bytes: number) => void;
   /** Warnings to add to every response (deprecated versions). */
   warnings?: readonly string[];
   /** A create-only kind's handler, run instead of the store's create. */
@@ -249,7 +251,15 @@ async function watch(r: ResourceRequest, store: GenericStore, ns: string, opts: 
     neg,
     tableOptions: tableOptions(r, neg),
     buffer: opts.watchBuffer,
+    onEvent: watchEventObserver(store, opts),
   });
+}
+
+function watchEventObserver(store: GenericStore, opts: EndpointOptions): ((bytes: number) => void) | undefined {
+  const observe = opts.onWatchEvent;
+  if (!observe) return undefined;
+  const { group, version, kind } = store.type.served;
+  return (bytes) => observe(group, version, kind, bytes);
 }
 
 interface WriteQuery {

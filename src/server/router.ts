@@ -14,6 +14,7 @@ import { servedByCrdHandler } from '../registry/endpoint.js';
 import type { WatchBufferLimits } from './watch.js';
 import { JWKS_PATH, OPENID_CONFIG_PATH, discoverableIssuer, jwks, openIDConfiguration } from '../auth/openid-metadata.js';
 import type { ServiceAccountTokenConfig } from '../auth/service-account-token.js';
+import type { ServerMetrics } from './metrics/server-metrics.js';
 
 interface RouterOptions {
   registry: ApiRegistry;
@@ -27,6 +28,8 @@ interface RouterOptions {
   serviceAccountIssuer?: { config: ServiceAccountTokenConfig; jwksUri?: string };
   /** API Priority and Fairness' /debug/api_priority_and_fairness/ dumps (when it is on): the text for a path, if it is one. */
   flowControlDebug?(path: string, query: URLSearchParams): string | undefined;
+  /** The server's metrics: /metrics, and the watch events they count. */
+  metrics?: ServerMetrics;
 }
 
 export const VERSION_INFO = {
@@ -49,6 +52,7 @@ export function apiRouter(opts: RouterOptions): Handler {
     if (HEALTH_PATHS.has(path) || /^\/(healthz|livez|readyz)\//.test(path)) return serveHealth(ctx, opts.ready());
     if (path === '/version' || path === '/version/') return writeRaw(res, 200, 'application/json', JSON.stringify(VERSION_INFO, null, 2));
     if (path.startsWith('/openapi/')) return serveOpenAPI(opts.registry, req, res, path, ctx.query);
+    if (path === '/metrics' && opts.metrics) return writeRaw(res, 200, opts.metrics.contentType, await opts.metrics.expose());
     const dump = opts.flowControlDebug?.(path, ctx.query);
     // Go's http.ResponseWriter sniffs the dumps' text as text/plain.
     if (dump !== undefined) return writeRaw(res, 200, 'text/plain; charset=utf-8', dump);
@@ -112,6 +116,7 @@ async function serveResourceRequest(ctx: RequestContext, opts: RouterOptions): P
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
     bookmarkIntervalMs: opts.bookmarkIntervalMs,
     watchBuffer: opts.watchBuffer,
+    onWatchEvent: opts.metrics && ((group, version, kind, bytes) => opts.metrics!.observeWatchEvent(group, version, kind, bytes)),
     warnings: ep.warnings,
     creater: ep.creater,
   });

@@ -85,6 +85,8 @@ import type { Authenticator } from './filters/authentication.js';
 import { writeError } from './http.js';
 import type { WatchBufferLimits } from './watch.js';
 import { defaultMaxConnections, openFileLimit } from './connection-limit.js';
+import { ServerMetrics } from './metrics/server-metrics.js';
+import type { Logger } from '../util/klog.js';
 
 export { VERSION_INFO } from './router.js';
 
@@ -144,6 +146,8 @@ export interface ServerOptions {
   leaderElection?: LeaderElectionConfig;
   /** Audit (kube's --audit-policy-file with the log and/or webhook backends); shut down (flushed) on close. */
   audit?: { policy: Policy; backend: AuditBackend };
+  /** The log (kube's -v and --logging-format): at -v=3 a line per request. Absent: nothing is logged per request. */
+  logger?: Logger;
 }
 
 /** The modes of --authorization-mode this server has. */
@@ -168,6 +172,8 @@ export interface ServiceAccountTokenOptions {
 }
 
 export interface RunningServer {
+  /** This server's Prometheus metrics (served at /metrics). */
+  metrics: ServerMetrics;
   /** https://host:port of the secure port, when serving TLS. */
   secureUrl?: string;
   /** http://127.0.0.1:port of the insecure port, when asked for. */
@@ -220,6 +226,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       `invalid configuration: MaxRequestsInFlight=${maxInFlight.readOnly} and MaxMutatingRequestsInFlight=${maxInFlight.mutating}; they must add up to something positive`,
     );
   }
+  // One registry of metrics per server. Object counts are APF's (counted once a minute), made further down.
+  let objectCounts: ObjectCounts | undefined;
+  const metrics = new ServerMetrics(() => objectCounts?.entries() ?? []);
   // Admission plugins look things up through the stores they guard, so the chain refers to them lazily.
   let serving: CrdServing | undefined;
   let policyPlugin: ValidatingAdmissionPolicyPlugin | undefined;
@@ -265,6 +274,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // pruning at storage encoding): defaults applied, unknown fields of custom resources dropped.
     decode: (obj, r) => typeFor(r)?.strategy.admitBody?.(obj, 'Ignore', []),
     authorize: celAuthorize,
+    observe: (c) => {
+      metrics.observeWebhook(c.name, c.type, c.operation, c.rejected, c.code, c.seconds);
+      if (c.rejection) metrics.observeWebhookRejection(c.name, c.type, c.operation, c.rejection, c.code);
+    },
   };
   // kube's order: NamespaceLifecycle first; the webhooks last of the mutating plugins; of the validating ones,
   // ValidatingAdmissionPolicy, then the webhooks.
@@ -277,7 +290,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     mutatingWebhooks(() => webhookConfigs?.mutating() ?? [], webhookDeps),
     { name: 'ValidatingAdmissionPolicy', operations: ['CREATE', 'UPDATE', 'DELETE'], validate: (a) => policyPlugin?.validate(a) },
     validatingWebhooks(() => webhookConfigs?.validating() ?? [], webhookDeps),
-  ]);
+  ], (type, operation, rejected, seconds) => metrics.observeAdmissionStep(type, operation, rejected, seconds));
   const saOpts = opts.serviceAccountTokens ?? {};
   const saTokens = serviceAccountTokenConfig(saOpts);
   const checkAuthorized = checkWith(authorizerHooks);
@@ -293,7 +306,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const stores = new Map(BUILTIN_KINDS.map((k) => [k, new GenericStore(kv, builtinTypes.get(k)!, admission)]));
   const namespaces = stores.get(namespaceKind)!;
   const crds = stores.get(crdKind)!;
-  serving = new CrdServing(kv, admission, (crd) => webhookConverter(crd, resolver), (served) => mergeSchemaFor(served));
+  serving = new CrdServing(
+    kv,
+    admission,
+    (crd) => webhookConverter(crd, resolver, (name, from, to, ok, seconds) => metrics.observeConversionWebhook(name, from, to, ok, seconds)),
+    (served) => mergeSchemaFor(served),
+    (seconds) => metrics.observeRatcheting(seconds),
+  );
   const registry = new ApiRegistry(serving);
   for (const [kind, store] of stores) {
     const ep = builtinEndpoint(kind, store);
@@ -432,14 +451,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // API Priority and Fairness (on by default, as in kube): one dispatcher for every listener, configured from
   // the stored objects; off, each listener counts its own requests against the two in-flight limits.
   let flowControl: { dispatcher: Dispatcher; objectCount(group: string, resource: string): number | undefined } | undefined;
+  // How many objects each resource holds, once a minute: APF's list estimates and apiserver_storage_objects.
+  const counts = (objectCounts = new ObjectCounts(registry, kv));
+  counts.start();
+  controllers.push(counts);
   if (priorityAndFairness) {
     const dispatcher = new Dispatcher(maxInFlight.readOnly + maxInFlight.mutating, mandatoryFlowControlConfiguration());
     const source = new FlowControlConfigSource(dispatcher, priorityLevels, flowSchemas);
     await source.start();
-    const counts = new ObjectCounts(registry, kv);
-    counts.start();
     dispatcher.start();
-    controllers.push(source, counts, dispatcher);
+    controllers.push(source, dispatcher);
     flowControl = { dispatcher, objectCount: (group, resource) => counts.get(group, resource) };
   }
 
@@ -460,6 +481,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     ready: () => ready,
     serviceAccountIssuer: { config: saTokens, jwksUri: saOpts.jwksUri },
     flowControlDebug: flowControl && ((path, query) => flowControlDebugPage(flowControl!.dispatcher.priorityLevels, path, query)),
+    metrics,
   });
   // A legacy token's use is recorded on its Secret as kube-apiserver's loopback client patches it (uid-checked).
   const labelSecret: LabelSecret = async (ns, name, uid, labels) => {
@@ -482,6 +504,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const servers: http.Server[] = [];
   const out: RunningServer = {
+    metrics,
     registry,
     authorize: (a) => authorizerHooks.authorize(a),
     rulesFor: (u, ns) => authorizerHooks.rulesFor(u, ns),
@@ -507,12 +530,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     },
   };
   const audit = opts.audit;
+  const chainMetrics = { metrics, isServed: (group: string, version: string, resource: string) => registry.lookup(group, version, resource) !== undefined };
   const host = opts.bindAddress ?? '127.0.0.1';
   const headerReadTimeoutMs = opts.headerReadTimeoutMs ?? HEADER_READ_TIMEOUT_MS;
   // Node checks its connections' header timeouts this often (30 s by default: too coarse for a 32 s limit).
   const connectionsCheckingInterval = Math.max(10, Math.min(30_000, Math.floor(headerReadTimeoutMs / 4)));
   if (opts.tls) {
-    const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight, flowControl, audit });
+    const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight, flowControl, audit, metrics: chainMetrics, logger: opts.logger });
     // Go's defaults unless configured: TLS 1.2+, and for TLS 1.2 only Go's default suites.
     const { minVersion, ciphers } = tlsPolicy(opts.tls);
     // The handshake is bounded as Go bounds it (http.Server.tlsHandshakeTimeout: the header timeout), not by
@@ -540,7 +564,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     out.secureUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   }
   if (opts.insecurePort !== undefined) {
-    const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight, flowControl, audit });
+    const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight, flowControl, audit, metrics: chainMetrics, logger: opts.logger });
     const s = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval }, listener(chain, () => ''));
     const port = await listen(s, opts.insecurePort, '127.0.0.1');
     servers.push(s);

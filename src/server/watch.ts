@@ -28,6 +28,8 @@ interface WatchRequest {
   tableOptions?: TableOptions;
   /** How much a watcher may have written but not yet flushed to a client that does not read. */
   buffer?: WatchBufferLimits;
+  /** Told of each event written, with its encoded size (apiserver_watch_events_total and _sizes). */
+  onEvent?: (bytes: number) => void;
 }
 
 /**
@@ -115,10 +117,12 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
       }
     } else line = `{"type":"${ev.type}","object":${objectJSON(object)}}\n`;
     if (!live) {
+      w.onEvent?.(typeof line === 'string' ? Buffer.byteLength(line) : line.length);
       res.write(line);
       return;
     }
     const size = typeof line === 'string' ? Buffer.byteLength(line) : line.length;
+    w.onEvent?.(size);
     if (pendingBytes + size > limits.bytes || pendingEvents + 1 > limits.events) {
       // The client does not keep up: end the watch and drop what it never read, freeing the buffers
       // (destroying the socket, since ending it would wait for the unread output to drain).

@@ -9,6 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { requireKubectl, startTestServer, squeeze, type TestServer } from './harness.js';
 import { startConversionWebhook, type ConversionWebhook } from '../fixtures/conversion-webhook.js';
 import { mappedServiceResolver, parseServiceMappings } from '../../src/conversion/service-map.js';
+import { parsePrometheusText, samples, total } from '../server/prometheus-text.js';
 
 // The seed's CRD ("Configure CustomResourceDefinition to use conversion webhooks"), with a real caBundle.
 const crdYaml = (caBundle: string, extra = ''): string => `apiVersion: apiextensions.k8s.io/v1
@@ -308,4 +309,16 @@ test('int64s beyond 2^53 pass through the webhook exactly, both ways', async () 
   assert.ok((await ok(['get', 'crontabs.v1beta1.example.com', 'big-crontab', '-o', 'json'])).includes(`"count": ${MAX}`));
   assert.equal(hook.reviews.at(-1).request.objects[0].count, BigInt(MAX), 'the review the webhook got');
   assert.equal((await ok(['get', 'crontabs.v1.example.com', 'big-crontab', '-o', 'jsonpath={.count}'])).trim(), MAX);
+});
+
+test('each conversion is timed in apiserver_crd_conversion_webhook_duration_seconds, by CRD, versions and outcome', async () => {
+  const f = parsePrometheusText(await ok(['get', '--raw', '/metrics']));
+  const read = { crd_name: 'crontabs.example.com', from_version: 'v1beta1', to_version: 'v1' };
+  assert.ok(total(f, 'apiserver_crd_conversion_webhook_duration_seconds_count', { ...read, succeeded: 'true' }) >= 3);
+  assert.ok(total(f, 'apiserver_crd_conversion_webhook_duration_seconds_count', { ...read, succeeded: 'false' }) >= 7, 'the misbehaving webhooks');
+  assert.ok(total(f, 'apiserver_crd_conversion_webhook_duration_seconds_count', { crd_name: 'crontabs.example.com', from_version: 'v1', to_version: 'v1beta1', succeeded: 'true' }) >= 1, 'writes at v1');
+  assert.deepEqual(
+    samples(f, 'apiserver_crd_conversion_webhook_duration_seconds_bucket', { ...read, succeeded: 'true' }).map((b) => b.labels['le']),
+    ['0.001', '0.002', '0.004', '0.008', '0.016', '0.032', '0.064', '0.128', '0.256', '0.512', '1.024', '2.048', '4.096', '8.192', '16.384', '+Inf'],
+  );
 });

@@ -1,6 +1,7 @@
 // How many objects each resource holds, refreshed once a minute as kube's object count tracker is from
 // storage: what priority and fairness charges a list for (one seat per 100 objects it may read). A resource
-// not counted yet has no figure, and its lists cost the minimum, as in kube.
+// not counted yet has no figure, and its lists cost the minimum, as in kube. The same figures are
+// apiserver_storage_objects.
 import type { KVStore } from '../../storage/types.js';
 import type { ApiRegistry } from '../api-registry.js';
 
@@ -28,6 +29,14 @@ export class ObjectCounts {
 
   get(group: string, resource: string): number | undefined {
     return this.counts.get(`${group}/${resource}`);
+  }
+
+  /** Every resource counted: group, resource, objects. */
+  *entries(): IterableIterator<[group: string, resource: string, count: number]> {
+    for (const [key, n] of this.counts) {
+      const slash = key.indexOf('/');
+      yield [key.slice(0, slash), key.slice(slash + 1), n];
+    }
   }
 
   refresh(): Promise<void> {
