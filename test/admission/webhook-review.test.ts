@@ -89,10 +89,11 @@ test('dry run: a webhook with side effects refuses with kube\'s 400, before anyt
   assert.equal(out.error.code, 400);
   assert.equal(out.error.reason, 'BadRequest');
   const none = await callWebhook({ ...hook, sideEffects: undefined }, attrs, inv, false, defaultServiceResolver);
-  assert.deepEqual(none, { kind: 'callError', message: 'failed calling webhook "side.example.com": Webhook SideEffects is nil' });
+  assert.deepEqual(none, { kind: 'callError', code: 400, message: 'failed calling webhook "side.example.com": Webhook SideEffects is nil' });
   const versions = await callWebhook({ ...hook, sideEffects: 'None', admissionReviewVersions: ['v9'] }, attrs, inv, false, defaultServiceResolver);
   assert.deepEqual(versions, {
     kind: 'callError',
+    code: 400,
     message: 'failed calling webhook "side.example.com": could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)',
   });
 });
