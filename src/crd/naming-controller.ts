@@ -11,7 +11,9 @@ import { deepEqual } from '../util/json.js';
 import { nonStructuralSchemaCondition } from './structural-validate.js';
 import { findCondition, namingSync, removeCRDCondition, setCRDCondition } from './names.js';
 import { updateCrdStatus } from './status-update.js';
-import type { CustomResourceDefinition, CustomResourceDefinitionStatus } from './types.js';
+import type { CustomResourceDefinition, CustomResourceDefinitionCondition, CustomResourceDefinitionStatus } from './types.js';
+import { stringifyJSON } from '../util/json-int64.js';
+import { createHash } from 'node:crypto';
 
 export type CrdControllerOptions = Pick<ControllerOptions, 'clock' | 'onError' | 'rateLimiter'>;
 
@@ -63,10 +65,28 @@ export class NamingController {
   }
 }
 
+/**
+ * nonStructuralSchemaCondition by the content it looks at (preserveUnknownFields, the versions' names and
+ * schemas): every status write brings the CRD back here, and many CRDs share schemas. Bounded: oldest out first.
+ */
+const nonStructuralByContent = new Map<string, CustomResourceDefinitionCondition | undefined>();
+const NON_STRUCTURAL_CACHE_SIZE = 4096;
+
+function cachedNonStructuralCondition(crd: CustomResourceDefinition): CustomResourceDefinitionCondition | undefined {
+  const versions = Array.isArray(crd.spec?.versions) ? crd.spec.versions : [];
+  const text = stringifyJSON([crd.spec?.preserveUnknownFields ?? null, versions.map((v) => [v?.name ?? null, v?.schema?.openAPIV3Schema ?? null])]);
+  const key = createHash('sha256').update(text).digest('base64');
+  if (nonStructuralByContent.has(key)) return nonStructuralByContent.get(key);
+  const cond = nonStructuralSchemaCondition(crd);
+  if (nonStructuralByContent.size >= NON_STRUCTURAL_CACHE_SIZE) nonStructuralByContent.delete(nonStructuralByContent.keys().next().value!);
+  nonStructuralByContent.set(key, cond);
+  return cond;
+}
+
 /** The NonStructuralSchema condition set while the schema has violations (possible only through v1beta1), removed after. */
 function withNonStructuralCondition(crd: CustomResourceDefinition, status: CustomResourceDefinitionStatus, now: Date): CustomResourceDefinitionStatus {
-  const cond = nonStructuralSchemaCondition(crd);
-  if (cond) return { ...status, conditions: setCRDCondition(status.conditions, cond, now) };
+  const cond = cachedNonStructuralCondition(crd);
+  if (cond) return { ...status, conditions: setCRDCondition(status.conditions, structuredClone(cond), now) };
   if (findCondition(status, 'NonStructuralSchema')) return { ...status, conditions: removeCRDCondition(status.conditions, 'NonStructuralSchema') };
   return status;
 }
