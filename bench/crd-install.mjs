@@ -34,7 +34,8 @@ export function renamed(corpus, n, tag = 'r') {
     const crd = structuredClone(corpus[i % corpus.length]);
     const group = `${tag}${i}.${crd.spec.group}`;
     crd.spec.group = group;
-    crd.metadata = { name: `${crd.spec.names.plural}.${group}` };
+    // Annotations kept: groups under k8s.io need their api-approved.kubernetes.io.
+    crd.metadata = { name: `${crd.spec.names.plural}.${group}`, ...(crd.metadata?.annotations ? { annotations: crd.metadata.annotations } : {}) };
     delete crd.status;
     return crd;
   });

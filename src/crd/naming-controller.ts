@@ -12,8 +12,6 @@ import { nonStructuralSchemaCondition } from './structural-validate.js';
 import { findCondition, namingSync, removeCRDCondition, setCRDCondition } from './names.js';
 import { updateCrdStatus } from './status-update.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionCondition, CustomResourceDefinitionStatus } from './types.js';
-import { stringifyJSON } from '../util/json-int64.js';
-import { createHash } from 'node:crypto';
 
 export type CrdControllerOptions = Pick<ControllerOptions, 'clock' | 'onError' | 'rateLimiter'>;
 
@@ -66,20 +64,21 @@ export class NamingController {
 }
 
 /**
- * nonStructuralSchemaCondition by the content it looks at (preserveUnknownFields, the versions' names and
- * schemas): every status write brings the CRD back here, and many CRDs share schemas. Bounded: oldest out first.
+ * nonStructuralSchemaCondition by CRD uid and generation (which every change of the spec bumps): every status
+ * write brings the CRD back here, and converting its schemas each time costs more than the write. Bounded:
+ * oldest out first.
  */
-const nonStructuralByContent = new Map<string, CustomResourceDefinitionCondition | undefined>();
+const nonStructuralBySpec = new Map<string, CustomResourceDefinitionCondition | undefined>();
 const NON_STRUCTURAL_CACHE_SIZE = 4096;
 
 function cachedNonStructuralCondition(crd: CustomResourceDefinition): CustomResourceDefinitionCondition | undefined {
-  const versions = Array.isArray(crd.spec?.versions) ? crd.spec.versions : [];
-  const text = stringifyJSON([crd.spec?.preserveUnknownFields ?? null, versions.map((v) => [v?.name ?? null, v?.schema?.openAPIV3Schema ?? null])]);
-  const key = createHash('sha256').update(text).digest('base64');
-  if (nonStructuralByContent.has(key)) return nonStructuralByContent.get(key);
+  const { uid, generation } = crd.metadata;
+  if (!uid || generation === undefined) return nonStructuralSchemaCondition(crd);
+  const key = `${uid}/${generation}`;
+  if (nonStructuralBySpec.has(key)) return nonStructuralBySpec.get(key);
   const cond = nonStructuralSchemaCondition(crd);
-  if (nonStructuralByContent.size >= NON_STRUCTURAL_CACHE_SIZE) nonStructuralByContent.delete(nonStructuralByContent.keys().next().value!);
-  nonStructuralByContent.set(key, cond);
+  if (nonStructuralBySpec.size >= NON_STRUCTURAL_CACHE_SIZE) nonStructuralBySpec.delete(nonStructuralBySpec.keys().next().value!);
+  nonStructuralBySpec.set(key, cond);
   return cond;
 }
 
