@@ -117,6 +117,7 @@ export async function install(env, crds, concurrency) {
   await w.until(names);
   const total = performance.now() - t0;
   const lags = names.map((n) => w.established.get(n) - created.get(n)).sort((a, b) => a - b);
+  if (process.env.BENCH_LAGS) console.error(names.map((n) => `${(w.established.get(n) - created.get(n)).toFixed(0)} ${n}`).join("\n"));
   return { count: crds.length, concurrency, createMs: createdAll, totalMs: total, perSecond: (crds.length / total) * 1000, maxEstablishedLagMs: lags.at(-1), p50EstablishedLagMs: lags[Math.floor(lags.length / 2)] };
 }
 
