@@ -10,7 +10,8 @@ import type { InternalSpec } from './internal.js';
 import { schemaHas, type SchemaStructureValidator } from './validation.js';
 import type { ValidationRulesCheck } from './crd-schema-validate.js';
 import { schemaDeclType } from './cel-types.js';
-import { isObj, newStructural, type Raw, type Structural } from '../schema/structural-model.js';
+import { isObj, type Raw, type Structural } from '../schema/structural-model.js';
+import { structuralOnce, withStructuralScope } from './structural-scope.js';
 import { type CompiledRule, type EnvLoader, compileRules, readRule } from './cel-compile.js';
 import { plan } from '../cel/program.js';
 
@@ -29,7 +30,7 @@ const structuralIndex = new WeakMap<Raw, Map<Raw, Structural> | null>();
 function structuralOf(root: Raw, node: Raw): Structural | undefined {
   let index = structuralIndex.get(root);
   if (index === undefined) {
-    const r = newStructural(root);
+    const r = structuralOnce(root);
     if ('error' in r) {
       index = null;
     } else {
@@ -132,7 +133,7 @@ export function withRuleCostTotal(validate: SchemaStructureValidator): SchemaStr
     const total = new CrdCostTotal();
     totals.set(schema, total);
     try {
-      const errs = validate(schema, path, ctx);
+      const errs = withStructuralScope(schema, () => validate(schema, path, ctx));
       errs.push(...total.errors(path));
       return errs;
     } finally {

@@ -21,7 +21,7 @@ interface CodecContext {
   group: string;
   preserveUnknownFields: boolean;
   /** Every version in spec.versions (served or not), by name; undefined where there is no schema. */
-  schemas: ReadonlyMap<string, CodecSchema | undefined>;
+  schemas: Pick<ReadonlyMap<string, CodecSchema | undefined>, 'get' | 'has'>;
 }
 
 /** The version part of an object's apiVersion, when it is in the CRD's group. */

@@ -9,7 +9,8 @@ import type { JSONSchemaProps } from './types.js';
 import { type SchemaCheckContext, type SchemaStructureValidator, schemaHas } from './validation.js';
 import { type SchemaValueChecks, schemaHasUnprunedDefaults, validateDefaults } from './crd-schema-defaults.js';
 import { OPENAPI_V3_TYPES, type ValidationRulesCheck, mapListKeysMapSetErrors, validateOpenAPISchema } from './crd-schema-openapi.js';
-import { isObj, newStructural, rawItems, rawString, rawStringPtr } from '../schema/structural-model.js';
+import { isObj, rawItems, rawString, rawStringPtr } from '../schema/structural-model.js';
+import { structuralOnce } from './structural-scope.js';
 import { validateStructural } from './structural-validate.js';
 
 export type { SchemaValueChecks } from './crd-schema-defaults.js';
@@ -63,7 +64,7 @@ export function checkCRDSchema(schema: JSONSchemaProps, path: string, opts: CRDS
   let conversionError: FieldError | undefined;
   let compileRules = false;
   if (opts.requireStructuralSchema) {
-    const r = newStructural(schema);
+    const r = structuralOnce(schema);
     if ('error' in r) {
       conversionError = invalid(path, '', r.error);
     } else {

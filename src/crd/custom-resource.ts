@@ -25,6 +25,7 @@ import { versionCodec } from './cr-codec.js';
 import { coerceObjectMeta } from '../schema/prune-objectmeta.js';
 import type { ConvertObjects } from '../conversion/types.js';
 import { stringifyJSON } from '../util/json-int64.js';
+import { createHash } from 'node:crypto';
 
 /** The body without metadata (and status, when it has its own endpoint): what generation tracks. */
 function content(obj: JSONObject, withStatus: boolean): JSONObject {
@@ -63,8 +64,7 @@ interface Schemas {
   cel?: CelValidator;
 }
 
-function compileSchemas(schema: Record<string, unknown> | undefined, hasStatus: boolean): Schemas | undefined {
-  if (!schema) return undefined;
+function compileSchemas(schema: Record<string, unknown>, hasStatus: boolean, hasDefaults: boolean): Schemas {
   const props = schema['properties'] as Record<string, Record<string, unknown>> | undefined;
   const statusSchema = hasStatus ? props?.['status'] : undefined;
   const object = compileSchema(schema);
@@ -73,13 +73,32 @@ function compileSchemas(schema: Record<string, unknown> | undefined, hasStatus: 
   return {
     object,
     status: statusSchema ? compileSchema(statusSchema, { fieldPathPrefix: 'status' }) : undefined,
-    // Any default keyword (a property named "default" only costs the read fast path).
-    hasDefaults: stringifyJSON(schema).includes('"default":'),
+    hasDefaults,
     structural,
     embedded: compileEmbeddedValidation(object.structural),
     lists: compileListTypeValidation(object.structural),
     cel: structural ? compileCelValidator(structural) : undefined,
   };
+}
+
+/**
+ * Compiled schemas by content (schema text and whether status has its own endpoint), shared by every CRD
+ * version that has the same schema: compiled schemas hold nothing of the CRD they came from, and each is
+ * used synchronously, one call at a time. Held weakly, so that they go with the last CRD using them.
+ */
+const compiledByContent = new Map<string, WeakRef<Schemas>>();
+const forgetCompiled = new FinalizationRegistry<string>((key) => {
+  if (compiledByContent.get(key)?.deref() === undefined) compiledByContent.delete(key);
+});
+
+function sharedSchemas(text: string, schema: Record<string, unknown>, hasStatus: boolean, hasDefaults: boolean): Schemas {
+  const key = `${hasStatus ? 's' : '-'}${createHash('sha256').update(text).digest('base64')}`;
+  const known = compiledByContent.get(key)?.deref();
+  if (known) return known;
+  const compiled = compileSchemas(schema, hasStatus, hasDefaults);
+  compiledByContent.set(key, new WeakRef(compiled));
+  forgetCompiled.register(compiled, key);
+  return compiled;
 }
 
 /** hasBlockingErr: errors after which validation rules are not run (their input is broken). */
@@ -112,7 +131,8 @@ function customResourceStrategy(
   namespaced: boolean,
   hasStatus: boolean,
   scale: ScalePaths | undefined,
-  schemas: Schemas | undefined,
+  /** The version's schemas, compiled on first use. */
+  schemasOf: () => Schemas | undefined,
   preserveUnknownFields: boolean,
   observeRatcheting?: (seconds: number) => void,
 ): Strategy {
@@ -137,6 +157,7 @@ function customResourceStrategy(
     validate(obj) {
       const tm = validateTypeMeta(obj);
       if (tm.length) return tm;
+      const schemas = schemasOf();
       // customResourceValidator.Validate (metadata, schema, the scale paths), then embedded resources and list types.
       const errs = [
         ...validateObjectMeta(metaOf(obj), { namespaced, nameValidator: 'dns1123Subdomain' }, 'metadata'),
@@ -178,6 +199,7 @@ function customResourceStrategy(
       const tm = validateTypeMeta(obj);
       if (tm.length) return tm;
       const errs = validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata');
+      const schemas = schemasOf();
       if (!schemas) {
         if (sub !== 'status') errs.push(...validateScaleSpec(obj, scale));
         errs.push(...validateScaleStatus(obj, scale));
@@ -213,6 +235,7 @@ function customResourceStrategy(
     ],
     canonicalize: sortKeysDeep,
     admitBody(obj, fieldValidation, warnings, decodeErrors = []) {
+      const schemas = schemasOf();
       if (!schemas) return reportStrictDecoding(decodeErrors, fieldValidation, warnings, kind, version);
       if (preserveUnknownFields) {
         // Nothing is pruned; metadata still decodes as ObjectMeta (its unknown fields are reported).
@@ -242,13 +265,48 @@ export function storageVersionOf(crd: CustomResourceDefinition): string {
   return crd.spec.versions.find((v) => v.storage)?.name ?? crd.spec.versions[0]?.name ?? '';
 }
 
-/** Every version's schemas, compiled once per CRD change and shared by all its endpoints. */
-export type CrdSchemas = ReadonlyMap<string, Schemas | undefined>;
+/**
+ * Every version's schemas, shared by all the CRD's endpoints. Compiled when a request first needs them, not
+ * when the CRD changes: installing many CRDs then costs their validation alone, and a CRD whose resources are
+ * never written or read costs no compile at all.
+ */
+export class CrdSchemas {
+  private readonly byVersion = new Map<string, { schema: Record<string, unknown>; hasStatus: boolean; text: string; compiled?: Schemas }>();
+  private readonly versions = new Set<string>();
+
+  constructor(crd: CustomResourceDefinition) {
+    for (const v of crd.spec.versions) {
+      this.versions.add(v.name);
+      const schema = v.schema?.openAPIV3Schema as Record<string, unknown> | undefined;
+      if (schema) this.byVersion.set(v.name, { schema, hasStatus: Boolean(v.subresources?.status), text: stringifyJSON(schema) });
+    }
+  }
+
+  /** Whether spec.versions lists the version (with or without a schema). */
+  has(version: string): boolean {
+    return this.versions.has(version);
+  }
+
+  /** Any default keyword (a property named "default" only costs the read fast path); known without compiling. */
+  hasDefaults(version: string): boolean {
+    return this.byVersion.get(version)?.text.includes('"default":') ?? false;
+  }
+
+  /** Whether the version has a schema; known without compiling. */
+  hasSchema(version: string): boolean {
+    return this.byVersion.has(version);
+  }
+
+  /** The version's compiled schemas (compiled now if no request needed them yet); undefined without a schema. */
+  get(version: string): Schemas | undefined {
+    const entry = this.byVersion.get(version);
+    if (!entry) return undefined;
+    return (entry.compiled ??= sharedSchemas(entry.text, entry.schema, entry.hasStatus, this.hasDefaults(version)));
+  }
+}
 
 export function compileCrdSchemas(crd: CustomResourceDefinition): CrdSchemas {
-  const out = new Map<string, Schemas | undefined>();
-  for (const v of crd.spec.versions) out.set(v.name, compileSchemas(v.schema?.openAPIV3Schema, Boolean(v.subresources?.status)));
-  return out;
+  return new CrdSchemas(crd);
 }
 
 interface CustomResourceTypeOptions {
@@ -271,7 +329,7 @@ export function customResourceType(
   const apiVersion = `${group}/${v.name}`;
   const namespaced = crd.spec.scope === 'Namespaced';
   const hasStatus = Boolean(v.subresources?.status);
-  const schemas = opts.schemas.get(v.name);
+  const schemasOf = (): Schemas | undefined => opts.schemas.get(v.name);
   const codec = versionCodec(
     { group, preserveUnknownFields: crd.spec.preserveUnknownFields === true, schemas: opts.schemas },
     v.name,
@@ -282,12 +340,12 @@ export function customResourceType(
     served,
     gr: { group, resource: crd.spec.names.plural },
     keyPrefix: `/registry/${group}/${crd.spec.names.plural}/`,
-    strategy: customResourceStrategy(apiVersion, served.kind, namespaced, hasStatus, v.subresources?.scale, schemas, crd.spec.preserveUnknownFields === true, opts.observeRatcheting),
+    strategy: customResourceStrategy(apiVersion, served.kind, namespaced, hasStatus, v.subresources?.scale, schemasOf, crd.spec.preserveUnknownFields === true, opts.observeRatcheting),
     table: customResourceTableConvertor(v.additionalPrinterColumns),
     selectableFields: selectableFieldSet(namespaced, v.selectableFields),
     // Sorted keys: stored custom resources begin with apiVersion then kind. With defaults in the schema,
     // reads must default what is stored, so they cannot pass the bytes through.
-    storedBytesPrefix: schemas?.hasDefaults ? undefined : `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(served.kind)},`,
+    storedBytesPrefix: opts.schemas.hasDefaults(v.name) ? undefined : `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(served.kind)},`,
     rawSinceRevision: opts.schemaRevision,
     fromStorage: codec.fromStorage,
     toStorage: codec.toStorage,

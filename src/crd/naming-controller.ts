@@ -11,7 +11,7 @@ import { deepEqual } from '../util/json.js';
 import { nonStructuralSchemaCondition } from './structural-validate.js';
 import { findCondition, namingSync, removeCRDCondition, setCRDCondition } from './names.js';
 import { updateCrdStatus } from './status-update.js';
-import type { CustomResourceDefinition, CustomResourceDefinitionStatus } from './types.js';
+import type { CustomResourceDefinition, CustomResourceDefinitionCondition, CustomResourceDefinitionStatus } from './types.js';
 
 export type CrdControllerOptions = Pick<ControllerOptions, 'clock' | 'onError' | 'rateLimiter'>;
 
@@ -63,10 +63,29 @@ export class NamingController {
   }
 }
 
+/**
+ * nonStructuralSchemaCondition by CRD uid and generation (which every change of the spec bumps): every status
+ * write brings the CRD back here, and converting its schemas each time costs more than the write. Bounded:
+ * oldest out first.
+ */
+const nonStructuralBySpec = new Map<string, CustomResourceDefinitionCondition | undefined>();
+const NON_STRUCTURAL_CACHE_SIZE = 4096;
+
+function cachedNonStructuralCondition(crd: CustomResourceDefinition): CustomResourceDefinitionCondition | undefined {
+  const { uid, generation } = crd.metadata;
+  if (!uid || generation === undefined) return nonStructuralSchemaCondition(crd);
+  const key = `${uid}/${generation}`;
+  if (nonStructuralBySpec.has(key)) return nonStructuralBySpec.get(key);
+  const cond = nonStructuralSchemaCondition(crd);
+  if (nonStructuralBySpec.size >= NON_STRUCTURAL_CACHE_SIZE) nonStructuralBySpec.delete(nonStructuralBySpec.keys().next().value!);
+  nonStructuralBySpec.set(key, cond);
+  return cond;
+}
+
 /** The NonStructuralSchema condition set while the schema has violations (possible only through v1beta1), removed after. */
 function withNonStructuralCondition(crd: CustomResourceDefinition, status: CustomResourceDefinitionStatus, now: Date): CustomResourceDefinitionStatus {
-  const cond = nonStructuralSchemaCondition(crd);
-  if (cond) return { ...status, conditions: setCRDCondition(status.conditions, cond, now) };
+  const cond = cachedNonStructuralCondition(crd);
+  if (cond) return { ...status, conditions: setCRDCondition(status.conditions, structuredClone(cond), now) };
   if (findCondition(status, 'NonStructuralSchema')) return { ...status, conditions: removeCRDCondition(status.conditions, 'NonStructuralSchema') };
   return status;
 }

@@ -100,6 +100,16 @@ function tearDown(info: CrdServingInfo): void {
   timer.unref();
 }
 
+/**
+ * What identifies a CRD's spec: its uid and generation, which every change of the spec through the API bumps
+ * (status writes, the controllers' three per CRD, leave it), so that no event costs a serialisation of the
+ * spec; the spec itself for a CRD written into storage without them.
+ */
+function specKey(crd: CustomResourceDefinition): string {
+  const { uid, generation } = crd.metadata;
+  return uid && typeof generation === 'number' ? `${uid}/${generation}` : stringifyJSON([crd.spec, uid]);
+}
+
 export class CrdServing {
   private byName = new Map<string, CrdServingInfo>();
   /** Bumped on every change, so discovery and OpenAPI documents can be cached. */
@@ -119,7 +129,8 @@ export class CrdServing {
   /** The CRD was created or changed. */
   update(crd: CustomResourceDefinition): void {
     const name = crd.metadata.name ?? '';
-    const fingerprint = stringifyJSON([crd.spec, crd.status?.acceptedNames, crd.metadata.uid]);
+    const specFingerprint = specKey(crd);
+    const fingerprint = `${specFingerprint}\u0000${stringifyJSON(crd.status?.acceptedNames ?? null)}`;
     const existing = this.byName.get(name);
     if (existing && existing.fingerprint === fingerprint) {
       existing.crd = crd; // conditions may have changed: routing reads them
@@ -133,7 +144,6 @@ export class CrdServing {
     let storageStore: GenericStore | undefined;
     // Compiled once per spec: accepting the names (the naming controller's first write) changes the
     // fingerprint, not the schemas.
-    const specFingerprint = stringifyJSON([crd.spec, crd.metadata.uid]);
     const reuse = existing?.specFingerprint === specFingerprint ? existing : undefined;
     const schemas = reuse?.schemas ?? compileCrdSchemas(crd);
     const convert = crd.spec.conversion?.strategy === 'Webhook' ? this.webhookConverter?.(crd) : undefined;

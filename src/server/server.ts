@@ -368,8 +368,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   controllers.push(crdInformer);
   // One store per stored kind (events.k8s.io events are core/v1 events): what a namespace holds is every
   // namespaced one and every namespaced custom resource; what the garbage collector watches, all of them.
+  // Stored as served: no codec between the two (CRDs: the v1 store, not v1beta1's, which converts every object
+  // the garbage collector's informer sees; their storageVersion names v1beta1 for discovery's hash alone).
   const storedAsServed = (k: (typeof BUILTIN_KINDS)[number]): boolean =>
-    !k.createOnly && k.storageVersion === k.served.version && (k.storageGroup ?? k.served.group) === k.served.group;
+    !k.createOnly && !k.storage && (k.storageGroup ?? k.served.group) === k.served.group;
   const storageBuiltins = [...stores.entries()].filter(([k]) => storedAsServed(k));
   const namespacedBuiltins = storageBuiltins.filter(([k]) => k.served.namespaced).map(([, s]) => s);
   const flowSchemas = stores.get(flowSchemaKind)!;

@@ -1,0 +1,152 @@
+// Many-CRDs install figures (issue 19): corpus CRDs with renamed groups created through the API, sequentially
+// and concurrently, with the time from each create to its Established condition as a watch sees it.
+// Run: npm run build && node bench/crd-install.mjs [count] [concurrency]   (in-process; add --cpu-prof to profile)
+import { readdirSync, readFileSync } from 'node:fs';
+import { request, Agent } from 'node:https';
+import { startTestEnv } from '../dist/testing/index.js';
+import { parseAllDocuments } from 'yaml';
+
+const CORPUS = new URL('../../shared/corpus/', import.meta.url);
+
+/** Every corpus CRD (apiextensions v1), by project then file. */
+export function corpusCrds() {
+  const out = [];
+  for (const p of readdirSync(CORPUS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
+    let files = [];
+    try {
+      files = readdirSync(new URL(`${p}/crds/`, CORPUS)).filter((f) => /\.ya?ml$/.test(f)).sort();
+    } catch {
+      continue;
+    }
+    for (const f of files) {
+      for (const doc of parseAllDocuments(readFileSync(new URL(`${p}/crds/${f}`, CORPUS), 'utf8'))) {
+        const o = doc.toJS();
+        if (o?.kind === 'CustomResourceDefinition' && o.apiVersion === 'apiextensions.k8s.io/v1') out.push(o);
+      }
+    }
+  }
+  return out;
+}
+
+/** n CRDs: the corpus over and over, each copy in a group of its own. */
+export function renamed(corpus, n, tag = 'r') {
+  return Array.from({ length: n }, (_, i) => {
+    const crd = structuredClone(corpus[i % corpus.length]);
+    const group = `${tag}${i}.${crd.spec.group}`;
+    crd.spec.group = group;
+    // Annotations kept: groups under k8s.io need their api-approved.kubernetes.io.
+    crd.metadata = { name: `${crd.spec.names.plural}.${group}`, ...(crd.metadata?.annotations ? { annotations: crd.metadata.annotations } : {}) };
+    delete crd.status;
+    return crd;
+  });
+}
+
+function client(env) {
+  const field = (k) => Buffer.from(new RegExp(`${k}: (\\S+)`).exec(env.kubeconfig)[1], 'base64').toString();
+  const tls = { ca: field('certificate-authority-data'), cert: field('client-certificate-data'), key: field('client-key-data'), agent: new Agent({ keepAlive: true, maxSockets: 64 }) };
+  const call = (method, path, body, onData) =>
+    new Promise((resolve, reject) => {
+      const req = request(new URL(path, env.url), { method, ...tls, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (onData ? onData(d) : (text += d)));
+        res.on('end', () => resolve({ status: res.statusCode, text }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body ? JSON.stringify(body) : undefined);
+    });
+  return { call };
+}
+
+/** Times of Established, by CRD name, from a watch on CRDs. */
+function watchEstablished(c) {
+  const established = new Map();
+  let buf = '';
+  const waiters = [];
+  void c.call('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?watch=1', undefined, (d) => {
+    buf += d;
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      const ev = JSON.parse(line);
+      const name = ev.object?.metadata?.name;
+      if (!established.has(name) && ev.object?.status?.conditions?.some((x) => x.type === 'Established' && x.status === 'True')) {
+        established.set(name, performance.now());
+        for (const w of [...waiters]) w();
+      }
+    }
+  }).catch(() => {});
+  return {
+    established,
+    until: (names) =>
+      new Promise((resolve) => {
+        const check = () => {
+          if (names.every((n) => established.has(n))) {
+            waiters.splice(waiters.indexOf(check), 1);
+            resolve();
+          }
+        };
+        waiters.push(check);
+        check();
+      }),
+  };
+}
+
+/** Creates the CRDs (concurrency at a time) and waits for all to be Established. */
+export async function install(env, crds, concurrency) {
+  const c = client(env);
+  const w = watchEstablished(c);
+  await new Promise((r) => setTimeout(r, 100));
+  const created = new Map();
+  const t0 = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < crds.length) {
+      const crd = crds[next++];
+      const t = performance.now();
+      const r = await c.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+      if (r.status !== 201) throw new Error(`${crd.metadata.name}: ${r.status} ${r.text.slice(0, 300)}`);
+      created.set(crd.metadata.name, t);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const createdAll = performance.now() - t0;
+  const names = crds.map((x) => x.metadata.name);
+  await w.until(names);
+  const total = performance.now() - t0;
+  const lags = names.map((n) => w.established.get(n) - created.get(n)).sort((a, b) => a - b);
+  if (process.env.BENCH_LAGS) console.error(names.map((n) => `${(w.established.get(n) - created.get(n)).toFixed(0)} ${n}`).join("\n"));
+  return { count: crds.length, concurrency, createMs: createdAll, totalMs: total, perSecond: (crds.length / total) * 1000, maxEstablishedLagMs: lags.at(-1), p50EstablishedLagMs: lags[Math.floor(lags.length / 2)] };
+}
+
+async function startProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (file) => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const n = Number(process.argv[2] ?? 40);
+  const conc = Number(process.argv[3] ?? 1);
+  const corpus = corpusCrds();
+  const env = await startTestEnv();
+  try {
+    // BENCH_CPU_PROF=file: a CPU profile of the install alone (not of loading the corpus).
+    const prof = process.env.BENCH_CPU_PROF ? await startProfile() : undefined;
+    const r = await install(env, renamed(corpus, n), conc);
+    if (prof) await prof(process.env.BENCH_CPU_PROF);
+    console.log(JSON.stringify(r));
+  } finally {
+    await env.stop();
+  }
+  process.exit(0);
+}
