@@ -79,7 +79,6 @@ export class LeaderElector {
   private timer: TimerHandle | undefined;
   /** Local time of the last successful acquire or renew. */
   private renewedAt = 0;
-  private termStarting: Promise<void> | undefined;
 
   constructor(private readonly opts: LeaderElectorOptions) {
     this.identity = opts.identity ?? `${hostname()}_${randomUUID()}`;
@@ -139,12 +138,13 @@ export class LeaderElector {
     const t = this.clock.now();
     if (ok) {
       this.renewedAt = t;
+      // Renewing goes on while the term's controllers start (client-go runs OnStartedLeading beside it): a
+      // slow start must not let the Lease lapse.
+      this.schedule(this.timing.retryPeriodMs);
       if (!this.leading) {
         this.leading = true;
-        this.termStarting = Promise.resolve(this.opts.onStartedLeading()).catch((e: unknown) => this.onError(e));
-        await this.termStarting;
+        await Promise.resolve(this.opts.onStartedLeading()).catch((e: unknown) => this.onError(e));
       }
-      this.schedule(this.timing.retryPeriodMs);
       return;
     }
     if (this.leading && t - this.renewedAt >= this.timing.renewDeadlineMs) this.endTerm();
