@@ -3,17 +3,11 @@
 // delay, ×1.5 each time, 20 % jitter, five attempts at most); what still fails is logged and lost.
 import * as http from 'node:http';
 import * as https from 'node:https';
+import type { Connection } from '../api/connection.js';
 import { consoleErrorLog, pluginErrorMessage, type AuditBackend, type AuditEvent, type ErrorLog } from './backend.js';
 
 /** Where the webhook is and how to reach it, as read from the kubeconfig's current context. */
-export interface WebhookTarget {
-  server: string;
-  ca?: string;
-  cert?: string;
-  key?: string;
-  token?: string;
-  insecureSkipTLSVerify?: boolean;
-}
+export type WebhookTarget = Connection;
 
 export interface WebhookOptions {
   /** --audit-webhook-initial-backoff in ms (kube's default 10 s). */

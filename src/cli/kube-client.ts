@@ -6,15 +6,9 @@ import https from 'node:https';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { parseJSON, stringifyJSON } from '../util/json-int64.js';
+import type { Connection } from '../api/connection.js';
 
-export interface Connection {
-  server: string;
-  ca?: string;
-  cert?: string;
-  key?: string;
-  token?: string;
-  insecureSkipTLSVerify?: boolean;
-}
+export type { Connection };
 
 interface ApiResponse {
   status: number;

@@ -18,6 +18,7 @@ import { FieldManager } from './field-manager/field-manager.js';
 export type { ObjectMeta } from '../api/meta.js';
 import type { ObjectMeta } from '../api/meta.js';
 import { parseJSON, stringifyJSON } from '../util/json-int64.js';
+import { closingQuote } from '../util/json-depth.js';
 
 export const metaOf = (obj: JSONObject): ObjectMeta => {
   if (!isObject(obj['metadata'])) obj['metadata'] = {};
@@ -854,14 +855,8 @@ function objectEnd(text: string, start: number): number {
   let depth = 0;
   for (let i = start; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x22 /* " */) {
-      // Skip the string: to the next quote not escaped.
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c /* \ */) i++;
-        else if (d === 0x22) break;
-      }
-    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) depth++;
+    if (c === 0x22 /* " */) i = closingQuote(text, i);
+    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) depth++;
     else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       if (--depth === 0) return i + 1;
     }

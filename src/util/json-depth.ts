@@ -29,19 +29,24 @@ export function jsonDepthOffset(text: string, max = MAX_BODY_DEPTH): number {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x22 /* " */) {
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c /* \ */) i++;
-        else if (d === 0x22) break;
-      }
-    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+    if (c === 0x22 /* " */) i = closingQuote(text, i);
+    else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
       if (++depth > max) return i;
     } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
       depth--;
     }
   }
   return -1;
+}
+
+/** The index of the quote closing the JSON string whose opening quote is at `open` (text.length if none). */
+export function closingQuote(text: string, open: number): number {
+  for (let i = open + 1; i < text.length; i++) {
+    const d = text.charCodeAt(i);
+    if (d === 0x5c /* \ */) i++;
+    else if (d === 0x22 /* " */) return i;
+  }
+  return text.length;
 }
 
 /** Whether text holds more than n of the characters a and b together. */

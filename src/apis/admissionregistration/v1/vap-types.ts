@@ -104,7 +104,8 @@ const AuditAnnotation = struct(
   { openapi: ARV1, doc: "AuditAnnotation describes how to produce an audit annotation for an API request." },
 );
 
-const MatchCondition = struct(
+/** admissionregistration/v1.MatchCondition, shared by the webhook configurations and the policies. */
+export const MatchCondition = struct(
   'MatchCondition',
   [
     f(1, 'name', 'string', '', { doc: "Name is an identifier for this match condition, used for strategic merging of MatchConditions, as well as providing an identifier for logging purposes. A good name should be descriptive of the associated expression. Name must be a qualified name consisting of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')\n\nRequired." }),

@@ -7,6 +7,7 @@ import { ListMeta } from '../../meta/v1/list-meta.js';
 import { metadataField } from '../../meta/v1/object-meta.js';
 import { LabelSelector } from '../../meta/v1/label-selector.js';
 import { DOCS } from './webhook-docs.js';
+import { MatchCondition } from './vap-types.js';
 
 const ADMISSIONREGISTRATION_V1 = 'io.k8s.api.admissionregistration.v1';
 const doc = (type: string, field = ''): string => DOCS[type]?.[field] ?? '';
@@ -43,12 +44,6 @@ const RuleWithOperations = struct(
     f(undefined, 'scope', 'string', 'ptr omit', { named: 'ScopeType', doc: doc('Rule', 'scope') }),
   ],
   opts('RuleWithOperations'),
-);
-
-const MatchCondition = struct(
-  'MatchCondition',
-  [f(undefined, 'name', 'string', '', { doc: doc('MatchCondition', 'name') }), f(undefined, 'expression', 'string', '', { doc: doc('MatchCondition', 'expression') })],
-  opts('MatchCondition'),
 );
 
 /** The fields both webhook kinds share, in Go order but for the two that differ (objectSelector, reinvocationPolicy). */
