@@ -2,29 +2,21 @@
 // --etcd-keyfile reach whichever side is etcd, and the --from-/--to- forms set one side's. Certificates are
 // made with openssl, as test/storage/etcd-tls.test.ts makes them.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, it } from 'node:test';
 import { openEtcdStore, openSqliteStore } from '../../src/storage/index.js';
-import { startEtcd, type EtcdProcess, type EtcdTls } from '../storage/etcd-process.js';
+import { startEtcd, type EtcdProcess, type EtcdTls, makeEtcdTls } from '../storage/etcd-process.js';
 
 const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 let dir: string;
 let tls: EtcdTls;
 let etcd: EtcdProcess;
 
-function openssl(args: string[]): void {
-  execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-}
 
-function issue(name: string, ext: string): void {
-  openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`]);
-  writeFileSync(join(dir, `${name}.ext`), ext);
-  openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.crt`, '-days', '1', '-extfile', `${name}.ext`]);
-}
 
 function cli(args: string[]): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
@@ -36,11 +28,7 @@ function cli(args: string[]): Promise<{ code: number; stderr: string }> {
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crd-migrate-tls-'));
-  openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '1', '-subj', '/CN=etcd-test-ca']);
-  issue('server', 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-  issue('client', 'extendedKeyUsage=clientAuth\n');
-  const f = (n: string) => join(dir, n);
-  tls = { ca: f('ca.crt'), cert: f('server.crt'), key: f('server.key'), clientCert: f('client.crt'), clientKey: f('client.key') };
+  tls = makeEtcdTls(dir);
   etcd = await startEtcd({ tls });
 });
 after(async () => {

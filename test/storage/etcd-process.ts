@@ -2,7 +2,7 @@
 // etcd comes from Debian's etcd-server (.ci/run installs it); a test that needs it fails loudly
 // when it is missing.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -217,4 +217,19 @@ export async function startEtcdCluster(size: number): Promise<EtcdProcess[]> {
     throw err;
   }
   return procs;
+}
+
+/** A CA, a serving certificate for 127.0.0.1 and a client certificate (EC P-256, openssl) in dir, for startEtcd({ tls }). */
+export function makeEtcdTls(dir: string): EtcdTls {
+  const openssl = (args: string[]): void => void execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+  const issue = (name: string, ext: string): void => {
+    openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`]);
+    writeFileSync(join(dir, `${name}.ext`), ext);
+    openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.crt`, '-days', '1', '-extfile', `${name}.ext`]);
+  };
+  openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '1', '-subj', '/CN=etcd-test-ca']);
+  issue('server', 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  issue('client', 'extendedKeyUsage=clientAuth\n');
+  const f = (n: string): string => join(dir, n);
+  return { ca: f('ca.crt'), cert: f('server.crt'), key: f('server.key'), clientCert: f('client.crt'), clientKey: f('client.key') };
 }
