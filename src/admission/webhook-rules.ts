@@ -6,6 +6,18 @@ import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
 import { labelSelectorAsSelector, matchesLabels } from '../registry/selectors.js';
 
+/** kube's rules.IsExemptAdmissionConfigurationResource: admission's own configuration is never subject to webhooks or policies. */
+const EXEMPT_RESOURCES = new Set([
+  'validatingwebhookconfigurations',
+  'mutatingwebhookconfigurations',
+  'validatingadmissionpolicies',
+  'validatingadmissionpolicybindings',
+  'mutatingadmissionpolicies',
+  'mutatingadmissionpolicybindings',
+]);
+export const isExemptAdmissionConfigurationResource = (r: { group: string; resource: string }): boolean =>
+  r.group === 'admissionregistration.k8s.io' && EXEMPT_RESOURCES.has(r.resource);
+
 /** A resource at one group-version, as rules see it. */
 export interface GVR {
   group: string;

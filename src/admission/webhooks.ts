@@ -13,7 +13,7 @@ import { metaOf } from '../registry/store.js';
 import type { ServiceResolver } from '../conversion/types.js';
 import { Informer } from '../controllers/informer.js';
 import type { AdmissionPlugin } from './chain.js';
-import { matchingResource, namespaceSelectorMatches, objectSelectorMatches, type GVR, type NamespaceLabels, type RuleRequest } from './webhook-rules.js';
+import { isExemptAdmissionConfigurationResource, matchingResource, namespaceSelectorMatches, objectSelectorMatches, type GVR, type NamespaceLabels, type RuleRequest } from './webhook-rules.js';
 import { celAdmissionRequest, requestKind, type Invocation } from './webhook-review.js';
 import { callWebhook, type CallOutcome } from './webhook-call.js';
 import { evaluateMatchConditions } from './webhook-match-conditions.js';
@@ -111,16 +111,6 @@ function accessors(configs: JSONObject[]): WebhookAccessor[] {
   );
 }
 
-/** Webhooks are never called for the configuration of admission itself (IsExemptAdmissionConfigurationResource). */
-const EXEMPT_RESOURCES = new Set([
-  'validatingwebhookconfigurations',
-  'mutatingwebhookconfigurations',
-  'validatingadmissionpolicies',
-  'validatingadmissionpolicybindings',
-  'mutatingadmissionpolicies',
-  'mutatingadmissionpolicybindings',
-]);
-const isExempt = (a: AdmissionAttributes): boolean => a.resource.group === 'admissionregistration.k8s.io' && EXEMPT_RESOURCES.has(a.resource.resource);
 
 const gvrOf = (r: ServedResource): GVR => ({ group: r.group, version: r.version, resource: r.resource });
 const ruleRequest = (a: AdmissionAttributes): RuleRequest => ({ operation: a.operation, resource: gvrOf(a.resource), subresource: a.subresource, namespace: a.namespace, name: a.name });
@@ -218,7 +208,7 @@ export function mutatingWebhooks(configs: () => WebhookAccessor[], deps: Webhook
     name: 'MutatingAdmissionWebhook',
     operations: ['CREATE', 'UPDATE', 'DELETE'],
     async admit(a) {
-      if (isExempt(a)) return;
+      if (isExemptAdmissionConfigurationResource(a.resource)) return;
       const state: ReinvocationState = { previouslyInvoked: new Set(), reinvoke: new Set(), shouldReinvoke: false };
       await round(a, state, false);
       // kube's reinvoker runs the mutating chain once more; only webhooks marked for it are called again.
@@ -232,7 +222,7 @@ export function validatingWebhooks(configs: () => WebhookAccessor[], deps: Webho
     name: 'ValidatingAdmissionWebhook',
     operations: ['CREATE', 'UPDATE', 'DELETE'],
     async validate(a) {
-      if (isExempt(a)) return;
+      if (isExemptAdmissionConfigurationResource(a.resource)) return;
       const calls: { hook: JSONObject; invocation: Invocation }[] = [];
       for (const { hook } of configs()) {
         const call = await shouldCallHook(hook, a, deps);

@@ -10,6 +10,7 @@ import type { AdmissionAttributes } from '../../registry/admission.js';
 import type { Informer } from '../../controllers/informer.js';
 import { labelSelectorAsSelector, matchesLabels } from '../../registry/selectors.js';
 import type { AdmissionPlugin } from '../chain.js';
+import { isExemptAdmissionConfigurationResource } from '../webhook-rules.js';
 import { compilePolicy, type CompiledPolicy } from './compile.js';
 import { matches, requestGVR, type GVK, type GVR, type MatchContext } from './matching.js';
 import { validate, type PolicyDecision } from './evaluate.js';
@@ -113,16 +114,6 @@ function namespaceObject(ns: JSONObject): JSONObject {
   return { metadata: meta, spec: ns['spec'] ?? {}, status: ns['status'] ?? {} };
 }
 
-/** rules.IsExemptAdmissionConfigurationResource: admission's own configuration is never subject to it. */
-const EXEMPT_RESOURCES = new Set([
-  'validatingwebhookconfigurations',
-  'mutatingwebhookconfigurations',
-  'validatingadmissionpolicies',
-  'validatingadmissionpolicybindings',
-  'mutatingadmissionpolicies',
-  'mutatingadmissionpolicybindings',
-]);
-const isExemptConfigurationResource = (a: AdmissionAttributes): boolean => a.resource.group === 'admissionregistration.k8s.io' && EXEMPT_RESOURCES.has(a.resource.resource);
 
 export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   readonly name = 'ValidatingAdmissionPolicy';
@@ -170,7 +161,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   }
 
   async validate(a: AdmissionAttributes): Promise<void> {
-    if (isExemptConfigurationResource(a)) return;
+    if (isExemptAdmissionConfigurationResource(a.resource)) return;
     const hooks = this.currentHooks();
     if (hooks.length === 0) return;
     const ctx: MatchContext = {
