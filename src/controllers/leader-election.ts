@@ -79,6 +79,8 @@ export class LeaderElector {
   private timer: TimerHandle | undefined;
   /** Local time of the last successful acquire or renew. */
   private renewedAt = 0;
+  /** The acquire-or-renew under way (stop waits for it). */
+  private inflight: Promise<void> = Promise.resolve();
 
   constructor(private readonly opts: LeaderElectorOptions) {
     this.identity = opts.identity ?? `${hostname()}_${randomUUID()}`;
@@ -103,7 +105,8 @@ export class LeaderElector {
    * trying (or renewing) in the background.
    */
   async start(): Promise<void> {
-    await this.attempt();
+    this.inflight = this.attempt();
+    await this.inflight;
   }
 
   /** Ends the term (releasing the Lease) and stops trying. */
@@ -112,7 +115,9 @@ export class LeaderElector {
     this.stopped = true;
     if (this.timer) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.leading) return;
+    // An attempt under way may be renewing (or taking) the Lease: releasing before it lands would conflict
+    // with it and leave the Lease held until it expires.
+    await this.inflight.catch(() => {});
     this.endTerm();
     await this.release().catch((e: unknown) => this.onError(e));
   }
@@ -121,7 +126,7 @@ export class LeaderElector {
     if (this.stopped) return;
     this.timer = this.clock.setTimeout(() => {
       this.timer = undefined;
-      void this.attempt();
+      this.inflight = this.attempt();
     }, delayMs);
   }
 
@@ -246,23 +251,27 @@ export class LeaderElector {
   /** client-go's release: no holder, a one-second duration, so the next candidate takes it at once. */
   private async release(): Promise<void> {
     const { leases, namespace, name } = this.opts;
-    let current: JSONObject;
-    try {
-      current = await leases.get(namespace, name);
-    } catch (e) {
-      if (e instanceof S.StatusError && e.code === 404) return;
-      throw e;
+    // A few tries: a write of ours that raced the read (or the store's own retry) is a conflict, not a refusal.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      let current: JSONObject;
+      try {
+        current = await leases.get(namespace, name);
+      } catch (e) {
+        if (e instanceof S.StatusError && e.code === 404) return;
+        throw e;
+      }
+      const spec = (current['spec'] ?? {}) as JSONObject;
+      if (spec['holderIdentity'] !== this.identity) return;
+      const nowWall = this.now();
+      const released = await this.write(current, {
+        holderIdentity: '',
+        leaseDurationSeconds: 1,
+        acquireTime: microTime(nowWall),
+        renewTime: microTime(nowWall),
+        leaseTransitions: typeof spec['leaseTransitions'] === 'number' ? spec['leaseTransitions'] : 0,
+      });
+      if (released) return;
     }
-    const spec = (current['spec'] ?? {}) as JSONObject;
-    if (spec['holderIdentity'] !== this.identity) return;
-    const nowWall = this.now();
-    await this.write(current, {
-      holderIdentity: '',
-      leaseDurationSeconds: 1,
-      acquireTime: microTime(nowWall),
-      renewTime: microTime(nowWall),
-      leaseTransitions: typeof spec['leaseTransitions'] === 'number' ? spec['leaseTransitions'] : 0,
-    });
   }
 }
 
