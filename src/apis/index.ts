@@ -12,6 +12,7 @@ import { flowSchemaKind } from './flowcontrol/v1/flow-schema.js';
 import { priorityLevelConfigurationKind } from './flowcontrol/v1/priority-level-configuration.js';
 import { validatingAdmissionPolicyBindingKind, validatingAdmissionPolicyKind } from './admissionregistration/v1/validating-admission-policy.js';
 import { mutatingWebhookConfigurationKind, validatingWebhookConfigurationKind } from './admissionregistration/v1/webhook-configurations.js';
+import { logicalClusterKind } from './tenancy/v1alpha1/logical-cluster.js';
 import { crdKind } from './apiextensions/v1/custom-resource-definition.js';
 import { crdV1beta1Kind } from './apiextensions/v1beta1/custom-resource-definition.js';
 import { eventKind } from './core/v1/event.js';
@@ -52,6 +53,7 @@ export const BUILTIN_KINDS: readonly KindDeclaration[] = [
   validatingAdmissionPolicyBindingKind,
   mutatingWebhookConfigurationKind,
   validatingWebhookConfigurationKind,
+  logicalClusterKind,
 ];
 
 interface ProtobufType {

@@ -14,6 +14,7 @@ import type { ServiceResolver } from '../conversion/types.js';
 import type { TokenTable } from '../auth/authenticate.js';
 import type { AuthorizerHooks } from '../auth/authorize.js';
 import type { KVStore } from '../storage/types.js';
+import { clusterLocalKey } from '../storage/prefixed-store.js';
 import { loadEncryptionConfig, type GroupResource } from '../storage/encryption/config.js';
 import { EncryptingKVStore } from '../storage/encryption/encrypting-store.js';
 import { keyTransformerLookup } from '../storage/encryption/resource-keys.js';
@@ -133,8 +134,12 @@ export function builtinKeyPrefixes(): Map<string, GroupResource> {
 /** The bytes of values in etcd, as kube-apiserver writes them (see storage/etcd-value-codec.ts). */
 export function etcdCodec(mediaType: StorageMediaType = STORAGE_MEDIA_TYPES[0], transformers?: KeyTransformerLookup): EtcdValueCodec {
   const protobuf = protobufStorageCodecs({ write: mediaType !== 'application/json' });
-  // CRDs are JSON either way; kube-apiserver's are at v1beta1.
-  const objects = (key: string) => (key.startsWith(CRD_KEY_PREFIX) ? storedCRDCodec : protobuf(key));
+  // CRDs are JSON either way; kube-apiserver's are at v1beta1. A logical cluster's keys are root's layout
+  // under `/clusters/<name>`, and encoded alike.
+  const objects = (key: string) => {
+    const local = clusterLocalKey(key);
+    return local.startsWith(CRD_KEY_PREFIX) ? storedCRDCodec : protobuf(local);
+  };
   return etcdValueCodec({ objects, transformers });
 }
 

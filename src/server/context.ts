@@ -9,7 +9,8 @@ import { addWarning } from './http.js';
 export interface RequestContext {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
-  readonly path: string;
+  /** The URL path; under /clusters/<name>/, what follows it once the request is dispatched to that cluster. */
+  path: string;
   readonly query: URLSearchParams;
   /** Set by the request-info filter; before it, a non-resource request for the path. */
   info: RequestInfo;
@@ -57,7 +58,7 @@ class Context implements RequestContext {
   constructor(
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
-    readonly path: string,
+    public path: string,
     readonly query: URLSearchParams,
     readonly serverAddress: string,
   ) {

@@ -87,6 +87,10 @@ import type { WatchBufferLimits } from './watch.js';
 import { defaultMaxConnections, openFileLimit } from './connection-limit.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
 import type { Logger } from '../util/klog.js';
+import { logicalClusterKind } from '../apis/tenancy/v1alpha1/logical-cluster.js';
+import { LogicalClusters } from './logical-clusters.js';
+import { LogicalClusterController } from './logical-cluster-controller.js';
+import { clusterKeyPrefix, prefixedStore } from '../storage/prefixed-store.js';
 
 export { VERSION_INFO } from './router.js';
 
@@ -148,6 +152,17 @@ export interface ServerOptions {
   audit?: { policy: Policy; backend: AuditBackend };
   /** The log (kube's -v and --logging-format): at -v=3 a line per request. Absent: nothing is logged per request. */
   logger?: Logger;
+  /** Serve logical clusters under /clusters/<name>/, made with tenancy.crd-apiserver.io LogicalClusters (default true). */
+  logicalClusters?: boolean;
+  /** Set when this server is a logical cluster inside another: it listens on nothing and shares the parent's serving. */
+  parent?: ParentServing;
+}
+
+/** What a logical cluster's server shares with the server it runs in. */
+export interface ParentServing {
+  metrics: ServerMetrics;
+  authenticators: { secure: Authenticator; insecure: Authenticator };
+  flowControl?: { dispatcher: Dispatcher; objectCount(group: string, resource: string): number | undefined };
 }
 
 /** The modes of --authorization-mode this server has. */
@@ -187,6 +202,10 @@ export interface RunningServer {
   rbac: RbacAuthorizer;
   /** Whether this server runs the writing controllers now: always without leader election, else while it holds their Lease. */
   leading(): boolean;
+  /** The handler chain of each listener (a logical cluster's server has only these, no listeners). */
+  chains: { secure?: Handler; insecure?: Handler };
+  /** The logical clusters served under /clusters/ (the root server's, when on). */
+  clusters?: LogicalClusters;
   close(): Promise<void>;
 }
 
@@ -228,7 +247,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
   // One registry of metrics per server. Object counts are APF's (counted once a minute), made further down.
   let objectCounts: ObjectCounts | undefined;
-  const metrics = new ServerMetrics(() => objectCounts?.entries() ?? []);
+  const parent = opts.parent;
+  const metrics = parent?.metrics ?? new ServerMetrics(() => objectCounts?.entries() ?? []);
+  const servesLogicalClusters = !parent && opts.logicalClusters !== false;
+  // LogicalClusters are the root server's alone.
+  const kinds = BUILTIN_KINDS.filter((k) => k !== logicalClusterKind || servesLogicalClusters);
   // Admission plugins look things up through the stores they guard, so the chain refers to them lazily.
   let serving: CrdServing | undefined;
   let policyPlugin: ValidatingAdmissionPolicyPlugin | undefined;
@@ -300,10 +323,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     authenticateToken: (token, audiences) => authenticateToken(token, audiences, { tokens: opts.tokens, apiAudiences: saTokens.apiAudiences, serviceAccounts, jwt: opts.jwt }),
     apiAudiences: saTokens.apiAudiences,
   });
-  const builtinTypes = new Map(BUILTIN_KINDS.map((k) => [k, builtinResourceType(k)]));
+  const builtinTypes = new Map(kinds.map((k) => [k, builtinResourceType(k)]));
   const builtinTypesByGVR = new Map([...builtinTypes.values()].map((t) => [`${t.served.group}/${t.served.version}/${t.served.resource}`, t]));
   trackManagedFields([...builtinTypes.values()]);
-  const stores = new Map(BUILTIN_KINDS.map((k) => [k, new GenericStore(kv, builtinTypes.get(k)!, admission)]));
+  const stores = new Map(kinds.map((k) => [k, new GenericStore(kv, builtinTypes.get(k)!, admission)]));
   const namespaces = stores.get(namespaceKind)!;
   const crds = stores.get(crdKind)!;
   serving = new CrdServing(
@@ -430,40 +453,60 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const policyStatus = new PolicyStatusController(stores.get(validatingAdmissionPolicyKind)!, policyTypeResolver(registry));
       started.push(policyStatus);
       await policyStatus.start();
+      // Logical clusters: each new one started and marked Ready; a deleted one's contents removed.
+      if (clusters) {
+        const lcController = new LogicalClusterController(stores.get(logicalClusterKind)!, clusters.informer, clusters.manager, kv, rootReady);
+        started.push(lcController);
+        await lcController.start();
+      }
     } catch (e) {
       for (const c of [...started].reverse()) c.stop();
       throw e;
     }
     return started;
   };
+  // The logical clusters' objects, cached on every replica for the dispatcher; their servers are started below.
+  let markRootReady!: () => void;
+  const rootReady = new Promise<void>((resolve) => (markRootReady = resolve));
+  let clusters: { informer: Informer; manager: LogicalClusters } | undefined;
+  if (servesLogicalClusters) {
+    const informer = new Informer(stores.get(logicalClusterKind)!, { name: 'logicalclusters' });
+    await informer.start();
+    controllers.push(informer);
+    const manager = new LogicalClusters(informer, (name) => startLogicalCluster(name));
+    clusters = { informer, manager };
+  }
   const election = opts.leaderElection ? await leaderElectedControllers(stores.get(leaseKind)!, opts.leaderElection, startWritingControllers) : undefined;
   if (election) controllers.push(election);
   else controllers.push(...(await startWritingControllers()));
-  // kube-apiserver's priority-and-fairness-config-producer post-start hook, on every replica: the bootstrap
-  // FlowSchemas and PriorityLevelConfigurations are in place before the server is ready.
-  const apfEnsurer = new ApfBootstrapEnsurer(flowcontrolBootstrapKinds(priorityLevels, flowSchemas), { intervalMs: opts.apfEnsureIntervalMs });
-  await apfEnsurer.start();
-  controllers.push(apfEnsurer);
-  try {
-    await apfEnsurer.waitForFirstPass();
-  } catch (e) {
-    for (const c of [...controllers].reverse()) c.stop();
-    throw e;
-  }
   // API Priority and Fairness (on by default, as in kube): one dispatcher for every listener, configured from
-  // the stored objects; off, each listener counts its own requests against the two in-flight limits.
-  let flowControl: { dispatcher: Dispatcher; objectCount(group: string, resource: string): number | undefined } | undefined;
-  // How many objects each resource holds, once a minute: APF's list estimates and apiserver_storage_objects.
-  const counts = (objectCounts = new ObjectCounts(registry, kv));
-  counts.start();
-  controllers.push(counts);
-  if (priorityAndFairness) {
-    const dispatcher = new Dispatcher(maxInFlight.readOnly + maxInFlight.mutating, mandatoryFlowControlConfiguration());
-    const source = new FlowControlConfigSource(dispatcher, priorityLevels, flowSchemas);
-    await source.start();
-    dispatcher.start();
-    controllers.push(source, dispatcher);
-    flowControl = { dispatcher, objectCount: (group, resource) => counts.get(group, resource) };
+  // the stored objects; off, each listener counts its own requests against the two in-flight limits. A logical
+  // cluster's requests go through its parent's.
+  let flowControl: ParentServing['flowControl'] = parent?.flowControl;
+  if (!parent) {
+    // kube-apiserver's priority-and-fairness-config-producer post-start hook, on every replica: the bootstrap
+    // FlowSchemas and PriorityLevelConfigurations are in place before the server is ready.
+    const apfEnsurer = new ApfBootstrapEnsurer(flowcontrolBootstrapKinds(priorityLevels, flowSchemas), { intervalMs: opts.apfEnsureIntervalMs });
+    await apfEnsurer.start();
+    controllers.push(apfEnsurer);
+    try {
+      await apfEnsurer.waitForFirstPass();
+    } catch (e) {
+      for (const c of [...controllers].reverse()) c.stop();
+      throw e;
+    }
+    // How many objects each resource holds, once a minute: APF's list estimates and apiserver_storage_objects.
+    const counts = (objectCounts = new ObjectCounts(registry, kv));
+    counts.start();
+    controllers.push(counts);
+    if (priorityAndFairness) {
+      const dispatcher = new Dispatcher(maxInFlight.readOnly + maxInFlight.mutating, mandatoryFlowControlConfiguration());
+      const source = new FlowControlConfigSource(dispatcher, priorityLevels, flowSchemas);
+      await source.start();
+      dispatcher.start();
+      controllers.push(source, dispatcher);
+      flowControl = { dispatcher, objectCount: (group, resource) => counts.get(group, resource) };
+    }
   }
 
   // ServiceAccount tokens: issued by the serviceaccounts/token subresource, accepted by the secure port's
@@ -512,10 +555,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     rulesFor: (u, ns) => authorizerHooks.rulesFor(u, ns),
     rbac: rbacAuthorizer,
     leading: () => election?.elector.isLeader ?? true,
+    chains: {},
+    clusters: clusters?.manager,
     close: async () => {
       ready = false;
       // The Lease is released first, while the storage is still there: another replica takes over at once.
       await election?.stopped();
+      await clusters?.manager.close();
       for (const c of [...controllers].reverse()) c.stop();
       await Promise.all(
         servers.map(
@@ -528,7 +574,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       );
       // The events of the requests just ended (their ResponseComplete waits on the connection's close).
       await new Promise((r) => setImmediate(r));
-      await opts.audit?.backend.shutdown();
+      // The audit backend is the parent's to flush.
+      if (!parent) await opts.audit?.backend.shutdown();
     },
   };
   const audit = opts.audit;
@@ -537,8 +584,28 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const headerReadTimeoutMs = opts.headerReadTimeoutMs ?? HEADER_READ_TIMEOUT_MS;
   // Node checks its connections' header timeouts this often (30 s by default: too coarse for a 32 s limit).
   const connectionsCheckingInterval = Math.max(10, Math.min(30_000, Math.floor(headerReadTimeoutMs / 4)));
+  const authenticators = parent?.authenticators ?? { secure: secureAuthenticator, insecure: () => INSECURE_USER };
+  const chainWith = (authenticator: Authenticator): Handler =>
+    buildHandlerChain(api, { authenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight, flowControl, audit, metrics: chainMetrics, logger: opts.logger });
+  out.chains = {
+    ...(opts.tls ? { secure: chainWith(authenticators.secure) } : {}),
+    ...(opts.insecurePort !== undefined ? { insecure: chainWith(authenticators.insecure) } : {}),
+  };
+  // A listener's entry: the root's chain, or a logical cluster's for /clusters/<name>/ paths.
+  const entry = (listenerName: 'secure' | 'insecure'): Handler => {
+    const chain = out.chains[listenerName]!;
+    return clusters ? clusters.manager.dispatch(chain, listenerName) : chain;
+  };
+  /** A logical cluster's server: this one's configuration over the cluster's view of the store, sharing this one's serving. */
+  function startLogicalCluster(name: string): Promise<RunningServer> {
+    return startServer({ ...opts, kv: prefixedStore(kv, clusterKeyPrefix(name)), leaderElection: undefined, parent: { metrics, authenticators, flowControl } });
+  }
+  if (parent) {
+    markRootReady();
+    return out;
+  }
   if (opts.tls) {
-    const chain = buildHandlerChain(api, { authenticator: secureAuthenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight, flowControl, audit, metrics: chainMetrics, logger: opts.logger });
+    const chain = entry('secure');
     // Go's defaults unless configured: TLS 1.2+, and for TLS 1.2 only Go's default suites.
     const { minVersion, ciphers } = tlsPolicy(opts.tls);
     // The handshake is bounded as Go bounds it (http.Server.tlsHandshakeTimeout: the header timeout), not by
@@ -566,7 +633,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     out.secureUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   }
   if (opts.insecurePort !== undefined) {
-    const chain = buildHandlerChain(api, { authenticator: () => INSECURE_USER, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight, flowControl, audit, metrics: chainMetrics, logger: opts.logger });
+    const chain = entry('insecure');
     const s = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval }, listener(chain, () => ''));
     const port = await listen(s, opts.insecurePort, '127.0.0.1');
     servers.push(s);
@@ -583,6 +650,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     s.requestTimeout = 0;
     s.on('clientError', answerClientError);
   }
+  markRootReady();
   return out;
 }
 

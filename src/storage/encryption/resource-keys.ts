@@ -4,10 +4,12 @@
 import type { GroupResource, TransformerLookup } from './config.js';
 import type { KeyTransformerLookup } from './encrypting-store.js';
 import type { ValueTransformer } from './transformers.js';
+import { clusterLocalKey } from '../prefixed-store.js';
 
 /** The group-resource of a key, given the built-in kinds' key prefixes (`/registry/...` with a trailing slash). */
 export function resourceOfKey(key: string, builtin: ReadonlyMap<string, GroupResource>): GroupResource | undefined {
-  const parts = key.split('/');
+  // A logical cluster's keys are root's layout under /clusters/<name>: its Secrets are encrypted as root's are.
+  const parts = clusterLocalKey(key).split('/');
   if (parts[0] !== '' || parts[1] !== 'registry' || parts.length < 4) return undefined;
   const [a, b] = [parts[2]!, parts[3]!];
   // Namespaces are DNS labels (no dots), so a dotted first segment is always a group.

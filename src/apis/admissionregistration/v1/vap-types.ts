@@ -11,7 +11,7 @@ const ARV1 = 'io.k8s.api.admissionregistration.v1';
 const META_V1 = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 
 /** metav1.Condition. */
-const Condition = struct(
+export const Condition = struct(
   'Condition',
   [
     f(1, 'type', 'string', '', { doc: 'type of condition in CamelCase or in foo.example.com/CamelCase.' }),

@@ -1,0 +1,96 @@
+// Logical clusters: isolated API servers in this process, each reached under /clusters/<name>/ (kcp's URL
+// shape). Each is a whole server of its own (its CRDs, namespaces, RBAC, admission, discovery, controllers)
+// over its own view of the one store, started the first time it is needed and stopped when its
+// LogicalCluster goes. Authentication, flow control, audit and metrics are the root server's, shared.
+import type { Handler, RequestContext } from './context.js';
+import type { Informer } from '../controllers/informer.js';
+import { metaOf } from '../registry/store.js';
+import { ROOT_CLUSTER } from '../apis/tenancy/v1alpha1/logical-cluster.js';
+import * as S from '../api/status.js';
+import { writeError } from './http.js';
+
+/** What a started cluster gives its dispatcher: the handler chain of each listener, and how to stop it. */
+export interface ClusterInstance {
+  chains: { secure?: Handler; insecure?: Handler };
+  close(): Promise<void>;
+}
+
+export type Listener = 'secure' | 'insecure';
+
+const PREFIX = '/clusters/';
+
+export class LogicalClusters {
+  private readonly instances = new Map<string, Promise<ClusterInstance>>();
+
+  constructor(
+    /** The root's LogicalCluster objects, by name. */
+    private readonly objects: Informer,
+    private readonly startInstance: (name: string) => Promise<ClusterInstance>,
+  ) {}
+
+  /** Whether the cluster exists and is not being deleted. */
+  serves(name: string): boolean {
+    const lc = this.objects.get(name);
+    return lc !== undefined && metaOf(lc).deletionTimestamp === undefined;
+  }
+
+  /** The cluster's server, started on first use (concurrent first requests share one start). */
+  instance(name: string): Promise<ClusterInstance> {
+    let p = this.instances.get(name);
+    if (!p) {
+      p = this.startInstance(name);
+      this.instances.set(name, p);
+      // A start that failed is tried again by the next request.
+      p.catch(() => {
+        if (this.instances.get(name) === p) this.instances.delete(name);
+      });
+    }
+    return p;
+  }
+
+  isStarted(name: string): boolean {
+    return this.instances.has(name);
+  }
+
+  /** Stops the cluster's server, if it runs here. */
+  async stopInstance(name: string): Promise<void> {
+    const p = this.instances.get(name);
+    if (!p) return;
+    this.instances.delete(name);
+    const inst = await p.catch(() => undefined);
+    await inst?.close();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.instances.keys()].map((n) => this.stopInstance(n)));
+  }
+
+  /**
+   * The listener's entry: `/clusters/<name>/...` to that cluster's chain with the rest of the path (root's own
+   * name to root's chain); everything else to root's. A path naming no served cluster goes to root's chain as
+   * it is, where it is a non-resource URL: authorized as one (403 for most users), then not found.
+   */
+  dispatch(root: Handler, listener: Listener): Handler {
+    return async (ctx: RequestContext) => {
+      if (!ctx.path.startsWith(PREFIX)) return root(ctx);
+      const end = ctx.path.indexOf('/', PREFIX.length);
+      const name = ctx.path.slice(PREFIX.length, end < 0 ? undefined : end);
+      const rest = end < 0 ? '/' : ctx.path.slice(end);
+      if (name === ROOT_CLUSTER) {
+        ctx.path = rest;
+        return root(ctx);
+      }
+      if (!this.serves(name)) return root(ctx);
+      let inst: ClusterInstance;
+      try {
+        inst = await this.instance(name);
+      } catch (e) {
+        return writeError(ctx.res, S.serviceUnavailable(`logical cluster "${name}" could not be started: ${e instanceof Error ? e.message : String(e)}`), ctx.req.headers.accept);
+      }
+      const chain = inst.chains[listener];
+      if (!chain) return root(ctx);
+      ctx.path = rest;
+      return chain(ctx);
+    };
+  }
+}

@@ -1,0 +1,140 @@
+// Logical clusters through kubectl: LogicalClusters in root, kubeconfigs whose server ends in /clusters/<name>,
+// and isolation: conflicting CRDs, same-named objects, RBAC of each cluster's own, deletion of one cluster.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { requireKubectl, startTestServer, squeeze, type KubectlResult, type TestServer } from './harness.js';
+import { issueClientCertificate } from '../../src/auth/certs.js';
+
+let s: TestServer;
+before(async () => {
+  requireKubectl();
+  s = await startTestServer();
+});
+after(async () => {
+  await s?.close();
+});
+
+/** The server's kubeconfig with its server URL ending in /clusters/<name>. */
+function clusterKubeconfig(name: string): string {
+  const text = readFileSync(s.kubeconfig, 'utf8').replace(/(server: https:\/\/[^\s]+)/, `$1/clusters/${name}`);
+  return s.file(`${name}.kubeconfig`, text);
+}
+
+const inCluster = (name: string, args: string[], stdin?: string): Promise<KubectlResult> =>
+  s.kubectl(['--kubeconfig', clusterKubeconfig(name), ...args], stdin === undefined ? {} : { stdin });
+
+async function ok(p: Promise<KubectlResult>): Promise<string> {
+  const r = await p;
+  assert.equal(r.code, 0, r.stderr);
+  return r.stdout;
+}
+
+const crontabCrd = (field: string, type: string): string => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: crontabs.stable.example.com
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: crontabs, singular: crontab, kind: CronTab, shortNames: [ct]}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              ${field}: {type: ${type}}
+`;
+
+async function createCluster(name: string): Promise<void> {
+  await ok(s.kubectl(['apply', '-f', '-'], { stdin: `apiVersion: tenancy.crd-apiserver.io/v1alpha1\nkind: LogicalCluster\nmetadata:\n  name: ${name}\n` }));
+  await ok(s.kubectl(['wait', '--for=condition=Ready', `logicalcluster/${name}`, '--timeout=30s']));
+}
+
+test('a LogicalCluster in root becomes Ready and serves a whole API under /clusters/<name>/', async () => {
+  await createCluster('team-a');
+  assert.match(squeeze(await ok(s.kubectl(['get', 'logicalclusters']))), /^NAME PHASE AGE\nteam-a Ready \d+s$/);
+  // Its own initial namespaces, its own discovery.
+  assert.match(squeeze(await ok(inCluster('team-a', ['get', 'namespaces']))), /^NAME STATUS AGE\ndefault Active \d+s\nkube-node-lease Active \d+s\nkube-public Active \d+s\nkube-system Active \d+s$/);
+  const resources = await ok(inCluster('team-a', ['api-resources', '-o', 'name']));
+  assert.ok(resources.split('\n').includes('configmaps'));
+  // LogicalClusters are root's alone.
+  assert.ok(!resources.includes('logicalclusters'), resources);
+  assert.ok((await ok(s.kubectl(['api-resources', '-o', 'name']))).split('\n').includes('logicalclusters.tenancy.crd-apiserver.io'));
+  // root is also reachable by name.
+  assert.ok((await ok(inCluster('root', ['get', 'logicalclusters', '-o', 'name']))).includes('logicalcluster.tenancy.crd-apiserver.io/team-a'));
+});
+
+test('two clusters hold conflicting CRDs and same-named objects, each seeing only its own', async () => {
+  await createCluster('iso-a');
+  await createCluster('iso-b');
+  await ok(inCluster('iso-a', ['apply', '-f', '-'], crontabCrd('cronSpec', 'string')));
+  await ok(inCluster('iso-b', ['apply', '-f', '-'], crontabCrd('cronSpec', 'integer')));
+  for (const c of ['iso-a', 'iso-b']) await ok(inCluster(c, ['wait', '--for=condition=Established', 'crd/crontabs.stable.example.com', '--timeout=30s']));
+  // The same object is valid in one cluster and invalid in the other.
+  const ct = 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: same\nspec:\n  cronSpec: "* * * * */5"\n';
+  await ok(inCluster('iso-a', ['apply', '-f', '-'], ct));
+  const refused = await inCluster('iso-b', ['apply', '-f', '-'], ct);
+  assert.notEqual(refused.code, 0);
+  assert.match(refused.stderr, /spec\.cronSpec: Invalid value: "string": spec\.cronSpec in body must be of type integer: "string"/);
+  await ok(inCluster('iso-b', ['apply', '-f', '-'], ct.replace('"* * * * */5"', '5')));
+  assert.equal(await ok(inCluster('iso-a', ['get', 'ct', 'same', '-o', 'jsonpath={.spec.cronSpec}'])), '* * * * */5');
+  assert.equal(await ok(inCluster('iso-b', ['get', 'ct', 'same', '-o', 'jsonpath={.spec.cronSpec}'])), '5');
+  // Same-named ConfigMaps with different data; root has neither, nor the CRD.
+  await ok(inCluster('iso-a', ['create', 'configmap', 'cm', '--from-literal=who=a']));
+  await ok(inCluster('iso-b', ['create', 'configmap', 'cm', '--from-literal=who=b']));
+  assert.equal(await ok(inCluster('iso-a', ['get', 'cm', 'cm', '-o', 'jsonpath={.data.who}'])), 'a');
+  assert.equal(await ok(inCluster('iso-b', ['get', 'cm', 'cm', '-o', 'jsonpath={.data.who}'])), 'b');
+  assert.match((await s.kubectl(['get', 'cm', 'cm'])).stderr, /NotFound/);
+  assert.match((await s.kubectl(['get', 'crd', 'crontabs.stable.example.com'])).stderr, /NotFound/);
+});
+
+test('RBAC is per cluster: a user bound in one cluster cannot read another', async () => {
+  await createCluster('rbac-a');
+  await createCluster('rbac-b');
+  const issued = issueClientCertificate({ certPem: readFileSync(`${s.dataDir}/pki/ca.crt`, 'utf8'), keyPem: readFileSync(`${s.dataDir}/pki/ca.key`, 'utf8') }, 'alice', []);
+  const alice = { cert: issued.certPem, key: issued.keyPem };
+  await ok(inCluster('rbac-a', ['create', 'rolebinding', 'alice-view', '--clusterrole=view', '--user=alice', '-n', 'default']));
+  await ok(inCluster('rbac-a', ['create', 'configmap', 'visible']));
+  await ok(inCluster('rbac-b', ['create', 'configmap', 'hidden']));
+  const base = readFileSync(s.kubeconfig, 'utf8').match(/server: (https:\/\/[^\s]+)/)![1]!;
+  const as = async (cluster: string, args: string[]): Promise<KubectlResult> => {
+    const r = await s.kubectlAs(alice, ['--server', `${base}/clusters/${cluster}`, ...args]);
+    return r;
+  };
+  assert.match(await ok(as('rbac-a', ['get', 'configmaps', '-o', 'name'])), /configmap\/visible/);
+  const denied = await as('rbac-b', ['get', 'configmaps']);
+  assert.notEqual(denied.code, 0);
+  assert.match(denied.stderr, /configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "default"/);
+  // Nor root's, where alice has no binding either.
+  assert.match((await s.kubectlAs(alice, ['get', 'configmaps'])).stderr, /forbidden/);
+});
+
+test('a path naming no cluster is not found for system:masters and forbidden for others', async () => {
+  const r = await s.kubectl(['get', '--raw', '/clusters/nowhere/api/v1/namespaces']);
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /NotFound|not found/);
+});
+
+test('deleting a LogicalCluster removes everything in it and leaves the others untouched', async () => {
+  await createCluster('doomed');
+  await createCluster('kept');
+  for (const c of ['doomed', 'kept']) {
+    await ok(inCluster(c, ['create', 'namespace', 'work']));
+    await ok(inCluster(c, ['create', 'configmap', 'x', '-n', 'work', '--from-literal=k=v']));
+  }
+  await ok(s.kubectl(['delete', 'logicalcluster', 'doomed', '--timeout=60s']));
+  assert.match((await s.kubectl(['get', 'logicalcluster', 'doomed'])).stderr, /NotFound/);
+  const left = await s.kv.list('/clusters/doomed/');
+  assert.equal(left.items.length, 0, left.items.map((i) => i.key).join(', '));
+  assert.equal(await ok(inCluster('kept', ['get', 'cm', 'x', '-n', 'work', '-o', 'jsonpath={.data.k}'])), 'v');
+  // Created again, it starts empty.
+  await createCluster('doomed');
+  assert.match((await inCluster('doomed', ['get', 'namespace', 'work'])).stderr, /NotFound/);
+});
