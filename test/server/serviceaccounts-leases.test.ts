@@ -44,11 +44,12 @@ test('discovery: serviceaccounts (sa) in v1, leases in coordination.k8s.io/v1 af
     resources: [{ name: 'leases', singularName: 'lease', namespaced: true, kind: 'Lease', verbs, storageVersionHash: 'gqkMMb/YqFM=' }],
   });
   // kube-aggregator's priorities: events.k8s.io 17750, authentication.k8s.io 17700, authorization.k8s.io 17600,
-  // rbac.authorization.k8s.io 17000, admissionregistration.k8s.io and apiextensions.k8s.io 16700 (then by name), coordination.k8s.io 16500, flowcontrol.apiserver.k8s.io 16100.
+  // rbac.authorization.k8s.io 17000, admissionregistration.k8s.io and apiextensions.k8s.io 16700 (then by name), coordination.k8s.io 16500, flowcontrol.apiserver.k8s.io 16100;
+  // then our logical clusters' group, at the priority of CRDs' groups (1000).
   const groups = await api.req('GET', '/apis');
   assert.deepEqual(
     (groups.json.groups as any[]).map((g) => g.name),
-    ['events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'flowcontrol.apiserver.k8s.io'],
+    ['events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'coordination.k8s.io', 'flowcontrol.apiserver.k8s.io', 'tenancy.crd-apiserver.io'],
   );
 });
 

@@ -217,6 +217,7 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
       validationActions: ['Deny'],
     },
   },
+  'tenancy.crd-apiserver.io/v1alpha1/LogicalCluster': { metadata: { name: 'fuzz', labels: { a: 'b' } } },
   'flowcontrol.apiserver.k8s.io/v1/FlowSchema': {
     metadata: { name: 'fuzz', labels: { a: 'b' } },
     spec: {
