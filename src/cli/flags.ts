@@ -79,6 +79,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, FlagTable>> = {
   envtest: { crds: 'string', 'webhook-config': 'string', port: 'int', 'webhook-host': 'string', 'webhook-port': 'int', 'crd-install-timeout': 'duration' },
   validate: { f: 'string', filename: 'string', crds: 'string', 'field-validation': 'string', o: 'string', output: 'string' },
   kubeconfig: { user: 'string', group: 'string', out: 'string', 'data-dir': 'string', server: 'string' },
+  cluster: { kubeconfig: 'string', 'data-dir': 'string', out: 'string', timeout: 'duration' },
   'migrate-storage': { kubeconfig: 'string', 'chunk-size': 'int' },
 };
 

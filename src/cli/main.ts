@@ -13,6 +13,7 @@ import { connectionFromKubeconfig } from './kube-client.js';
 import { migrateStorage } from './migrate-storage.js';
 import { migrateBackend, parseBackend } from './migrate-backend.js';
 import { restoreSnapshot, saveSnapshot } from './snapshot.js';
+import { runCluster } from './cluster.js';
 import type { StorageSync } from '../storage/sqlite-schema.js';
 import type { EtcdStoreOptions } from '../storage/etcd-store.js';
 import { DEFAULT_LEADER_ELECTION, validateLeaderElection, type LeaderElectionConfig } from '../controllers/leader-election.js';
@@ -80,6 +81,7 @@ async function main(argv: string[]): Promise<number> {
   if (args.command === 'validate') return runValidate(args);
   if (args.command === 'envtest') return runEnvtest(args);
   if (args.command === 'kubeconfig') return runKubeconfig(args);
+  if (args.command === 'cluster') return runCluster(args, durationFlag(args.flags, 'timeout'));
   const port = (name: string, def?: number): number | undefined => {
     const v = args.flags.get(name);
     if (v === undefined) return def;

@@ -17,6 +17,10 @@ Commands:
   envtest --crds PATH    A server for a test suite in any language (envtest's control plane): state in memory,
                          CRDs installed and Established, prints export KUBECONFIG=..., runs until stopped.
   kubeconfig --user NAME A kubeconfig for another identity: a client certificate from the data directory's CA.
+  cluster create NAME    A logical cluster: an isolated API served under /clusters/NAME/ (waits until Ready).
+  cluster delete NAME    Delete a logical cluster and everything in it (waits until it is gone).
+  cluster kubeconfig NAME
+                         A copy of the kubeconfig whose server URL ends in /clusters/NAME.
 `;
 
 /** Each command's flags, as --help shows them. */
@@ -177,6 +181,11 @@ export const FLAGS_HELP: Readonly<Record<string, string>> = {
   --out FILE             where to write it (default: standard output)
   --data-dir DIR         whose CA signs it and whose server it names (default ./.crd-apiserver)
   --server URL           the server's URL (default: the one in the data directory's kubeconfig)
+`,
+  cluster: `  --data-dir DIR         whose kubeconfig to use (default ./.crd-apiserver)
+  --kubeconfig PATH      the root server's kubeconfig (default: the data directory's)
+  --out FILE             cluster kubeconfig: where to write it (default: standard output)
+  --timeout DURATION     how long create and delete wait (default 1m)
 `,
   'migrate-storage': `  --kubeconfig PATH      the API server to talk to (default $KUBECONFIG, then ~/.kube/config)
   --chunk-size N         objects per list request (default 500)
