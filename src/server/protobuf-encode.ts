@@ -154,7 +154,10 @@ export function encodeFields(w: ProtoWriter, schema: MessageSchema, obj: unknown
   const o = isObject(obj) ? obj : {};
   for (const f of sortedFields(schema)) {
     const v = o[f.json];
-    if (f.repeated) {
+    if (f.inline) {
+      // An embedded struct: always written (it is no pointer), its fields read from this same object.
+      w.nested(f.no, () => encodeFields(w, f.kind as MessageSchema, o));
+    } else if (f.repeated) {
       if (Array.isArray(v)) for (const x of v) writeValue(w, f.no, f.kind, x);
     } else if (f.kind === 'stringMap' || f.kind === 'bytesMap') {
       if (isObject(v)) writeMap(w, f.no, v, f.kind === 'bytesMap');
