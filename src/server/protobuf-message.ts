@@ -1,9 +1,9 @@
 // Table-driven decoding of Kubernetes protobuf messages into the JSON that Go's encoding/json
 // writes for the same Go struct: fields in struct order, omitempty scalars left out when zero,
 // pointers written whenever they were on the wire, nil slices and maps as null unless
-// omitempty, structs always written, metav1.Time as RFC 3339 seconds and metav1.MicroTime with six
-// fractional digits (null when zero),
-// FieldsV1 as its raw JSON.
+// omitempty (an empty []byte left out under omitempty), structs always written (embedded ones
+// inline: their fields in the enclosing object), metav1.Time as RFC 3339 seconds and
+// metav1.MicroTime with six fractional digits (null when zero), FieldsV1 as its raw JSON.
 import { Cursor, WireError, WIRE_BYTES, WIRE_END_GROUP, WIRE_VARINT } from './protobuf-wire.js';
 import { parseJSON } from '../util/json-int64.js';
 
