@@ -27,9 +27,9 @@ const ServiceReference = struct(
 const WebhookClientConfig = struct(
   'WebhookClientConfig',
   [
-    f(3, 'url', 'string', 'ptr omit', { doc: doc('WebhookClientConfig', 'url') }),
+    f(3, 'url', 'string', 'ptr omit', { go: 'URL', doc: doc('WebhookClientConfig', 'url') }),
     f(1, 'service', ServiceReference, 'ptr omit', { doc: doc('WebhookClientConfig', 'service') }),
-    f(2, 'caBundle', 'bytes', 'omit', { doc: doc('WebhookClientConfig', 'caBundle') }),
+    f(2, 'caBundle', 'bytes', 'omit', { go: 'CABundle', doc: doc('WebhookClientConfig', 'caBundle') }),
   ],
   opts('WebhookClientConfig'),
 );
