@@ -84,12 +84,33 @@ export interface GoStruct {
   mapType?: 'atomic';
   /** The +union markers: the discriminator's JSON name, and each member field's JSON name → discriminator value. */
   union?: { discriminator: string; fields: Readonly<Record<string, string>> };
+  /**
+   * Structs embedded anonymously (RuleWithOperations' `Rule`). JSON inlines their fields, so those are among
+   * `fields` above, which every JSON consumer reads; only protobuf sees the embedding, as one message field.
+   */
+  embeds?: readonly GoEmbed[];
+}
+
+/** An anonymous struct member (Go embedding) and the protobuf field that carries it. */
+export interface GoEmbed {
+  /** The Go field name, which is the embedded type's name. */
+  go: string;
+  proto: number;
+  struct: GoStruct;
 }
 
 /** A struct that embeds TypeMeta: a top-level kind. */
-type StructExtra = Pick<GoStruct, 'openapi' | 'doc' | 'mapType' | 'pkg' | 'union'>;
+type StructExtra = Pick<GoStruct, 'openapi' | 'doc' | 'mapType' | 'pkg' | 'union' | 'embeds'>;
 export const kindStruct = (name: string, fields: readonly GoField[], extra: StructExtra = {}): GoStruct => ({ name, typeMeta: true, fields, ...extra });
 export const struct = (name: string, fields: readonly GoField[], extra: StructExtra = {}): GoStruct => ({ name, fields, ...extra });
+
+/**
+ * Embeds `inner` (anonymously, as field `proto` in protobuf): its fields, to list among the embedding
+ * struct's at the place Go declares it, and the embedding to put in that struct's `embeds`.
+ */
+export function embedded(proto: number, inner: GoStruct): { fields: readonly GoField[]; embed: GoEmbed } {
+  return { fields: inner.fields, embed: { go: inner.name, proto, struct: inner } };
+}
 
 /** The JSON keys of TypeMeta, in Go order. */
 export const TYPE_META_KEYS = ['kind', 'apiVersion'] as const;

@@ -2,7 +2,8 @@
 // Marshal methods write for the same Go struct, so a protobuf response is byte for byte kube's:
 // fields by ascending number; non-pointer scalars always written, zero or not; pointers (and
 // []byte) when set; each element of a repeated field; map entries sorted by key, each {1: key,
-// 2: value}; struct fields always written, as (possibly empty) messages. metav1.Time is an empty
+// 2: value}; struct fields always written, as (possibly empty) messages, embedded structs too (their
+// fields read from the embedding object, where JSON inlines them). metav1.Time is an empty
 // message when zero, else Timestamp{seconds, nanos: 0}; MicroTime keeps its microseconds;
 // FieldsV1 is {1: its raw JSON}.
 import type { FieldKind, FieldSpec, MessageSchema } from './protobuf-message.js';
@@ -154,7 +155,10 @@ export function encodeFields(w: ProtoWriter, schema: MessageSchema, obj: unknown
   const o = isObject(obj) ? obj : {};
   for (const f of sortedFields(schema)) {
     const v = o[f.json];
-    if (f.repeated) {
+    if (f.inline) {
+      // An embedded struct: always written (it is no pointer), its fields read from this same object.
+      w.nested(f.no, () => encodeFields(w, f.kind as MessageSchema, o));
+    } else if (f.repeated) {
       if (Array.isArray(v)) for (const x of v) writeValue(w, f.no, f.kind, x);
     } else if (f.kind === 'stringMap' || f.kind === 'bytesMap') {
       if (isObject(v)) writeMap(w, f.no, v, f.kind === 'bytesMap');

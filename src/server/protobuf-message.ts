@@ -1,9 +1,9 @@
 // Table-driven decoding of Kubernetes protobuf messages into the JSON that Go's encoding/json
 // writes for the same Go struct: fields in struct order, omitempty scalars left out when zero,
 // pointers written whenever they were on the wire, nil slices and maps as null unless
-// omitempty, structs always written, metav1.Time as RFC 3339 seconds and metav1.MicroTime with six
-// fractional digits (null when zero),
-// FieldsV1 as its raw JSON.
+// omitempty (an empty []byte left out under omitempty), structs always written (embedded ones
+// inline: their fields in the enclosing object), metav1.Time as RFC 3339 seconds and
+// metav1.MicroTime with six fractional digits (null when zero), FieldsV1 as its raw JSON.
 import { Cursor, WireError, WIRE_BYTES, WIRE_END_GROUP, WIRE_VARINT } from './protobuf-wire.js';
 import { parseJSON } from '../util/json-int64.js';
 
@@ -23,6 +23,8 @@ export interface FieldSpec {
   repeated: boolean;
   ptr: boolean; // a Go pointer: written whenever it was present
   omitempty: boolean;
+  /** An embedded struct (always a message): JSON has its fields in the enclosing object, not under `json`. */
+  inline: boolean;
 }
 
 export interface MessageSchema {
@@ -38,7 +40,8 @@ export function message(name: string, fields: FieldSpec[]): MessageSchema {
 const GO_INITIALISMS: Record<string, string> = { uid: 'UID', apiVersion: 'APIVersion', apiGroup: 'APIGroup', apiGroups: 'APIGroups', nonResourceURLs: 'NonResourceURLs' };
 
 /**
- * One field. flags: "omit" (omitempty), "ptr" (Go pointer), "rep" (repeated), space separated.
+ * One field. flags: "omit" (omitempty), "ptr" (Go pointer), "rep" (repeated), "inline" (an embedded struct),
+ * space separated.
  * The Go name defaults to the JSON name capitalised.
  */
 export function field(no: number, json: string, kind: FieldKind, flags = '', go?: string): FieldSpec {
@@ -51,6 +54,7 @@ export function field(no: number, json: string, kind: FieldKind, flags = '', go?
     repeated: fl.has('rep'),
     ptr: fl.has('ptr'),
     omitempty: fl.has('omit'),
+    inline: fl.has('inline'),
   };
 }
 
@@ -184,7 +188,10 @@ export function render(schema: MessageSchema, state: State): Record<string, unkn
   const out: Record<string, unknown> = {};
   for (const f of schema.fields) {
     const v = state.get(f);
-    if (f.repeated) {
+    if (f.inline) {
+      // Embedded: its fields in this object, written even when the message was not on the wire.
+      Object.assign(out, render(f.kind as MessageSchema, (v as State | undefined) ?? new Map()));
+    } else if (f.repeated) {
       const list = v as Value[] | undefined;
       if (list?.length) out[f.json] = list.map((x) => renderValue(f.kind, x));
       else if (!f.omitempty) out[f.json] = null;
@@ -193,7 +200,9 @@ export function render(schema: MessageSchema, state: State): Record<string, unkn
       if (m?.size) out[f.json] = renderMap(m);
       else if (!f.omitempty) out[f.json] = null;
     } else if (f.ptr || f.kind === 'bytes') {
-      if (v !== undefined) out[f.json] = renderValue(f.kind, v);
+      // omitempty leaves out an empty []byte, which gogo decodes as non-nil when its field is present.
+      const emptyBytes = f.kind === 'bytes' && !f.ptr && (v as Uint8Array | undefined)?.length === 0;
+      if (v !== undefined && !(f.omitempty && emptyBytes)) out[f.json] = renderValue(f.kind, v);
       else if (!f.omitempty) out[f.json] = null;
     } else if (f.kind === 'time' || f.kind === 'microTime' || typeof f.kind === 'object') {
       // A struct value: omitempty never leaves it out.

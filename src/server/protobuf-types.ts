@@ -1,7 +1,7 @@
 // The protobuf messages the server decodes, derived from the declared Go structs (src/apis): field
 // numbers from the generated.proto files, in Go struct order with the JSON tags of the 1.33 types
 // (omitempty, pointer) so the decoded JSON matches what encoding/json writes for the same object.
-import type { GoField, GoStruct } from '../api/go-struct.js';
+import type { GoEmbed, GoField, GoStruct } from '../api/go-struct.js';
 import { PROTOBUF_TYPES } from '../apis/index.js';
 import { DeleteOptions as DeleteOptionsStruct } from '../apis/meta/v1/delete-options.js';
 import { ListMeta as ListMetaStruct } from '../apis/meta/v1/list-meta.js';
@@ -26,11 +26,32 @@ function fieldKind(f: GoField, where: string): FieldKind {
   return t;
 }
 
+/**
+ * The fields of s, with each embedded struct's (listed flat, as JSON has them) replaced by one inline message
+ * field where the first of them stands; throws when they are not all there, together and in order.
+ */
+function protobufFields(s: GoStruct): (GoField | GoEmbed)[] {
+  const out: (GoField | GoEmbed)[] = [];
+  for (let i = 0; i < s.fields.length; ) {
+    const e = s.embeds?.find((x) => x.struct.fields[0] === s.fields[i]);
+    if (!e) {
+      out.push(s.fields[i++]!);
+      continue;
+    }
+    if (e.struct.fields.some((g, j) => s.fields[i + j] !== g)) throw new Error(`${s.name}: the fields of embedded ${e.go} are not listed together, in order`);
+    out.push(e);
+    i += e.struct.fields.length;
+  }
+  for (const e of s.embeds ?? []) if (!out.includes(e)) throw new Error(`${s.name}: the fields of embedded ${e.go} are not listed`);
+  return out;
+}
+
 /** The message of a struct; throws for fields without protobuf numbers (a declaration mistake). */
 export function messageOf(s: GoStruct): MessageSchema {
   const known = memo.get(s);
   if (known) return known;
-  const fields = s.fields.map((f) => {
+  const fields = protobufFields(s).map((f) => {
+    if ('struct' in f) return field(f.proto, f.go, messageOf(f.struct), 'inline', f.go);
     const where = `${s.name}.${f.json}`;
     if (f.proto === undefined) throw new Error(`${where}: no protobuf field number declared`);
     const flags = [f.omitempty ? 'omit' : '', f.pointer ? 'ptr' : '', f.slice ? 'rep' : ''].filter(Boolean).join(' ');

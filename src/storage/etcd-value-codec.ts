@@ -80,8 +80,8 @@ export function etcdValueCodec(opts: EtcdValueCodecOptions): EtcdValueCodec {
         value = r.value;
         stale ||= r.stale === true;
       } else {
-        // Also a kind we have no protobuf form for that kube-apiserver wrote (not served here, or
-        // admissionregistration's): left as text, which only reading it as an object refuses.
+        // Also a kind we have no protobuf form for that kube-apiserver wrote (one not served here): left
+        // as text, which only reading it as an object refuses.
         value = bytes.toString('utf8');
       }
       return stale ? { value, stale } : { value };

@@ -46,7 +46,10 @@ test('protobuf: every field of a protobuf type has a unique number, and the deri
   const protobufRoots = PROTOBUF_TYPES.map((t) => t.object);
   for (const root of [...protobufRoots, DeleteOptions]) {
     for (const s of structsOf(root)) {
-      const numbers = s.fields.map((f) => f.proto);
+      // An embedded struct's fields are listed flat (JSON inlines them) and travel as one message field.
+      const inner = new Set((s.embeds ?? []).flatMap((e) => e.struct.fields));
+      const own = s.fields.filter((f) => !inner.has(f));
+      const numbers = [...own.map((f) => f.proto), ...(s.embeds ?? []).map((e) => e.proto)];
       for (const f of s.fields) {
         assert.notEqual(f.proto, undefined, `${s.name}.${f.json}: no protobuf number`);
         assert.notEqual(f.type, 'json', `${s.name}.${f.json}: undescribed in a protobuf type`);
@@ -54,10 +57,16 @@ test('protobuf: every field of a protobuf type has a unique number, and the deri
       assert.equal(new Set(numbers).size, numbers.length, `${s.name}: duplicate protobuf numbers`);
       const m = messageOf(s);
       assert.equal(m.name, s.name);
+      const expected = s.fields.flatMap((f) => {
+        if (!inner.has(f)) return [[f.proto, f.json, false]];
+        const e = s.embeds!.find((x) => x.struct.fields[0] === f);
+        return e ? [[e.proto, e.go, true]] : [];
+      });
       assert.deepEqual(
-        m.fields.map((f) => [f.no, f.json]),
-        s.fields.map((f) => [f.proto, f.json]),
+        m.fields.map((f) => [f.no, f.json, f.inline]),
+        expected,
       );
+      for (const e of s.embeds ?? []) structsOf(e.struct).forEach((x) => assert.ok(x.fields.every((f) => f.proto !== undefined), `${x.name}: no protobuf numbers`));
     }
   }
   for (const t of PROTOBUF_TYPES) assert.equal(protobufKind(t.apiVersion, t.object.name)?.schema, messageOf(t.object));

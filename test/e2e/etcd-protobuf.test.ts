@@ -1,5 +1,5 @@
 // Built-in kinds on etcd as kube-apiserver 1.33 stores them: kubectl writes through a server on etcd, and
-// the raw etcd values are Kubernetes protobuf in the `k8s\0` envelope (encrypted when the resource is, with
+// the raw etcd values (admissionregistration's kinds included) are Kubernetes protobuf in the `k8s\0` envelope (encrypted when the resource is, with
 // raw ciphertext as kube writes it); values put into etcd as kube-apiserver writes them (k8s.io/api's
 // fixture bytes) are served by kubectl get; a no-op update stays a no-op across a restart (the cache
 // then holds what etcd's bytes decode to).
@@ -56,6 +56,41 @@ apiVersion: rbac.authorization.k8s.io/v1
 kind: Role
 metadata: {name: role, namespace: pb}
 rules: [{verbs: [get], resources: [configmaps], apiGroups: [""]}]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: vwc}
+webhooks:
+- name: v.pb.example.com
+  clientConfig: {url: "https://hook.example.com/v", caBundle: AAEC}
+  rules: [{operations: [CREATE], apiGroups: [pb.example.com], apiVersions: [v1], resources: [widgets], scope: Namespaced}]
+  matchConditions: [{name: always, expression: "true"}]
+  sideEffects: None
+  admissionReviewVersions: [v1]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: mwc}
+webhooks:
+- name: m.pb.example.com
+  clientConfig: {service: {namespace: pb, name: hook, port: 8443}}
+  rules: [{operations: ["*"], apiGroups: [pb.example.com], apiVersions: ["*"], resources: [widgets]}]
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  reinvocationPolicy: IfNeeded
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: vap}
+spec:
+  matchConstraints:
+    resourceRules: [{operations: [CREATE], apiGroups: [pb.example.com], apiVersions: [v1], resources: [widgets], resourceNames: [w1]}]
+  validations: [{expression: "object.metadata.name != 'x'"}]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: vapb}
+spec: {policyName: vap, validationActions: [Deny]}
 `;
 
 /** etcd key → the object's API path. */
@@ -65,6 +100,10 @@ const KEYS: Record<string, string> = {
   '/registry/secrets/pb/sec': '/api/v1/namespaces/pb/secrets/sec',
   '/registry/leases/pb/lease': '/apis/coordination.k8s.io/v1/namespaces/pb/leases/lease',
   '/registry/roles/pb/role': '/apis/rbac.authorization.k8s.io/v1/namespaces/pb/roles/role',
+  '/registry/validatingwebhookconfigurations/vwc': '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/vwc',
+  '/registry/mutatingwebhookconfigurations/mwc': '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/mwc',
+  '/registry/validatingadmissionpolicies/vap': '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/vap',
+  '/registry/validatingadmissionpolicybindings/vapb': '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/vapb',
 };
 
 /** The object as the server answers a GET (managedFields included). */
@@ -92,7 +131,10 @@ async function eventually(path: string): Promise<Record<string, any>> {
 
 test('kubectl-made built-ins are stored as k8s\\0 protobuf that decodes to the object; kube-written bytes are served', async () => {
   s = await startTestServer({ etcd: { servers: [etcd.url] } });
-  const r = await s.kubectl(['apply', '-f', '-'], { stdin: objects });
+  let r = await s.kubectl(['apply', '-f', '-'], { stdin: objects });
+  assert.equal(r.code, 0, r.stderr);
+  // The policy's status, as its controller writes it, before the values are compared.
+  r = await s.kubectl(['wait', 'validatingadmissionpolicy/vap', '--for=jsonpath={.status.observedGeneration}=1', '--timeout=20s']);
   assert.equal(r.code, 0, r.stderr);
 
   for (const [key, path] of Object.entries(KEYS)) {
@@ -111,9 +153,13 @@ test('kubectl-made built-ins are stored as k8s\\0 protobuf that decodes to the o
   assert.deepEqual(Object.keys(cm.metadata.labels), ['a', 'z']);
 
   // Bytes as kube-apiserver writes them (k8s.io/api's fixtures), put straight into etcd, are served.
-  for (const [fixture, key, path] of [
-    ['core.v1.ConfigMap', '/registry/configmaps/namespaceValue/nameValue', '/api/v1/namespaces/namespaceValue/configmaps/nameValue'],
-    ['rbac.authorization.k8s.io.v1.Role', '/registry/roles/namespaceValue/nameValue', '/apis/rbac.authorization.k8s.io/v1/namespaces/namespaceValue/roles/nameValue'],
+  const AR = '/apis/admissionregistration.k8s.io/v1';
+  for (const [fixture, key, path, resource] of [
+    ['core.v1.ConfigMap', '/registry/configmaps/namespaceValue/nameValue', '/api/v1/namespaces/namespaceValue/configmaps/nameValue', 'configmap'],
+    ['rbac.authorization.k8s.io.v1.Role', '/registry/roles/namespaceValue/nameValue', '/apis/rbac.authorization.k8s.io/v1/namespaces/namespaceValue/roles/nameValue', 'role'],
+    // Embedded structs (RuleWithOperations' Rule, NamedRuleWithOperations' RuleWithOperations) as nested messages.
+    ['admissionregistration.k8s.io.v1.ValidatingWebhookConfiguration', '/registry/validatingwebhookconfigurations/nameValue', `${AR}/validatingwebhookconfigurations/nameValue`, 'validatingwebhookconfiguration'],
+    ['admissionregistration.k8s.io.v1.ValidatingAdmissionPolicyBinding', '/registry/validatingadmissionpolicybindings/nameValue', `${AR}/validatingadmissionpolicybindings/nameValue`, 'validatingadmissionpolicybinding'],
   ] as const) {
     const pb = readFileSync(new URL(`${fixture}.pb`, FIXTURES));
     const want = JSON.parse(readFileSync(new URL(`${fixture}.json`, FIXTURES), 'utf8'));
@@ -121,9 +167,18 @@ test('kubectl-made built-ins are stored as k8s\\0 protobuf that decodes to the o
     const got = await eventually(path);
     assert.equal(got.metadata.resourceVersion, written.header.revision);
     // kubectl shows it too.
-    const table = await s.kubectl(['get', '-n', 'namespaceValue', fixture.endsWith('Role') ? 'role' : 'configmap', 'nameValue']);
+    const table = await s.kubectl(['get', '-n', 'namespaceValue', resource, 'nameValue']);
     assert.match(table.stdout, /^nameValue\s/m);
     assert.deepEqual({ ...got, metadata: { ...got.metadata, resourceVersion: want.metadata.resourceVersion } }, want, fixture);
+  }
+  // The fixtures' placeholder values are no working configuration (label selector operator "operatorValue"),
+  // and they carry a finalizer: taken out of etcd again, and gone from the server.
+  for (const r of ['validatingwebhookconfigurations', 'validatingadmissionpolicybindings']) {
+    await raw.delete().key(`/registry/${r}/nameValue`).exec();
+    for (let i = 0; (await s.kubectl(['get', r, 'nameValue'])).code === 0; i++) {
+      assert.ok(i < 50, `${r}/nameValue still served`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
   }
 });
 
@@ -192,6 +247,38 @@ test('values an earlier version stored as JSON are read, and rewritten as protob
   // Now in the form a write stores: the next no-op update is one.
   const again = await getJSON(path);
   assert.equal((await put(path, again)).metadata.resourceVersion, again.metadata.resourceVersion);
+
+  // Webhook configurations, which earlier versions stored as JSON whatever the media type.
+  const vwcKey = '/registry/validatingwebhookconfigurations/legacy';
+  const vwc = {
+    kind: 'ValidatingWebhookConfiguration',
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    metadata: { name: 'legacy', uid: '0b3f3c1e-0000-4000-8000-000000000003', resourceVersion: '', generation: 1, creationTimestamp: '2024-01-01T00:00:00Z' },
+    webhooks: [
+      {
+        name: 'a.pb.example.com',
+        clientConfig: { url: 'https://a.example.com/' },
+        rules: [{ operations: ['CREATE'], apiGroups: ['pb.example.com'], apiVersions: ['v1'], resources: ['widgets'], scope: '*' }],
+        failurePolicy: 'Fail',
+        matchPolicy: 'Equivalent',
+        namespaceSelector: {},
+        objectSelector: {},
+        sideEffects: 'None',
+        timeoutSeconds: 10,
+        admissionReviewVersions: ['v1'],
+      },
+    ],
+  };
+  await raw.put(vwcKey).value(JSON.stringify(vwc)).exec();
+  const vwcPath = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/legacy';
+  const legacy = await eventually(vwcPath);
+  assert.deepEqual(legacy.webhooks, vwc.webhooks);
+  assert.notEqual((await put(vwcPath, legacy)).metadata.resourceVersion, legacy.metadata.resourceVersion);
+  const pb = (await raw.get(vwcKey).exec()).kvs[0]!.value;
+  assert.equal(pb.subarray(0, 4).toString('latin1'), 'k8s\0');
+  assert.deepEqual((decodeStoredObject(pb) as Record<string, any>).webhooks, vwc.webhooks);
+  const rewritten = await getJSON(vwcPath);
+  assert.equal((await put(vwcPath, rewritten)).metadata.resourceVersion, rewritten.metadata.resourceVersion);
 });
 
 test('a CRD kube-apiserver stored (JSON at apiextensions.k8s.io/v1beta1) is served as v1, established, and its custom resources (JSON) work', async () => {

@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { decodeProtobufObject, encodeProtobufObject, encodeProtobufWatchFrame, hasProtobufForm, NotMarshalable } from '../../src/server/protobuf.js';
-import { responseSchema } from '../../src/server/protobuf-types.js';
-import { decodeMessage, render } from '../../src/server/protobuf-message.js';
+import { messageOf, responseSchema } from '../../src/server/protobuf-types.js';
+import { embedded, field, struct } from '../../src/api/go-struct.js';
+import { decodeMessage, render, type MessageSchema } from '../../src/server/protobuf-message.js';
 import { Cursor } from '../../src/server/protobuf-wire.js';
 import { StatusError } from '../../src/api/status.js';
 import { parseJSON } from '../../src/util/json-int64.js';
@@ -28,6 +29,10 @@ const KINDS = [
   'authorization.k8s.io.v1.LocalSubjectAccessReview',
   'authorization.k8s.io.v1.SelfSubjectAccessReview',
   'authorization.k8s.io.v1.SelfSubjectRulesReview',
+  'admissionregistration.k8s.io.v1.MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io.v1.ValidatingWebhookConfiguration',
+  'admissionregistration.k8s.io.v1.ValidatingAdmissionPolicy',
+  'admissionregistration.k8s.io.v1.ValidatingAdmissionPolicyBinding',
 ];
 
 for (const k of KINDS) {
@@ -174,4 +179,46 @@ test('the envelope matches kubectl\'s own (prefix, TypeMeta, raw, empty contentE
   assert.equal(body.toString('hex'), envelope('v1', 'Namespace', raw).toString('hex'));
   // The same bytes kubectl 1.32 sent for `kubectl create namespace team-a`.
   assert.equal(body.toString('base64'), 'azhzAAoPCgJ2MRIJTmFtZXNwYWNlEh4KFgoGdGVhbS1hEgAaACIAKgAyADgAQgASABoCCgAaACIA');
+});
+
+test('embedded structs (Go embedding): inline in JSON, one always-written message field in protobuf, nested as deep as declared', () => {
+  const VWC = { kind: 'ValidatingWebhookConfiguration', apiVersion: 'admissionregistration.k8s.io/v1' };
+  const meta = msg(1, str(1, 'w'), str(2, ''), str(3, ''), str(4, ''), str(5, ''), str(6, ''), int(7, 0), bytes(8, []));
+  // RuleWithOperations{Operations = 1, Rule = 2{APIGroups = 1, APIVersions = 2, Resources = 3, Scope = 4}}.
+  const rule = { operations: ['CREATE'], apiGroups: ['g'], apiVersions: ['v1'], resources: ['r'], scope: '*' };
+  const hook = (...rules: number[][]): number[] => msg(2, str(1, 'h'), msg(2), ...rules);
+  const raw = rawOf(encodeProtobufObject({ ...VWC, metadata: { name: 'w' }, webhooks: [{ name: 'h', clientConfig: {}, rules: [rule] }] }), VWC.apiVersion, VWC.kind);
+  const ruleBytes = msg(3, str(1, 'CREATE'), msg(2, str(1, 'g'), str(2, 'v1'), str(3, 'r'), str(4, '*')));
+  assert.equal(raw.toString('hex'), hex([...meta, ...hook(ruleBytes)]));
+  // A rule with none of Rule's fields still has its (empty) embedded message, as gogo writes it.
+  const bare = rawOf(encodeProtobufObject({ ...VWC, metadata: { name: 'w' }, webhooks: [{ name: 'h', clientConfig: {}, rules: [{}] }] }), VWC.apiVersion, VWC.kind);
+  assert.equal(bare.toString('hex'), hex([...meta, ...hook(msg(3, msg(2)))]));
+  // Decoding puts the embedded fields in the rule itself, in Go order, whether or not the message was sent.
+  const hookSchema = responseSchema(VWC.apiVersion, VWC.kind)!.byNo.get(2)!.kind as MessageSchema;
+  const decoded = render(hookSchema, decodeMessage(hookSchema, new Cursor(Buffer.from([...str(1, 'h'), ...msg(2, bytes(2, [])), ...ruleBytes, ...msg(3, str(1, 'DELETE'))]))));
+  assert.deepEqual(decoded['rules'], [rule, { operations: ['DELETE'] }]);
+  // An empty caBundle on the wire ([]byte{} to gogo) is left out of JSON, as omitempty does.
+  assert.deepEqual(decoded['clientConfig'], {});
+  assert.deepEqual(Object.keys(decoded), ['name', 'clientConfig', 'rules', 'sideEffects', 'admissionReviewVersions']);
+
+  // Twice embedded: NamedRuleWithOperations{ResourceNames = 1, RuleWithOperations = 2{Operations = 1, Rule = 2{...}}}.
+  const VAP = { kind: 'ValidatingAdmissionPolicy', apiVersion: 'admissionregistration.k8s.io/v1' };
+  const named = { resourceNames: ['n'], ...rule };
+  const vap = encodeProtobufObject({ ...VAP, metadata: { name: 'w' }, spec: { matchConstraints: { resourceRules: [named] } }, status: {} });
+  const spec = msg(2, msg(2, msg(3, str(1, 'n'), msg(2, str(1, 'CREATE'), msg(2, str(1, 'g'), str(2, 'v1'), str(3, 'r'), str(4, '*'))))));
+  assert.equal(rawOf(vap, VAP.apiVersion, VAP.kind).toString('hex'), hex([...meta, ...spec, ...msg(3, int(1, 0))]));
+  const back = decodeProtobufObject(vap);
+  if (back instanceof StatusError) assert.fail(back.message);
+  assert.deepEqual((back.object['spec'] as { matchConstraints: unknown }).matchConstraints, { resourceRules: [named] });
+});
+
+test('an embedded struct whose fields are not listed together, in order, is a declaration mistake', () => {
+  const inner = struct('Inner', [field(1, 'a', 'string'), field(2, 'b', 'string')]);
+  const e = embedded(2, inner);
+  assert.deepEqual(
+    messageOf(struct('Ok', [field(1, 'x', 'string'), ...e.fields], { embeds: [e.embed] })).fields.map((f) => [f.no, f.json, f.inline]),
+    [[1, 'x', false], [2, 'Inner', true]],
+  );
+  assert.throws(() => messageOf(struct('Split', [e.fields[0]!, field(1, 'x', 'string'), e.fields[1]!], { embeds: [e.embed] })), /Split: the fields of embedded Inner are not listed together, in order/);
+  assert.throws(() => messageOf(struct('Missing', [field(1, 'x', 'string')], { embeds: [e.embed] })), /Missing: the fields of embedded Inner are not listed/);
 });

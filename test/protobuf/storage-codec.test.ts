@@ -32,15 +32,19 @@ test('the kinds stored as protobuf: every built-in kind with storage and a proto
     '/registry/events/ core.v1.Event',
     '/registry/flowschemas/ flowcontrol.apiserver.k8s.io.v1.FlowSchema',
     '/registry/leases/ coordination.k8s.io.v1.Lease',
+    '/registry/mutatingwebhookconfigurations/ admissionregistration.k8s.io.v1.MutatingWebhookConfiguration',
     '/registry/namespaces/ core.v1.Namespace',
     '/registry/prioritylevelconfigurations/ flowcontrol.apiserver.k8s.io.v1.PriorityLevelConfiguration',
     '/registry/rolebindings/ rbac.authorization.k8s.io.v1.RoleBinding',
     '/registry/roles/ rbac.authorization.k8s.io.v1.Role',
     '/registry/secrets/ core.v1.Secret',
     '/registry/serviceaccounts/ core.v1.ServiceAccount',
+    '/registry/validatingadmissionpolicies/ admissionregistration.k8s.io.v1.ValidatingAdmissionPolicy',
+    '/registry/validatingadmissionpolicybindings/ admissionregistration.k8s.io.v1.ValidatingAdmissionPolicyBinding',
+    '/registry/validatingwebhookconfigurations/ admissionregistration.k8s.io.v1.ValidatingWebhookConfiguration',
   ]);
-  // JSON (as kube stores them): CRDs, custom resources, and the kinds declared without protobuf numbers.
-  for (const key of ['/registry/apiextensions.k8s.io/customresourcedefinitions/a.b.c', '/registry/stable.example.com/crontabs/ns/x', '/registry/validatingwebhookconfigurations/x']) {
+  // JSON (as kube stores them): CRDs and custom resources.
+  for (const key of ['/registry/apiextensions.k8s.io/customresourcedefinitions/a.b.c', '/registry/stable.example.com/crontabs/ns/x']) {
     assert.equal(codecs(key), undefined, key);
   }
 });
@@ -158,10 +162,61 @@ action: Act
 reason: Why
 regarding: {kind: ConfigMap, name: full, namespace: pb}
 type: Normal
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: pb-vwc}
+webhooks:
+- name: v.pb.example.com
+  clientConfig: {url: "https://hook.example.com/v", caBundle: AAEC}
+  rules: [{operations: [CREATE, UPDATE], apiGroups: [pb.example.com], apiVersions: [v1], resources: [widgets], scope: Namespaced}]
+  matchConditions: [{name: not-system, expression: "!request.userInfo.username.startsWith('system:')"}]
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  failurePolicy: Ignore
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: pb-mwc}
+webhooks:
+- name: m.pb.example.com
+  clientConfig: {service: {namespace: pb, name: hook, path: /m, port: 8443}}
+  rules: [{operations: ["*"], apiGroups: [pb.example.com], apiVersions: ["*"], resources: [widgets/status]}]
+  objectSelector: {matchExpressions: [{key: a, operator: In, values: [b]}]}
+  sideEffects: NoneOnDryRun
+  admissionReviewVersions: [v1, v1beta1]
+  reinvocationPolicy: IfNeeded
+  timeoutSeconds: 5
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: pb-vap}
+spec:
+  paramKind: {apiVersion: v1, kind: ConfigMap}
+  matchConstraints:
+    resourceRules: [{operations: [CREATE], apiGroups: [pb.example.com], apiVersions: [v1], resources: [widgets], resourceNames: [w1]}]
+    excludeResourceRules: [{operations: [CREATE], apiGroups: [pb.example.com], apiVersions: [v1], resources: [widgets], scope: Cluster}]
+  variables: [{name: nm, expression: "object.metadata.name"}]
+  validations: [{expression: "variables.nm != 'x'", message: "not x", reason: Invalid, messageExpression: "'not ' + variables.nm"}]
+  auditAnnotations: [{key: who, valueExpression: "request.userInfo.username"}]
+  matchConditions: [{name: always, expression: "true"}]
+  failurePolicy: Ignore
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: pb-vapb}
+spec:
+  policyName: pb-vap
+  paramRef: {selector: {matchLabels: {pb: "yes"}}, namespace: pb, parameterNotFoundAction: Allow}
+  matchResources: {namespaceSelector: {matchLabels: {pb: "yes"}}}
+  validationActions: [Warn, Audit]
 `;
     let r = await s.kubectl(['apply', '--server-side', '-f', '-'], { stdin: yaml });
     assert.equal(r.code, 0, r.stderr);
     r = await s.kubectl(['label', 'configmap', '-n', 'pb', 'empty', 'y=2']);
+    assert.equal(r.code, 0, r.stderr);
+    // The policy's status (type checking, conditions) as its controller writes it.
+    r = await s.kubectl(['wait', 'validatingadmissionpolicy/pb-vap', '--for=jsonpath={.status.observedGeneration}=1', '--timeout=20s']);
     assert.equal(r.code, 0, r.stderr);
     const { items } = await s.kv.list('/registry/');
     const kinds = new Set<string>();
@@ -179,8 +234,9 @@ type: Normal
     }
     assert.deepEqual(differ, []);
     assert.deepEqual([...kinds].sort(), [
-      'clusterrolebindings', 'clusterroles', 'configmaps', 'events', 'flowschemas', 'leases', 'namespaces',
+      'clusterrolebindings', 'clusterroles', 'configmaps', 'events', 'flowschemas', 'leases', 'mutatingwebhookconfigurations', 'namespaces',
       'prioritylevelconfigurations', 'rolebindings', 'roles', 'secrets', 'serviceaccounts',
+      'validatingadmissionpolicies', 'validatingadmissionpolicybindings', 'validatingwebhookconfigurations',
     ]);
     assert.ok(checked > 50, `${checked} objects`);
   } finally {

@@ -137,6 +137,47 @@ test('create, update, patch and delete answer in protobuf; a protobuf body in, p
   assert.ok(gone['kind'] === 'Status' || gone['kind'] === 'ConfigMap', gone['kind']);
 });
 
+test('admissionregistration kinds: a protobuf body in (the embedded Rule as a nested message), protobuf out, lists included', async () => {
+  const AR = '/apis/admissionregistration.k8s.io/v1';
+  // What client-go's typed client sends: ValidatingWebhookConfiguration{metadata, Webhooks = 2{name, clientConfig{url = 3},
+  // rules = 3{operations = 1, Rule = 2{apiGroups, apiVersions, resources}}, sideEffects = 6, admissionReviewVersions = 8}}.
+  const rule = msg(3, str(1, 'CREATE'), msg(2, str(1, 'pb.example.com'), str(2, 'v1'), str(3, 'widgets')));
+  const hook = msg(2, str(1, 'h.pb.example.com'), msg(2, str(3, 'https://hook.example.com/')), rule, str(6, 'None'), str(8, 'v1'));
+  const body = envelope('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', [...msg(1, str(1, 'pb-vwc')), ...hook]);
+  const created = await get(`${AR}/validatingwebhookconfigurations`, GO_CLIENT, { method: 'POST', body: new Uint8Array(body), headers: { 'Content-Type': PB } });
+  assert.equal(created.status, 201, created.body.toString());
+  assert.equal(created.contentType, PB);
+  const vwc = decode(created.body);
+  // The rule's fields inline, as JSON has them, scope defaulted.
+  assert.deepEqual(vwc['webhooks'][0].rules, [{ operations: ['CREATE'], apiGroups: ['pb.example.com'], apiVersions: ['v1'], resources: ['widgets'], scope: '*' }]);
+  assert.equal(vwc['webhooks'][0].failurePolicy, 'Fail');
+
+  const policy = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'pb-vap' },
+    spec: {
+      matchConstraints: { resourceRules: [{ resourceNames: ['w'], operations: ['CREATE'], apiGroups: ['pb.example.com'], apiVersions: ['v1'], resources: ['widgets'] }] },
+      validations: [{ expression: 'true' }],
+    },
+  };
+  assert.equal((await api.req('POST', `${AR}/validatingadmissionpolicies`, policy)).status, 201);
+  const binding = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'pb-vapb' }, spec: { policyName: 'pb-vap', validationActions: ['Deny'] } };
+  assert.equal((await api.req('POST', `${AR}/validatingadmissionpolicybindings`, binding)).status, 201);
+  const mutating = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'pb-mwc' }, webhooks: [{ name: 'm.pb.example.com', clientConfig: { service: { namespace: 'default', name: 'hook' }, caBundle: 'AAEC' }, rules: [{ operations: ['*'], apiGroups: ['pb.example.com'], apiVersions: ['*'], resources: ['widgets'] }], sideEffects: 'None', admissionReviewVersions: ['v1'] }] };
+  assert.equal((await api.req('POST', `${AR}/mutatingwebhookconfigurations`, mutating)).status, 201);
+  for (const path of [`${AR}/validatingwebhookconfigurations/pb-vwc`, `${AR}/mutatingwebhookconfigurations/pb-mwc`, `${AR}/validatingadmissionpolicies/pb-vap`, `${AR}/validatingadmissionpolicybindings/pb-vapb`]) {
+    const pb = await get(path, GO_CLIENT);
+    assert.equal(pb.contentType, PB, path);
+    const json = await api.req('GET', path);
+    assert.deepEqual(decode(pb.body), parseJSON(json.text), path);
+    assert.ok(pb.body.equals(encodeProtobufObject(parseJSON(json.text) as Record<string, unknown>)), path);
+  }
+  const list = decode((await get(`${AR}/validatingadmissionpolicies`, GO_CLIENT)).body);
+  assert.equal(list['kind'], 'ValidatingAdmissionPolicyList');
+  assert.deepEqual(list['items'].map((p: any) => p.spec.matchConstraints.resourceRules), [[{ ...policy.spec.matchConstraints.resourceRules[0], scope: '*' }]]);
+});
+
 test('errors: a Status in protobuf when protobuf is accepted first, for built-in kinds and custom resources alike', async () => {
   const r = await get(`${CM}/nope`, GO_CLIENT);
   assert.equal(r.status, 404);

@@ -97,7 +97,7 @@ export const validatingAdmissionPolicyKind: KindDeclaration = {
   keyPrefix: '/registry/validatingadmissionpolicies/',
   object: ValidatingAdmissionPolicy,
   list: ValidatingAdmissionPolicyList,
-  protobuf: false,
+  protobuf: true,
   strategy: {
     // Create resets status and sets generation 1, a spec change bumps it, /status keeps spec and metadata: as
     // the flowcontrol kinds. An update compiles only new expressions in the NewExpressions environment.
@@ -164,7 +164,7 @@ export const validatingAdmissionPolicyBindingKind: KindDeclaration = {
   keyPrefix: '/registry/validatingadmissionpolicybindings/',
   object: ValidatingAdmissionPolicyBinding,
   list: ValidatingAdmissionPolicyBindingList,
-  protobuf: false,
+  protobuf: true,
   strategy: {
     admitBody(obj, fieldValidation, warnings, decodeErrors = []) {
       reportStrictDecoding(decodeErrors, fieldValidation, warnings, 'ValidatingAdmissionPolicyBinding', 'v1');

@@ -1,11 +1,11 @@
 // admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding as Go
 // structs: field numbers from k8s.io/api admissionregistration/v1 generated.proto, docs and list markers as
-// kube 1.33 publishes them in OpenAPI. (Rule and RuleWithOperations are inlined into NamedRuleWithOperations,
-// as their JSON is; the webhook configurations declare their own.)
-import { field as f, kindStruct, struct } from '../../../api/go-struct.js';
+// kube 1.33 publishes them in OpenAPI. NamedRuleWithOperations embeds RuleWithOperations (rule-types.ts).
+import { embedded, field as f, kindStruct, struct } from '../../../api/go-struct.js';
 import { ListMeta } from '../../meta/v1/list-meta.js';
 import { metadataField } from '../../meta/v1/object-meta.js';
 import { LabelSelector } from '../../meta/v1/label-selector.js';
+import { RuleWithOperations } from './rule-types.js';
 
 const ARV1 = 'io.k8s.api.admissionregistration.v1';
 const META_V1 = 'io.k8s.apimachinery.pkg.apis.meta.v1';
@@ -50,17 +50,15 @@ const ParamRef = struct(
   { openapi: ARV1, doc: "ParamRef describes how to locate the params to be used as input to expressions of rules applied by a policy binding.", mapType: 'atomic' as const },
 );
 
+const ruleWithOperations = embedded(2, RuleWithOperations);
+
 const NamedRuleWithOperations = struct(
   'NamedRuleWithOperations',
   [
     f(1, 'resourceNames', 'string', 'slice omit', { listType: 'atomic', doc: "ResourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed." }),
-    f(undefined, 'operations', 'string', 'slice omit', { named: 'OperationType', listType: 'atomic', doc: "Operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or * for all of those operations and any future admission operations that are added. If '*' is present, the length of the slice must be one. Required." }),
-    f(undefined, 'apiGroups', 'string', 'slice omit', { go: 'APIGroups', listType: 'atomic', doc: "APIGroups is the API groups the resources belong to. '*' is all groups. If '*' is present, the length of the slice must be one. Required." }),
-    f(undefined, 'apiVersions', 'string', 'slice omit', { go: 'APIVersions', listType: 'atomic', doc: "APIVersions is the API versions the resources belong to. '*' is all versions. If '*' is present, the length of the slice must be one. Required." }),
-    f(undefined, 'resources', 'string', 'slice omit', { listType: 'atomic', doc: "Resources is a list of resources this rule applies to.\n\nFor example: 'pods' means pods. 'pods/log' means the log subresource of pods. '*' means all resources, but not subresources. 'pods/*' means all subresources of pods. '*/scale' means all scale subresources. '*/*' means all resources and their subresources.\n\nIf wildcard is present, the validation rule will ensure resources do not overlap with each other.\n\nDepending on the enclosing object, subresources might not be allowed. Required." }),
-    f(undefined, 'scope', 'string', 'ptr omit', { named: 'ScopeType', doc: "scope specifies the scope of this rule. Valid values are \"Cluster\", \"Namespaced\", and \"*\" \"Cluster\" means that only cluster-scoped resources will match this rule. Namespace API objects are cluster-scoped. \"Namespaced\" means that only namespaced resources will match this rule. \"*\" means that there are no scope restrictions. Subresources match the scope of their parent resource. Default is \"*\"." }),
+    ...ruleWithOperations.fields,
   ],
-  { openapi: ARV1, doc: "NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames.", mapType: 'atomic' as const },
+  { openapi: ARV1, doc: "NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames.", mapType: 'atomic' as const, embeds: [ruleWithOperations.embed] },
 );
 
 const MatchResources = struct(

@@ -76,7 +76,7 @@ function configurationKind(
     keyPrefix: `/registry/${resource}/`,
     object: types.object,
     list: types.list,
-    protobuf: false,
+    protobuf: true,
     strategy: strategy(kind, types.hook, kind === 'MutatingWebhookConfiguration'),
     table: TABLE,
     selectableFields: clusterScopedFields,

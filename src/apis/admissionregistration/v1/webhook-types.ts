@@ -1,13 +1,13 @@
 // admissionregistration.k8s.io/v1 MutatingWebhookConfiguration and ValidatingWebhookConfiguration as Go structs
 // (k8s.io/api admissionregistration/v1 types.go, 1.33), documented as kube publishes them in OpenAPI.
-// RuleWithOperations embeds Rule inline in JSON; our struct declarations have no embedding, so its fields
-// are listed flat and the kinds have no protobuf form here (JSON and YAML bodies only).
+// Field numbers from k8s.io/api admissionregistration/v1 generated.proto.
 import { field as f, kindStruct, struct, type GoField, type GoStruct } from '../../../api/go-struct.js';
 import { ListMeta } from '../../meta/v1/list-meta.js';
 import { metadataField } from '../../meta/v1/object-meta.js';
 import { LabelSelector } from '../../meta/v1/label-selector.js';
 import { DOCS } from './webhook-docs.js';
 import { MatchCondition } from './vap-types.js';
+import { RuleWithOperations } from './rule-types.js';
 
 const ADMISSIONREGISTRATION_V1 = 'io.k8s.api.admissionregistration.v1';
 const doc = (type: string, field = ''): string => DOCS[type]?.[field] ?? '';
@@ -16,10 +16,10 @@ const opts = (type: string): Pick<GoStruct, 'openapi' | 'doc'> => ({ openapi: AD
 const ServiceReference = struct(
   'ServiceReference',
   [
-    f(undefined, 'namespace', 'string', '', { doc: doc('ServiceReference', 'namespace') }),
-    f(undefined, 'name', 'string', '', { doc: doc('ServiceReference', 'name') }),
-    f(undefined, 'path', 'string', 'ptr omit', { doc: doc('ServiceReference', 'path') }),
-    f(undefined, 'port', 'int32', 'ptr omit', { doc: doc('ServiceReference', 'port') }),
+    f(1, 'namespace', 'string', '', { doc: doc('ServiceReference', 'namespace') }),
+    f(2, 'name', 'string', '', { doc: doc('ServiceReference', 'name') }),
+    f(3, 'path', 'string', 'ptr omit', { doc: doc('ServiceReference', 'path') }),
+    f(4, 'port', 'int32', 'ptr omit', { doc: doc('ServiceReference', 'port') }),
   ],
   opts('ServiceReference'),
 );
@@ -27,43 +27,32 @@ const ServiceReference = struct(
 const WebhookClientConfig = struct(
   'WebhookClientConfig',
   [
-    f(undefined, 'url', 'string', 'ptr omit', { doc: doc('WebhookClientConfig', 'url') }),
-    f(undefined, 'service', ServiceReference, 'ptr omit', { doc: doc('WebhookClientConfig', 'service') }),
-    f(undefined, 'caBundle', 'bytes', 'omit', { doc: doc('WebhookClientConfig', 'caBundle') }),
+    f(3, 'url', 'string', 'ptr omit', { go: 'URL', doc: doc('WebhookClientConfig', 'url') }),
+    f(1, 'service', ServiceReference, 'ptr omit', { doc: doc('WebhookClientConfig', 'service') }),
+    f(2, 'caBundle', 'bytes', 'omit', { go: 'CABundle', doc: doc('WebhookClientConfig', 'caBundle') }),
   ],
   opts('WebhookClientConfig'),
 );
 
-const RuleWithOperations = struct(
-  'RuleWithOperations',
-  [
-    f(undefined, 'operations', 'string', 'slice omit', { listType: 'atomic', named: 'OperationType', doc: doc('RuleWithOperations', 'operations') }),
-    f(undefined, 'apiGroups', 'string', 'slice omit', { listType: 'atomic', doc: doc('Rule', 'apiGroups') }),
-    f(undefined, 'apiVersions', 'string', 'slice omit', { listType: 'atomic', doc: doc('Rule', 'apiVersions') }),
-    f(undefined, 'resources', 'string', 'slice omit', { listType: 'atomic', doc: doc('Rule', 'resources') }),
-    f(undefined, 'scope', 'string', 'ptr omit', { named: 'ScopeType', doc: doc('Rule', 'scope') }),
-  ],
-  opts('RuleWithOperations'),
-);
-
-/** The fields both webhook kinds share, in Go order but for the two that differ (objectSelector, reinvocationPolicy). */
+/** The fields both webhook kinds share, in Go order, and the two that differ (reinvocationPolicy, and the numbers of the last ones). */
 function webhookFields(type: 'MutatingWebhook' | 'ValidatingWebhook'): GoField[] {
   const d = (field: string): { doc: string } => ({ doc: doc(type, field) });
+  const mutating = type === 'MutatingWebhook';
   const fields: GoField[] = [
-    f(undefined, 'name', 'string', '', d('name')),
-    f(undefined, 'clientConfig', WebhookClientConfig, '', d('clientConfig')),
-    f(undefined, 'rules', RuleWithOperations, 'slice omit', { listType: 'atomic', ...d('rules') }),
-    f(undefined, 'failurePolicy', 'string', 'ptr omit', { named: 'FailurePolicyType', ...d('failurePolicy') }),
-    f(undefined, 'matchPolicy', 'string', 'ptr omit', { named: 'MatchPolicyType', ...d('matchPolicy') }),
-    f(undefined, 'namespaceSelector', LabelSelector, 'ptr omit', d('namespaceSelector')),
-    f(undefined, 'objectSelector', LabelSelector, 'ptr omit', d('objectSelector')),
-    f(undefined, 'sideEffects', 'string', 'ptr', { named: 'SideEffectClass', ...d('sideEffects') }),
-    f(undefined, 'timeoutSeconds', 'int32', 'ptr omit', d('timeoutSeconds')),
-    f(undefined, 'admissionReviewVersions', 'string', 'slice', { listType: 'atomic', ...d('admissionReviewVersions') }),
+    f(1, 'name', 'string', '', d('name')),
+    f(2, 'clientConfig', WebhookClientConfig, '', d('clientConfig')),
+    f(3, 'rules', RuleWithOperations, 'slice omit', { listType: 'atomic', ...d('rules') }),
+    f(4, 'failurePolicy', 'string', 'ptr omit', { named: 'FailurePolicyType', ...d('failurePolicy') }),
+    f(9, 'matchPolicy', 'string', 'ptr omit', { named: 'MatchPolicyType', ...d('matchPolicy') }),
+    f(5, 'namespaceSelector', LabelSelector, 'ptr omit', d('namespaceSelector')),
+    f(mutating ? 11 : 10, 'objectSelector', LabelSelector, 'ptr omit', d('objectSelector')),
+    f(6, 'sideEffects', 'string', 'ptr', { named: 'SideEffectClass', ...d('sideEffects') }),
+    f(7, 'timeoutSeconds', 'int32', 'ptr omit', d('timeoutSeconds')),
+    f(8, 'admissionReviewVersions', 'string', 'slice', { listType: 'atomic', ...d('admissionReviewVersions') }),
   ];
-  if (type === 'MutatingWebhook') fields.push(f(undefined, 'reinvocationPolicy', 'string', 'ptr omit', { named: 'ReinvocationPolicyType', ...d('reinvocationPolicy') }));
+  if (mutating) fields.push(f(10, 'reinvocationPolicy', 'string', 'ptr omit', { named: 'ReinvocationPolicyType', ...d('reinvocationPolicy') }));
   fields.push(
-    f(undefined, 'matchConditions', MatchCondition, 'slice omit', { listType: 'map', listMapKeys: ['name'], patchStrategy: 'merge', patchMergeKey: 'name', ...d('matchConditions') }),
+    f(mutating ? 12 : 11, 'matchConditions', MatchCondition, 'slice omit', { listType: 'map', listMapKeys: ['name'], patchStrategy: 'merge', patchMergeKey: 'name', ...d('matchConditions') }),
   );
   return fields;
 }
@@ -76,7 +65,7 @@ function configurationKind(kind: 'MutatingWebhookConfiguration' | 'ValidatingWeb
     kind,
     [
       metadataField(doc(kind, 'metadata')),
-      f(undefined, 'webhooks', hook, 'slice omit', { go: 'Webhooks', patchStrategy: 'merge', patchMergeKey: 'name', listType: 'map', listMapKeys: ['name'], doc: doc(kind, 'Webhooks') }),
+      f(2, 'webhooks', hook, 'slice omit', { go: 'Webhooks', patchStrategy: 'merge', patchMergeKey: 'name', listType: 'map', listMapKeys: ['name'], doc: doc(kind, 'Webhooks') }),
     ],
     opts(kind),
   );
