@@ -1,6 +1,6 @@
-// The LogicalCluster controller (one replica at a time, with the other writing controllers): a new cluster's
-// server is started and the cluster marked Ready; a deleted one's server is stopped, everything stored under
-// its prefix removed, and then its finalizer, so the object goes last (as a namespace's deletion ends).
+// The LogicalCluster controller (one replica at a time, with the other writing controllers): a new cluster is
+// marked Ready at once (its server starts on its first request); a deleted one's server is stopped, everything
+// stored under its prefix removed, and then its finalizer, so the object goes last (as a namespace's deletion ends).
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
 import type { KVStore } from '../storage/types.js';
@@ -28,8 +28,6 @@ export class LogicalClusterController {
     private readonly clusters: LogicalClusters,
     /** The whole store, where each cluster's keys live under its prefix. */
     private readonly kv: KVStore,
-    /** Resolves once the root server is assembled: a cluster's server is started only then. */
-    private readonly rootReady: Promise<void>,
   ) {
     this.controller = new Controller({ name: 'logical_cluster_controller', sync: (name) => this.sync(name), workers: 4 });
   }
@@ -51,9 +49,8 @@ export class LogicalClusterController {
     if (!lc) return this.clusters.stopInstance(name);
     const meta = metaOf(lc);
     if (meta.deletionTimestamp !== undefined) return this.finalize(name, meta.finalizers ?? []);
+    // Creating a cluster is a metadata write: its server starts on the first request for it, on each replica.
     const status = isObject(lc['status']) ? (lc['status'] as JSONObject) : {};
-    await this.rootReady;
-    await this.clusters.instance(name);
     if (status['phase'] === 'Ready') return;
     await this.store.update(
       '',

@@ -455,7 +455,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await policyStatus.start();
       // Logical clusters: each new one started and marked Ready; a deleted one's contents removed.
       if (clusters) {
-        const lcController = new LogicalClusterController(stores.get(logicalClusterKind)!, clusters.informer, clusters.manager, kv, rootReady);
+        const lcController = new LogicalClusterController(stores.get(logicalClusterKind)!, clusters.informer, clusters.manager, kv);
         started.push(lcController);
         await lcController.start();
       }
@@ -466,8 +466,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     return started;
   };
   // The logical clusters' objects, cached on every replica for the dispatcher; their servers are started below.
-  let markRootReady!: () => void;
-  const rootReady = new Promise<void>((resolve) => (markRootReady = resolve));
   let clusters: { informer: Informer; manager: LogicalClusters } | undefined;
   if (servesLogicalClusters) {
     const informer = new Informer(stores.get(logicalClusterKind)!, { name: 'logicalclusters' });
@@ -600,10 +598,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   function startLogicalCluster(name: string): Promise<RunningServer> {
     return startServer({ ...opts, kv: prefixedStore(kv, clusterKeyPrefix(name)), leaderElection: undefined, parent: { metrics, authenticators, flowControl } });
   }
-  if (parent) {
-    markRootReady();
-    return out;
-  }
+  if (parent) return out;
   if (opts.tls) {
     const chain = entry('secure');
     // Go's defaults unless configured: TLS 1.2+, and for TLS 1.2 only Go's default suites.
@@ -650,7 +645,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     s.requestTimeout = 0;
     s.on('clientError', answerClientError);
   }
-  markRootReady();
   return out;
 }
 

@@ -3,6 +3,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { requireKubectl, startTestServer, squeeze, type KubectlResult, type TestServer } from './harness.js';
 import { issueClientCertificate } from '../../src/auth/certs.js';
 
@@ -137,4 +139,27 @@ test('deleting a LogicalCluster removes everything in it and leaves the others u
   // Created again, it starts empty.
   await createCluster('doomed');
   assert.match((await inCluster('doomed', ['get', 'namespace', 'work'])).stderr, /NotFound/);
+});
+
+test('crd-apiserver cluster create, kubeconfig and delete', async () => {
+  const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+  const cli = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+    new Promise((resolve) => {
+      execFile(process.execPath, ['--import', 'tsx', main, 'cluster', ...args, '--data-dir', s.dataDir], { timeout: 60_000 }, (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  const created = await cli(['create', 'from-cli']);
+  assert.equal(created.code, 0, created.stderr);
+  assert.equal(created.stdout, 'logicalcluster.tenancy.crd-apiserver.io/from-cli created\n');
+  const out = s.file('from-cli.kubeconfig', '');
+  assert.equal((await cli(['kubeconfig', 'from-cli', '--out', out])).code, 0);
+  assert.match(readFileSync(out, 'utf8'), /server: https:\/\/127\.0\.0\.1:\d+\/clusters\/from-cli\n/);
+  await ok(s.kubectl(['--kubeconfig', out, 'create', 'configmap', 'made-by-cli']));
+  assert.equal(await ok(s.kubectl(['--kubeconfig', out, 'get', 'cm', 'made-by-cli', '-o', 'name'])), 'configmap/made-by-cli\n');
+  const deleted = await cli(['delete', 'from-cli']);
+  assert.equal(deleted.code, 0, deleted.stderr);
+  assert.equal(deleted.stdout, 'logicalcluster.tenancy.crd-apiserver.io "from-cli" deleted\n');
+  const usage = await cli(['rename', 'x']);
+  assert.equal(usage.code, 2);
 });
