@@ -112,6 +112,14 @@ function VersionDiff({ crd, version }: { crd: Crd; version: string }) {
         <p class="muted">The schemas are the same.</p>
       ) : (
         <table class="grid diff">
+          <thead>
+            <tr>
+              <th>Change</th>
+              <th>Field</th>
+              <th>{other}</th>
+              <th>{version}</th>
+            </tr>
+          </thead>
           <tbody>
             {diffs.slice(0, 500).map((d) => (
               <tr key={d.path} class={d.change}>

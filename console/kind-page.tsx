@@ -16,7 +16,7 @@ export function KindPage({ cluster, route }: { cluster: Cluster; route: Route })
   if (!kind) return <p class="error">{`${route.resource}${route.group ? `.${route.group}` : ''} ${route.version} is not served.`}</p>;
   const crd = kind.group ? cluster.crds?.get(`${kind.resource}.${kind.group}`) : undefined;
   const tab = (t: Route['tab'], label: string) => (
-    <a class={`tab${route.tab === t && !route.name ? ' current' : ''}`} href={href({ ...route, tab: t, name: undefined, namespace: undefined })}>
+    <a class={`tab${route.tab === t ? ' current' : ''}`} href={href({ ...route, tab: t, name: undefined, namespace: undefined })}>
       {label}
     </a>
   );
@@ -54,7 +54,7 @@ function Welcome() {
 
 function SchemaSection({ kind, crdSchema }: { kind: KindRef; crdSchema?: Schema }) {
   const published = usePublishedSchema(kind, crdSchema === undefined);
-  const schema = crdSchema ? { schema: crdSchema, resolve: noRefs } : published.value;
+  const schema = crdSchema ? { schema: withObjectFields(crdSchema), resolve: noRefs } : published.value;
   return (
     <section>
       <h2>Schema</h2>
@@ -65,6 +65,23 @@ function SchemaSection({ kind, crdSchema }: { kind: KindRef; crdSchema?: Schema 
 }
 
 const noRefs: Resolve = () => undefined;
+
+/** The fields every object has, which a CRD's schema need not spell out (kube adds them to the published schema too). */
+function withObjectFields(s: Schema): Schema {
+  const common: Record<string, Schema> = {
+    apiVersion: {
+      type: 'string',
+      description:
+        'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.',
+    },
+    kind: {
+      type: 'string',
+      description: 'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to.',
+    },
+    metadata: { type: 'object', description: "Standard object's metadata (ObjectMeta: name, namespace, labels, annotations...)." },
+  };
+  return { ...s, properties: { ...common, ...s.properties } };
+}
 
 interface OpenApiDoc {
   components?: { schemas?: Record<string, Schema & { 'x-kubernetes-group-version-kind'?: Array<{ group: string; version: string; kind: string }> }> };
