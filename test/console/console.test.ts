@@ -5,30 +5,17 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
-import { parse, stringify } from 'yaml';
+import { parse } from 'yaml';
 import { parseTokenFile } from '../../src/auth/authenticate.js';
 import { startTestServer, type TestServer } from '../e2e/harness.js';
 import { launchChromium, signedIn } from './browser.js';
+import { PROMETHEUS_CRD, cronTabCrd } from './fixtures.js';
 
-const PROMETHEUS_CRD = '/work/shared/corpus/prometheus-operator/crds/monitoring.coreos.com_prometheuses.yaml';
 const ADMIN = 'admin-token';
 const BOB = 'bob-token';
 
 let t: TestServer;
 let browser: Browser;
-
-/** The CronTab fixture with constraints and a CEL rule on spec, as a CRD author writes them. */
-function cronTabCrd(): string {
-  const crd = parse(readFileSync(new URL('../fixtures/crontab-crd.yaml', import.meta.url), 'utf8'));
-  const spec = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec;
-  spec.required = ['cronSpec'];
-  spec.properties.cronSpec.pattern = '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$';
-  spec.properties.replicas.default = 1;
-  spec.properties.replicas.maximum = 10;
-  spec['x-kubernetes-validations'] = [{ rule: 'self.replicas <= 5 || self.image != ""', message: 'more than 5 replicas need an image', reason: 'FieldValueInvalid', fieldPath: '.replicas' }];
-  crd.spec.versions[0].additionalPrinterColumns = [{ name: 'Schedule', type: 'string', jsonPath: '.spec.cronSpec' }];
-  return stringify(crd);
-}
 
 async function kubectl(args: string[], stdin?: string): Promise<string> {
   const r = await t.kubectl(args, stdin === undefined ? {} : { stdin });
@@ -102,9 +89,38 @@ test("CronTab's schema page: fields, types, required, constraints, the CEL rule,
   assert.match(replicas, /integer/);
   assert.match(replicas, /default\s+1/);
   assert.match(replicas, /maximum\s+10/);
+  assert.match(await page.locator('[data-path="spec.concurrencyPolicy"]').innerText(), /enum\s+"Allow", "Forbid", "Replace"/);
+  assert.match(await page.locator('[data-path="spec.tags"]').innerText(), /\[\]string[\s\S]*list type\s+set/);
   assert.match(await page.locator('table.columns').innerText(), /Schedule\s+string\s+\.spec\.cronSpec/);
   assert.match(await page.locator('.facts').innerText(), /Namespaced[\s\S]*crontabs\.stable\.example\.com[\s\S]*ct/);
+  assert.match(await page.locator('.details').innerText(), /Selectable fields\s+metadata\.name\s*metadata\.namespace\s*spec\.image/);
+  assert.match(await page.locator('.details').innerText(), /Subresources\s+status/);
+  // The versions, the older one's deprecation, and what changes from it.
+  assert.match(await page.locator('table.versions').innerText(), /v1beta1\s+yes\s+no\s+stable\.example\.com\/v1beta1 CronTab is deprecated; use stable\.example\.com\/v1 CronTab/);
+  assert.match(await page.locator('table.diff').innerText(), /added\s+spec\.tags\s+\[\]string; list type set/);
   await page.context().close();
+});
+
+test('a built-in kind\'s schema page, from /openapi/v3 with its references resolved', async () => {
+  const page = await signedIn(browser, t.url, ADMIN, '#/core/v1/configmaps');
+  assert.match(await page.locator('.facts').innerText(), /Namespaced[\s\S]*configmaps[\s\S]*cm/);
+  assert.match(await page.locator('[data-path="data"]').innerText(), /map\[string\]string\s+Data contains the configuration data/);
+  await page.getByRole('button', { name: 'expand metadata' }).click();
+  assert.match(await page.locator('[data-path="metadata.labels"]').innerText(), /map\[string\]string/);
+  await page.context().close();
+});
+
+test('a browser presenting a client certificate reads the API without the login form', async () => {
+  const user = parse(readFileSync(t.kubeconfig, 'utf8')).users[0].user;
+  const context = await browser.newContext({
+    ignoreHTTPSErrors: true,
+    clientCertificates: [{ origin: t.url, cert: Buffer.from(user['client-certificate-data'], 'base64'), key: Buffer.from(user['client-key-data'], 'base64') }],
+  });
+  const page = await context.newPage();
+  await page.goto(`${t.url}/console/#/stable.example.com/v1/crontabs`);
+  await page.locator('[data-path="spec"] .rule').waitFor();
+  assert.equal(await page.getByLabel('Bearer token').count(), 0);
+  await context.close();
 });
 
 test("Prometheus' schema page (the corpus CRD, 800 kB): descriptions, nested fields, CEL rules", async () => {
