@@ -68,16 +68,21 @@ export async function watch<T>(path: string, accept: string, signal: AbortSignal
   if (!res.body) return;
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffered += value;
-    let nl: number;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, nl).trim();
-      buffered = buffered.slice(nl + 1);
-      if (line) onEvent(JSON.parse(line) as WatchEvent<T>);
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffered += value;
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, nl).trim();
+        buffered = buffered.slice(nl + 1);
+        if (line) onEvent(JSON.parse(line) as WatchEvent<T>);
+      }
     }
+  } finally {
+    // onEvent threw (an ERROR event), or the stream ended: the connection is not left open.
+    void reader.cancel().catch(() => undefined);
   }
 }
 

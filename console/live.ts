@@ -8,6 +8,8 @@ export interface ListWatchOptions<L, E> {
   accept: string;
   query?: Record<string, string | undefined>;
   signal: AbortSignal;
+  /** False: list once, no watch (a kind without the watch verb). */
+  watch?: boolean;
   /** A fresh list (the first, and after a 410). */
   onList(list: L): void;
   onEvent(e: WatchEvent<E>): void;
@@ -33,6 +35,7 @@ export async function listWatch<L extends ListMeta, E>(o: ListWatchOptions<L, E>
         rv = rvOf(list) ?? '';
         o.onList(list);
       }
+      if (o.watch === false) return;
       await watch<E>(withQuery(o.path, { ...o.query, watch: '1', allowWatchBookmarks: 'true', resourceVersion: rv }), o.accept, o.signal, (e) => {
         if (e.type === 'ERROR') {
           const status = e.object as { code?: number; message?: string; reason?: string };

@@ -35,6 +35,7 @@ export function ObjectsTable({ kind }: { kind: KindRef }) {
   const [error, setError] = useState<ApiError>();
   const [live, setLive] = useState(false);
   const canList = kind.verbs.includes('list');
+  const watched = kind.verbs.includes('watch');
   useEffect(() => {
     if (!canList) return;
     const ctl = new AbortController();
@@ -47,6 +48,7 @@ export function ObjectsTable({ kind }: { kind: KindRef }) {
       accept: TABLE_ACCEPT,
       query: { labelSelector: filter.labelSelector || undefined },
       signal: ctl.signal,
+      watch: watched,
       onList: (t) => {
         setColumns(t.columnDefinitions ?? []);
         current = new Map((t.rows ?? []).map((r) => [keyOf(r), r]));
@@ -68,7 +70,7 @@ export function ObjectsTable({ kind }: { kind: KindRef }) {
       },
     });
     return () => ctl.abort();
-  }, [kind.group, kind.version, kind.resource, filter.namespace, filter.labelSelector, canList]);
+  }, [kind.group, kind.version, kind.resource, filter.namespace, filter.labelSelector, canList, watched]);
 
   const shown = columns.map((c, i) => ({ c, i })).filter(({ c }) => !c.priority);
   const allNamespaces = kind.namespaced && !filter.namespace;
@@ -93,7 +95,7 @@ export function ObjectsTable({ kind }: { kind: KindRef }) {
           <input name="labelSelector" placeholder="app=web,tier!=db" value={draft.labelSelector} onInput={(e) => setDraft({ ...draft, labelSelector: e.currentTarget.value })} />
         </label>
         <button type="submit">Apply</button>
-        <span class={`live${live ? ' on' : ''}`}>{live ? `live · ${rows.size} object${rows.size === 1 ? '' : 's'}` : ''}</span>
+        <span class={`live${live && watched ? ' on' : ''}`}>{live ? `${watched ? 'live · ' : ''}${rows.size} object${rows.size === 1 ? '' : 's'}` : ''}</span>
       </form>
       {!canList && <p class="muted">This kind cannot be listed.</p>}
       {error && (

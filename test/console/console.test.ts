@@ -25,7 +25,8 @@ async function kubectl(args: string[], stdin?: string): Promise<string> {
 
 before(async () => {
   browser = await launchChromium();
-  t = await startTestServer({ tokens: parseTokenFile(`${ADMIN},admin,u-admin,"system:masters"\n${BOB},bob,u-bob\n`), anonymousAuth: false });
+  // Watches end after 1 to 2 s: the console's watches must resume, as they do when a real server ends them.
+  t = await startTestServer({ tokens: parseTokenFile(`${ADMIN},admin,u-admin,"system:masters"\n${BOB},bob,u-bob\n`), anonymousAuth: false, minRequestTimeoutSeconds: 1 });
   await kubectl(['create', '-f', '-'], cronTabCrd());
   await kubectl(['create', '-f', PROMETHEUS_CRD]);
   // bob reads CRDs (the console's schemas) but may not list CronTabs.
@@ -140,6 +141,8 @@ test("Prometheus' schema page (the corpus CRD, 800 kB): descriptions, nested fie
 test('a created object appears in the live table within a second, without a reload; its YAML and Events', async () => {
   const page = await signedIn(browser, t.url, ADMIN, '#/stable.example.com/v1/crontabs/objects');
   await page.getByText('live · 0 objects').waitFor();
+  // Past the first watch's end: the object arrives on the resumed one.
+  await new Promise((r) => setTimeout(r, 2500));
   await kubectl(['create', '-n', 'default', '-f', '-'], 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: nightly, labels: {app: backup}}\nspec: {cronSpec: "0 3 * * *", image: backup:1}\n');
   const created = Date.now();
   const row = page.locator('tr[data-name="nightly"]');
