@@ -156,6 +156,15 @@ test('a created object appears in the live table within a second, without a relo
   await page.getByLabel('Label selector').fill('app=backup');
   await page.getByRole('button', { name: 'Apply' }).click();
   await row.waitFor();
+  // So does the namespace (the namespaced path); the Namespace column is only there across namespaces.
+  await page.getByLabel('Namespace').fill('kube-system');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.getByText('live · 0 objects').waitFor();
+  await page.getByLabel('Namespace').fill('default');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await row.waitFor();
+  assert.match(await row.innerText(), /^nightly\s+0 3 \* \* \*/);
+  assert.doesNotMatch(await page.locator('table.objects-table thead').innerText(), /Namespace/);
   // A deletion leaves the table as live.
   await kubectl(['create', '-n', 'default', '-f', '-'], 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: hourly, labels: {app: backup}}\nspec: {cronSpec: "0 * * * *"}\n');
   await page.locator('tr[data-name="hourly"]').waitFor({ timeout: 1000 });
@@ -181,6 +190,8 @@ test('a created object appears in the live table within a second, without a relo
   await yaml.getByText('cronSpec: 0 3 * * *').waitFor();
   assert.doesNotMatch(await yaml.innerText(), /managedFields/);
   assert.match(await page.locator('details.managed summary').innerText(), /metadata\.managedFields: 1 entry \(folded\)/);
+  await page.locator('details.managed summary').click();
+  await page.locator('details.managed pre').getByText('manager: kubectl-create').waitFor();
   await page.locator('table.events').getByText('next run at 03:00').waitFor();
   assert.match(await page.locator('table.events').innerText(), /Normal\s+Scheduled[\s\S]*cron-operator/);
   await page.context().close();
