@@ -1,7 +1,8 @@
 // Every request the console makes: the API with the user's credentials. The browser presents its client
-// certificate by itself; a bearer token typed into the login form is kept in sessionStorage (gone with the
-// tab) and sent as an Authorization header. No cookies: a request another site makes the browser send carries
-// no credential, so there is nothing to forge (CSRF).
+// certificate by itself (fetch's default same-origin credentials mode: 'omit' would withhold it); a bearer
+// token typed into the login form is kept in sessionStorage (gone with the tab) and sent as an Authorization
+// header. No cookies: a request another site makes the browser send carries no token, so there is nothing to
+// forge (CSRF).
 
 const TOKEN_KEY = 'crd-apiserver.token';
 
@@ -48,7 +49,7 @@ async function errorOf(res: Response): Promise<ApiError> {
 
 /** GET path; the decoded JSON, or an ApiError. */
 export async function getJson<T = unknown>(path: string, accept = 'application/json', signal?: AbortSignal): Promise<T> {
-  const res = await fetch(path, { headers: headers(accept), signal, credentials: 'omit' });
+  const res = await fetch(path, { headers: headers(accept), signal });
   if (!res.ok) throw await errorOf(res);
   return (await res.json()) as T;
 }
@@ -63,7 +64,7 @@ export interface WatchEvent<T = unknown> {
  * aborts. Resolves when the stream ends; rejects with ApiError when the watch is refused.
  */
 export async function watch<T>(path: string, accept: string, signal: AbortSignal, onEvent: (e: WatchEvent<T>) => void): Promise<void> {
-  const res = await fetch(path, { headers: headers(accept), signal, credentials: 'omit' });
+  const res = await fetch(path, { headers: headers(accept), signal });
   if (!res.ok) throw await errorOf(res);
   if (!res.body) return;
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
