@@ -1,15 +1,17 @@
-// Builds dist/ with tsc and records when, so that `npm start` can skip tsc when no source changed since.
+// Builds dist/ with tsc, bundles the web console (console/, with esbuild) into dist/console/, and records when, so
+// that `npm start` can skip the build when no source changed since.
 // `node scripts/build.mjs` always builds (npm run build, and prepare on npm install); with --if-stale only when
 // a source is newer than the last build. Exports the staleness check for scripts/start.mjs and the tests.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, realpathSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, realpathSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleConsole } from './console-bundle.mjs';
 
-/** What the build reads besides node_modules: tsc's configuration and everything under src. */
-const INPUTS = ['tsconfig.json', 'tsconfig.build.json'];
-const SOURCE_DIR = 'src';
+/** What the build reads besides node_modules: tsc's configuration, the console's bundling, everything under src and console. */
+const INPUTS = ['tsconfig.json', 'tsconfig.build.json', join('scripts', 'console-bundle.mjs')];
+const SOURCE_DIRS = ['src', 'console'];
 /** Written after a successful build, with the mtime of the build's start. */
 export const STAMP = join('dist', '.build-stamp');
 
@@ -27,7 +29,7 @@ export function newestInput(root) {
       else seen(join(dir, e.name));
     }
   };
-  walk(join(root, SOURCE_DIR));
+  for (const d of SOURCE_DIRS) walk(join(root, d));
   return newest;
 }
 
@@ -37,6 +39,7 @@ export function staleReason(root) {
   try {
     stamp = statSync(join(root, STAMP)).mtimeMs;
     statSync(join(root, 'dist', 'cli', 'main.js'));
+    statSync(join(root, 'dist', 'console', 'console.js'));
   } catch {
     return 'no build yet';
   }
@@ -45,10 +48,11 @@ export function staleReason(root) {
 }
 
 /**
- * Runs tsc -p tsconfig.build.json in root; on success stamps dist/ with the build's start time. Returns tsc's exit
- * code. toStderr: tsc's diagnostics (which it prints on stdout) go to stderr.
+ * Runs tsc -p tsconfig.build.json in root, then bundles the console into dist/console/; on success stamps dist/
+ * with the build's start time. Resolves to the exit code (tsc's, or 1 when bundling failed). toStderr: tsc's
+ * diagnostics (which it prints on stdout) go to stderr.
  */
-export function build(root, { toStderr = false } = {}) {
+export async function build(root, { toStderr = false } = {}) {
   const started = new Date();
   let tsc;
   try {
@@ -58,7 +62,8 @@ export function build(root, { toStderr = false } = {}) {
     return 1;
   }
   const r = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: toStderr ? [0, 2, 2] : 'inherit' });
-  const code = r.status ?? 1;
+  let code = r.status ?? 1;
+  if (code === 0) code = await writeConsole(root);
   if (code === 0) {
     const stamp = join(root, STAMP);
     writeFileSync(stamp, `${started.toISOString()}\n`);
@@ -68,9 +73,24 @@ export function build(root, { toStderr = false } = {}) {
   return code;
 }
 
+/** dist/console/console.js and console.css; the server serves them at /console/. */
+async function writeConsole(root) {
+  try {
+    const { js, css } = await bundleConsole(root);
+    const dir = join(root, 'dist', 'console');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'console.js'), js);
+    writeFileSync(join(dir, 'console.css'), css);
+    return 0;
+  } catch (e) {
+    process.stderr.write(`crd-apiserver: bundling the web console failed: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+}
+
 const root = fileURLToPath(new URL('..', import.meta.url));
 // Run as a script (not imported): argv[1] as given may pass through a symlink, import.meta.url does not.
 if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const ifStale = process.argv.includes('--if-stale');
-  if (!ifStale || staleReason(root) !== undefined) process.exitCode = build(root);
+  if (!ifStale || staleReason(root) !== undefined) process.exitCode = await build(root);
 }

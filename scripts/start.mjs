@@ -8,7 +8,7 @@ const reason = staleReason(root);
 if (reason !== undefined) {
   process.stderr.write(`crd-apiserver: building dist/ (${reason})\n`);
   // tsc's output on stderr: stdout is the server's (the kubeconfig line).
-  const code = build(root, { toStderr: true });
+  const code = await build(root, { toStderr: true });
   if (code !== 0) process.exit(code);
 }
 // In this process rather than a child: one process for signals, and no second Node start-up.

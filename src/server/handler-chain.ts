@@ -1,6 +1,7 @@
 // The request path, composed once per listener as k8s.io/apiserver's DefaultBuildHandlerChain composes it.
 // Outermost first:
-//   audit init → panic recovery → request info → [HTTP logging] → [request metrics] → request timeout
+//   audit init → panic recovery → [the web console's static shell, before authentication: see filters/console.ts]
+//   → request info → [HTTP logging] → [request metrics] → request timeout
 //   → [failed-authentication audit] → authentication → [audit] → impersonation → priority and fairness (or max in
 //   flight) → authorization → [instrumented handlers' metrics] → the API router
 // Each filter is a small file under filters/; a new cross-cutting concern is a new filter in this list.
@@ -17,6 +18,8 @@ import { withAudit, withAuditInit, withFailedAuthenticationAudit, type AuditBack
 import { withPriorityAndFairness, type PriorityAndFairnessOptions } from './filters/priority-and-fairness.js';
 import { withInstrumentedHandlers, withRequestMetrics, type IsServed } from './filters/metrics.js';
 import { withHttpLogging } from './filters/http-logging.js';
+import { withConsole } from './filters/console.js';
+import { consoleAssets } from './console-assets.js';
 import type { ServerMetrics } from './metrics/server-metrics.js';
 import type { Logger } from '../util/klog.js';
 
@@ -48,6 +51,7 @@ export function buildHandlerChain(api: Handler, config: ChainConfig): Handler {
     [
       withAuditInit,
       withPanicRecovery,
+      withConsole(consoleAssets),
       withRequestInfo,
       ...(config.logger?.enabled(3) ? [withHttpLogging(config.logger)] : []),
       ...(config.metrics ? [withRequestMetrics(config.metrics.metrics)] : []),

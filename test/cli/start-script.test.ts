@@ -1,9 +1,10 @@
-// `npm start` (scripts/start.mjs) runs tsc only when a source changed since the last build, then serve with the
-// given flags. Tested on a tiny copy: the real scripts, a one-file "main" that prints its arguments.
+// `npm start` (scripts/start.mjs) runs tsc and bundles the console only when a source changed since the last build,
+// then serve with the given flags. Tested on a tiny copy: the real scripts, a one-file "main" that prints its
+// arguments, a one-file console.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,8 @@ function copy(): string {
   mkdirSync(join(root, 'src', 'cli'), { recursive: true });
   writeFileSync(join(root, 'src', 'cli', 'main.ts'), "import { word } from './word.js';\nprocess.stdout.write(JSON.stringify([word, ...process.argv.slice(2)]));\n");
   writeFileSync(join(root, 'src', 'cli', 'word.ts'), "export const word: string = 'one';\n");
+  mkdirSync(join(root, 'console'));
+  writeFileSync(join(root, 'console', 'main.tsx'), "document.title = 'one';\n");
   return root;
 }
 
@@ -49,6 +52,12 @@ test('npm start builds when there is no build or a source changed, and not other
     assert.match(r.stderr, /building dist\/ \(sources changed since the last build\)/);
     assert.deepEqual(r.argv, ['two', 'serve', '--secure-port', '0']);
     assert.equal(start(root).built, false);
+
+    // The console is bundled into dist/console/, and rebuilt when its sources change.
+    assert.match(readFileSync(join(root, 'dist', 'console', 'console.js'), 'utf8'), /one/);
+    writeFileSync(join(root, 'console', 'main.tsx'), "document.title = 'two';\n");
+    assert.equal(start(root).built, true);
+    assert.match(readFileSync(join(root, 'dist', 'console', 'console.js'), 'utf8'), /two/);
 
     // A tsconfig change counts as well.
     const now = new Date();

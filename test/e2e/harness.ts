@@ -84,6 +84,8 @@ export interface TestServerOptions {
   oidcFlagsSet?: boolean;
   /** Whether --anonymous-auth counts as given on the command line. */
   anonymousAuthFlagSet?: boolean;
+  /** --anonymous-auth (default true): false answers requests without credentials 401. */
+  anonymousAuth?: boolean;
 }
 
 /**
