@@ -20,6 +20,7 @@ import { crdKind } from '../apis/apiextensions/v1/custom-resource-definition.js'
 import { eventKind } from '../apis/core/v1/event.js';
 import { leaseKind } from '../apis/coordination/v1/lease.js';
 import { builtinEndpoint, builtinResourceType } from '../apis/builtin-kinds.js';
+import type { KindDeclaration } from '../apis/kind.js';
 import type { ResourceType } from '../registry/resource-type.js';
 import { CrdServing } from '../crd/serving.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
@@ -158,10 +159,12 @@ export interface ServerOptions {
   parent?: ParentServing;
 }
 
-/** What a logical cluster's server shares with the server it runs in. */
+/**
+ * What a logical cluster's server shares with the server it runs in. Not authentication: a cluster authenticates
+ * as its parent does but for ServiceAccount tokens, which name ServiceAccounts of its own.
+ */
 export interface ParentServing {
   metrics: ServerMetrics;
-  authenticators: { secure: Authenticator; insecure: Authenticator };
   flowControl?: { dispatcher: Dispatcher; objectCount(group: string, resource: string): number | undefined };
 }
 
@@ -250,8 +253,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const parent = opts.parent;
   const metrics = parent?.metrics ?? new ServerMetrics(() => objectCounts?.entries() ?? []);
   const servesLogicalClusters = !parent && opts.logicalClusters !== false;
-  // LogicalClusters are the root server's alone.
-  const kinds = BUILTIN_KINDS.filter((k) => k !== logicalClusterKind || servesLogicalClusters);
+  // LogicalClusters are the root server's alone; so is flow control, one for the whole process, configured there.
+  const rootOnly = new Set<KindDeclaration>([logicalClusterKind, flowSchemaKind, priorityLevelConfigurationKind]);
+  const kinds = BUILTIN_KINDS.filter((k) => !rootOnly.has(k) || (k === logicalClusterKind ? servesLogicalClusters : !parent));
   // Admission plugins look things up through the stores they guard, so the chain refers to them lazily.
   let serving: CrdServing | undefined;
   let policyPlugin: ValidatingAdmissionPolicyPlugin | undefined;
@@ -397,8 +401,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     !k.createOnly && !k.storage && (k.storageGroup ?? k.served.group) === k.served.group;
   const storageBuiltins = [...stores.entries()].filter(([k]) => storedAsServed(k));
   const namespacedBuiltins = storageBuiltins.filter(([k]) => k.served.namespaced).map(([, s]) => s);
-  const flowSchemas = stores.get(flowSchemaKind)!;
-  const priorityLevels = stores.get(priorityLevelConfigurationKind)!;
+  const flowSchemas = stores.get(flowSchemaKind);
+  const priorityLevels = stores.get(priorityLevelConfigurationKind);
   // The controllers that write (apiextensions-apiserver's and kube-controller-manager's): with leader election,
   // on one replica at a time. Started in order, each first pass awaited where clients must not see the state
   // before it; returned to be stopped in reverse.
@@ -446,9 +450,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       // Their first pass over the initial namespaces is done before serving: clients never see `default` without them.
       await Promise.all([saController.controller.idle(), rootCAPublisher.controller.idle()]);
       // The APF config consumer's FlowSchema Dangling conditions.
-      const apfConsumer = new FlowSchemaDanglingController(flowSchemas, priorityLevels);
-      started.push(apfConsumer);
-      await apfConsumer.start();
+      if (flowSchemas && priorityLevels) {
+        const apfConsumer = new FlowSchemaDanglingController(flowSchemas, priorityLevels);
+        started.push(apfConsumer);
+        await apfConsumer.start();
+      }
       // kube-controller-manager's ValidatingAdmissionPolicy status controller (type checking, observedGeneration).
       const policyStatus = new PolicyStatusController(stores.get(validatingAdmissionPolicyKind)!, policyTypeResolver(registry));
       started.push(policyStatus);
@@ -481,7 +487,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // the stored objects; off, each listener counts its own requests against the two in-flight limits. A logical
   // cluster's requests go through its parent's.
   let flowControl: ParentServing['flowControl'] = parent?.flowControl;
-  if (!parent) {
+  if (flowSchemas && priorityLevels) {
     // kube-apiserver's priority-and-fairness-config-producer post-start hook, on every replica: the bootstrap
     // FlowSchemas and PriorityLevelConfigurations are in place before the server is ready.
     const apfEnsurer = new ApfBootstrapEnsurer(flowcontrolBootstrapKinds(priorityLevels, flowSchemas), { intervalMs: opts.apfEnsureIntervalMs });
@@ -582,7 +588,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const headerReadTimeoutMs = opts.headerReadTimeoutMs ?? HEADER_READ_TIMEOUT_MS;
   // Node checks its connections' header timeouts this often (30 s by default: too coarse for a 32 s limit).
   const connectionsCheckingInterval = Math.max(10, Math.min(30_000, Math.floor(headerReadTimeoutMs / 4)));
-  const authenticators = parent?.authenticators ?? { secure: secureAuthenticator, insecure: () => INSECURE_USER };
+  const authenticators = { secure: secureAuthenticator, insecure: (): UserInfo => INSECURE_USER };
   const chainWith = (authenticator: Authenticator): Handler =>
     buildHandlerChain(api, { authenticator, authorizer: checkAuthorized, requestTimeoutMs, maxInFlight, flowControl, audit, metrics: chainMetrics, logger: opts.logger });
   out.chains = {
@@ -596,7 +602,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
   /** A logical cluster's server: this one's configuration over the cluster's view of the store, sharing this one's serving. */
   function startLogicalCluster(name: string): Promise<RunningServer> {
-    return startServer({ ...opts, kv: prefixedStore(kv, clusterKeyPrefix(name)), leaderElection: undefined, parent: { metrics, authenticators, flowControl } });
+    return startServer({ ...opts, kv: prefixedStore(kv, clusterKeyPrefix(name)), leaderElection: undefined, parent: { metrics, flowControl } });
   }
   if (parent) return out;
   if (opts.tls) {

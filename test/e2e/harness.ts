@@ -3,7 +3,9 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { clusterKubeconfig } from '../../src/cli/cluster.js';
+import { connectionFromKubeconfig, request } from '../../src/cli/kube-client.js';
 import { serve, type Served } from '../../src/cli/serve.js';
 import type { KVStore } from '../../src/storage/types.js';
 import type { ServiceResolver } from '../../src/conversion/types.js';
@@ -94,6 +96,30 @@ export interface TestServerOptions {
  */
 const storageUnderTest = process.env.CRD_APISERVER_TEST_STORAGE ?? 'sqlite';
 
+/**
+ * With CRD_APISERVER_TEST_CLUSTER=<name>, every test server gets a logical cluster of that name and the tests
+ * talk to it (their kubeconfig's server ends in /clusters/<name>): the suites run again inside a non-root cluster.
+ */
+const clusterUnderTest = process.env.CRD_APISERVER_TEST_CLUSTER;
+
+/** Creates the logical cluster through root's API, waits for Ready, and writes a kubeconfig for it beside root's. */
+async function logicalClusterKubeconfig(rootKubeconfig: string, name: string): Promise<string> {
+  const conn = connectionFromKubeconfig(rootKubeconfig);
+  const path = '/apis/tenancy.crd-apiserver.io/v1alpha1/logicalclusters';
+  const created = await request(conn, 'POST', path, { metadata: { name } });
+  if (created.status !== 201) throw new Error(`creating logical cluster ${name}: ${JSON.stringify(created.body)}`);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const got = await request(conn, 'GET', `${path}/${name}`);
+    if (got.body?.status?.phase === 'Ready') break;
+    if (Date.now() > deadline) throw new Error(`logical cluster ${name} not Ready: ${JSON.stringify(got.body)}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const out = join(dirname(rootKubeconfig), `kubeconfig-${name}`);
+  writeFileSync(out, clusterKubeconfig(readFileSync(rootKubeconfig, 'utf8'), name));
+  return out;
+}
+
 export async function startTestServer({ dataDir: reuse, ...opts }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = reuse ?? mkdtempSync(join(tmpdir(), 'crd-apiserver-test-'));
   const home = join(dataDir, 'home');
@@ -108,14 +134,16 @@ export async function startTestServer({ dataDir: reuse, ...opts }: TestServerOpt
   if (opts.etcd && !('leaderElection' in opts)) opts = { ...opts, leaderElection: {} };
   // Exactly what `crd-apiserver serve` runs (the watch cache over SQLite or etcd included), with the tunables.
   const served = await serve({ dataDir, securePort: 0, bindAddress: '127.0.0.1', hosts: [], ...opts });
-  const kubeconfig = served.kubeconfigPath;
+  // With CRD_APISERVER_TEST_CLUSTER=<name>, the tests' kubeconfig is that logical cluster's, made for them.
+  const kubeconfig = clusterUnderTest ? await logicalClusterKubeconfig(served.kubeconfigPath, clusterUnderTest) : served.kubeconfigPath;
+  const serverUrl = clusterUnderTest ? `${served.server.secureUrl!}/clusters/${clusterUnderTest}` : served.server.secureUrl!;
   return {
     served,
     kv: served.kv,
     dataDir,
     home,
     kubeconfig,
-    url: served.server.secureUrl!,
+    url: serverUrl,
     kubectl: (args, opts = {}) => runKubectl(kubeconfig, home, args, opts),
     kubectlAs: (credential, args, opts = {}) => {
       const ca = readFileSync(join(dataDir, 'pki', 'ca.crt')).toString('base64');
@@ -127,7 +155,7 @@ export async function startTestServer({ dataDir: reuse, ...opts }: TestServerOpt
         [
           'apiVersion: v1',
           'kind: Config',
-          `clusters: [{name: c, cluster: {server: "${served.server.secureUrl!}", certificate-authority-data: ${ca}}}]`,
+          `clusters: [{name: c, cluster: {server: "${serverUrl}", certificate-authority-data: ${ca}}}]`,
           `users: [{name: u, user: ${user}}]`,
           'contexts: [{name: x, context: {cluster: c, user: u, namespace: default}}]',
           'current-context: x',

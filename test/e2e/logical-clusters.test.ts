@@ -163,3 +163,22 @@ test('crd-apiserver cluster create, kubeconfig and delete', async () => {
   const usage = await cli(['rename', 'x']);
   assert.equal(usage.code, 2);
 });
+
+test('a ServiceAccount token is valid in its own cluster only; flow control is root`s alone', async () => {
+  await createCluster('sa-a');
+  await createCluster('sa-b');
+  await ok(inCluster('sa-a', ['create', 'serviceaccount', 'robot']));
+  await ok(inCluster('sa-b', ['create', 'serviceaccount', 'robot']));
+  const token = (await ok(inCluster('sa-a', ['create', 'token', 'robot']))).trim();
+  const base = readFileSync(s.kubeconfig, 'utf8').match(/server: (https:\/\/[^\s]+)/)![1]!;
+  const whoami = (cluster: string): Promise<KubectlResult> => s.kubectlAs({ token }, ['--server', `${base}/clusters/${cluster}`, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']);
+  assert.equal(await ok(whoami('sa-a')), 'system:serviceaccount:default:robot');
+  // The same name in another cluster is another ServiceAccount (another uid): the token is refused there, and in root.
+  const refused = await whoami('sa-b');
+  assert.notEqual(refused.code, 0);
+  assert.match(refused.stderr, /Unauthorized/);
+  assert.match((await s.kubectlAs({ token }, ['auth', 'whoami'])).stderr, /Unauthorized/);
+  // One dispatcher for the process, configured in root: FlowSchemas are not served in a cluster.
+  assert.ok(!(await ok(inCluster('sa-a', ['api-resources', '-o', 'name']))).includes('flowschemas'));
+  assert.match(await ok(s.kubectl(['get', 'flowschemas', '-o', 'name'])), /flowschema.flowcontrol.apiserver.k8s.io\/exempt/);
+});
