@@ -91,7 +91,7 @@ import type { Logger } from '../util/klog.js';
 import { logicalClusterKind } from '../apis/tenancy/v1alpha1/logical-cluster.js';
 import { LogicalClusters } from './logical-clusters.js';
 import { LogicalClusterController } from './logical-cluster-controller.js';
-import { clusterKeyPrefix, prefixedStore } from '../storage/prefixed-store.js';
+import { clusterStore } from '../storage/prefixed-store.js';
 
 export { VERSION_INFO } from './router.js';
 
@@ -602,7 +602,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
   /** A logical cluster's server: this one's configuration over the cluster's view of the store, sharing this one's serving. */
   function startLogicalCluster(name: string): Promise<RunningServer> {
-    return startServer({ ...opts, kv: prefixedStore(kv, clusterKeyPrefix(name)), leaderElection: undefined, parent: { metrics, flowControl } });
+    return startServer({ ...opts, kv: clusterStore(kv, name), leaderElection: undefined, parent: { metrics, flowControl } });
   }
   if (parent) return out;
   if (opts.tls) {

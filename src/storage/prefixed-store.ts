@@ -1,38 +1,54 @@
-// A logical cluster's view of the one store: every key it reads or writes lives under the cluster's prefix
-// (`/clusters/<name>`), so the same registry code serves each cluster unchanged, while revisions stay the
-// store's own (a resourceVersion from one cluster is a revision of the whole store, as kcp's are).
+// A logical cluster's view of the one store: its keys are root's layout with `/registry` replaced by
+// `/registry/clusters/<name>` (inside kube's key space, so under --etcd-prefix too; no built-in or custom
+// resource has that prefix, core resources having no "clusters" and groups always having a dot). The same
+// registry code serves each cluster unchanged, while revisions stay the store's own: a resourceVersion of
+// one cluster is a revision of the whole store, as kcp's are.
 import type { KeyValue, KVStore, ListOptions, ListResult, StoreEvent, Watcher, WatchOptions, WriteResult } from './types.js';
 
-/** The key prefix of a logical cluster's objects: root keeps kube's layout (no prefix). */
-export const clusterKeyPrefix = (cluster: string): string => `/clusters/${cluster}`;
+/** The root of every key of ours. */
+const ROOT = '/registry';
+const CLUSTERS = `${ROOT}/clusters/`;
 
-/** A key as its cluster's server sees it: `/clusters/<name>/registry/...` → `/registry/...`; root's as they are. */
+/** Where a logical cluster's keys live: root keeps kube's layout (`/registry/...`). */
+export const clusterKeyPrefix = (cluster: string): string => `${CLUSTERS}${cluster}`;
+
+/** A key as its cluster's server sees it: `/registry/clusters/<name>/namespaces/x` → `/registry/namespaces/x`; root's as they are. */
 export function clusterLocalKey(key: string): string {
-  if (!key.startsWith('/clusters/')) return key;
-  const end = key.indexOf('/', '/clusters/'.length);
-  return end < 0 ? key : key.slice(end);
+  if (!key.startsWith(CLUSTERS)) return key;
+  const end = key.indexOf('/', CLUSTERS.length);
+  return end < 0 ? key : ROOT + key.slice(end);
 }
 
-export function prefixedStore(kv: KVStore, prefix: string): KVStore {
-  const strip = (x: KeyValue): KeyValue => ({ ...x, key: x.key.slice(prefix.length) });
+/** The cluster's view: its keys (all under `/registry`) stored with that root replaced by the cluster's prefix. */
+export function clusterStore(kv: KVStore, cluster: string): KVStore {
+  return prefixedStore(kv, ROOT, clusterKeyPrefix(cluster));
+}
+
+/** A view of kv whose keys starting with `from` are stored with `to` in its place (no other key is valid). */
+export function prefixedStore(kv: KVStore, from: string, to: string): KVStore {
+  const strip = (x: KeyValue): KeyValue => ({ ...x, key: from + x.key.slice(to.length) });
+  const full = (key: string): string => {
+    if (!key.startsWith(from)) throw new Error(`key ${JSON.stringify(key)} is outside ${JSON.stringify(from)}`);
+    return to + key.slice(from.length);
+  };
   const write = (r: WriteResult): WriteResult => (r.ok ? { ...r, kv: strip(r.kv) } : r.current ? { ok: false, current: strip(r.current) } : r);
   return {
     currentRevision: () => kv.currentRevision(),
     compactedRevision: () => kv.compactedRevision(),
     get: async (key) => {
-      const x = await kv.get(prefix + key);
+      const x = await kv.get(full(key));
       return x && strip(x);
     },
     list: async (p: string, opts?: ListOptions): Promise<ListResult> => {
-      const r = await kv.list(prefix + p, opts?.after === undefined ? opts : { ...opts, after: prefix + opts.after });
+      const r = await kv.list(full(p), opts?.after === undefined ? opts : { ...opts, after: full(opts.after) });
       return { ...r, items: r.items.map(strip) };
     },
-    count: (p) => kv.count(prefix + p),
-    create: async (key, value) => write(await kv.create(prefix + key, value)),
-    update: async (key, value, expected) => write(await kv.update(prefix + key, value, expected)),
-    delete: async (key, expected) => write(await kv.delete(prefix + key, expected)),
+    count: (p) => kv.count(full(p)),
+    create: async (key, value) => write(await kv.create(full(key), value)),
+    update: async (key, value, expected) => write(await kv.update(full(key), value, expected)),
+    delete: async (key, expected) => write(await kv.delete(full(key), expected)),
     watch: (p: string, opts: WatchOptions): Watcher =>
-      kv.watch(prefix + p, {
+      kv.watch(full(p), {
         ...opts,
         onEvent: (ev: StoreEvent) => opts.onEvent({ type: ev.type, kv: strip(ev.kv), ...(ev.prev ? { prev: strip(ev.prev) } : {}) }),
       }),

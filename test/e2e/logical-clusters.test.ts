@@ -133,7 +133,7 @@ test('deleting a LogicalCluster removes everything in it and leaves the others u
   }
   await ok(s.kubectl(['delete', 'logicalcluster', 'doomed', '--timeout=60s']));
   assert.match((await s.kubectl(['get', 'logicalcluster', 'doomed'])).stderr, /NotFound/);
-  const left = await s.kv.list('/clusters/doomed/');
+  const left = await s.kv.list('/registry/clusters/doomed/');
   assert.equal(left.items.length, 0, left.items.map((i) => i.key).join(', '));
   assert.equal(await ok(inCluster('kept', ['get', 'cm', 'x', '-n', 'work', '-o', 'jsonpath={.data.k}'])), 'v');
   // Created again, it starts empty.
