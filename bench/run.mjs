@@ -9,6 +9,7 @@ import { timeStart, timeStartBare } from './startup.mjs';
 import { closeAgent, cpuBusy, expectOk, load, markdownTable, median, percentile, request, sleep, startChild, stopChild } from './util.mjs';
 import { openSqliteStore } from '../dist/storage/sqlite-store.js';
 import { ETCD_FIGURES, etcdFigures } from './etcd.mjs';
+import { CLUSTER_FIGURES, clusterFigures } from './clusters.mjs';
 
 const env = (name, def) => (process.env[name] !== undefined && process.env[name] !== '' ? Number(process.env[name]) : def);
 const cfg = {
@@ -27,8 +28,9 @@ const cfg = {
   applyObjects: env('BENCH_APPLY_OBJECTS', 10_000),
   applyMemoryObjects: env('BENCH_APPLY_MEMORY_OBJECTS', 100_000),
   gcDependents: env('BENCH_GC_DEPENDENTS', 1000),
+  clusters: env('BENCH_CLUSTERS', 10_000),
 };
-const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,table,watch,startup,memory,apply,events,gc,schema,cel,protobuf,vap,rbac,testenv,etcd-create,etcd-get,etcd-list').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'get,create,list,table,watch,startup,memory,apply,events,gc,schema,cel,protobuf,vap,rbac,testenv,etcd-create,etcd-get,etcd-list,clusters').split(',').map((s) => s.trim()));
 // Profile our server processes: BENCH_CPU_PROF=<dir> writes one .cpuprofile per server.
 const serverExecArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
 
@@ -583,6 +585,9 @@ async function main() {
   // ---- on etcd: creates vs raw etcd puts; GET and LIST vs the same on SQLite (etcd.mjs) ----
   if (ETCD_FIGURES.some((f) => only.has(f))) {
     await etcdFigures({ cfg, timing, tmp, only, log, notes, ratioRow, fmt, serverExecArgv });
+  }
+  if (CLUSTER_FIGURES.some((f) => only.has(f))) {
+    await clusterFigures({ cfg, timing, tmp, log, notes, ratioRow, absRow, fmt, serverExecArgv, throughput });
   }
 
   if (only.has('schema')) {
