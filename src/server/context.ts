@@ -28,6 +28,8 @@ export interface RequestContext {
   readonly receivedAt: number;
   /** Set when an instrumented handler took the request (the metrics filter records it then; see filters/metrics.ts). */
   instrumented: boolean;
+  /** A request under /clusters/* (every cluster): a LIST or WATCH of one resource across every logical cluster. */
+  allClusters: boolean;
 }
 
 /** The next step of the chain: the remaining filters, then the handler. */
@@ -53,6 +55,7 @@ class Context implements RequestContext {
   deadline?: number;
   readonly receivedAt = performance.now();
   instrumented = false;
+  allClusters = false;
   private controller?: AbortController;
 
   constructor(

@@ -18,6 +18,7 @@ export interface ClusterInstance {
 export type Listener = 'secure' | 'insecure';
 
 const PREFIX = '/clusters/';
+const ALL_CLUSTERS = '*';
 
 export class LogicalClusters {
   private readonly instances = new Map<string, Promise<ClusterInstance>>();
@@ -27,6 +28,14 @@ export class LogicalClusters {
     private readonly objects: Informer,
     private readonly startInstance: (name: string) => Promise<ClusterInstance>,
   ) {}
+
+  /** The clusters that exist and are not being deleted. */
+  names(): string[] {
+    return this.objects
+      .list()
+      .filter((lc) => metaOf(lc).deletionTimestamp === undefined)
+      .map((lc) => metaOf(lc).name ?? '');
+  }
 
   /** Whether the cluster exists and is not being deleted. */
   serves(name: string): boolean {
@@ -78,6 +87,12 @@ export class LogicalClusters {
       const rest = end < 0 ? '/' : ctx.path.slice(end);
       if (name === ROOT_CLUSTER) {
         ctx.path = rest;
+        return root(ctx);
+      }
+      // Every cluster at once: root's chain (root's authorization decides), its router reading across clusters.
+      if (name === ALL_CLUSTERS) {
+        ctx.path = rest;
+        ctx.allClusters = true;
         return root(ctx);
       }
       if (!this.serves(name)) return root(ctx);

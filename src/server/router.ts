@@ -15,6 +15,7 @@ import type { WatchBufferLimits } from './watch.js';
 import { JWKS_PATH, OPENID_CONFIG_PATH, discoverableIssuer, jwks, openIDConfiguration } from '../auth/openid-metadata.js';
 import type { ServiceAccountTokenConfig } from '../auth/service-account-token.js';
 import type { ServerMetrics } from './metrics/server-metrics.js';
+import type { GenericStore } from '../registry/store.js';
 
 interface RouterOptions {
   registry: ApiRegistry;
@@ -30,6 +31,8 @@ interface RouterOptions {
   flowControlDebug?(path: string, query: URLSearchParams): string | undefined;
   /** The server's metrics: /metrics, and the watch events they count. */
   metrics?: ServerMetrics;
+  /** For requests under /clusters/* (every cluster): the resource's store read across every logical cluster. */
+  acrossClusters?(store: GenericStore): GenericStore;
 }
 
 export const VERSION_INFO = {
@@ -108,6 +111,18 @@ async function serveResourceRequest(ctx: RequestContext, opts: RouterOptions): P
   const refused = verbRefusal(ep, info, sub);
   if (refused) throw refused;
   const declared = sub ? opts.registry.subresourceHandler(served.group, served.version, served.resource, sub) : undefined;
+  if (ctx.allClusters) {
+    // Across clusters a resource is only listed and watched (kcp's wildcard requests).
+    if (!opts.acrossClusters || sub || (info.verb !== 'list' && info.verb !== 'watch')) throw S.methodNotAllowed();
+    return serveResource(ctx, opts.acrossClusters(ep.store), '', {
+      patchTypes: ep.patchTypes,
+      builtIn: !servedByCrdHandler(ep),
+      minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
+      bookmarkIntervalMs: opts.bookmarkIntervalMs,
+      watchBuffer: opts.watchBuffer,
+      warnings: ep.warnings,
+    });
+  }
   if (declared) return declared(ctx, ep.store);
   if (sub === 'scale' && ep.scale) return serveScale(ctx, ep.store, ep.scale, { patchTypes: ep.patchTypes, warnings: ep.warnings, replicasPaths: ep.replicasPaths });
   await serveResource(ctx, ep.store, sub, {

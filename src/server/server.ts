@@ -92,6 +92,7 @@ import { logicalClusterKind } from '../apis/tenancy/v1alpha1/logical-cluster.js'
 import { LogicalClusters } from './logical-clusters.js';
 import { LogicalClusterController } from './logical-cluster-controller.js';
 import { clusterStore } from '../storage/prefixed-store.js';
+import { allClustersStore } from './all-clusters.js';
 
 export { VERSION_INFO } from './router.js';
 
@@ -531,6 +532,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     serviceAccountIssuer: { config: saTokens, jwksUri: saOpts.jwksUri },
     flowControlDebug: flowControl && ((path, query) => flowControlDebugPage(flowControl!.dispatcher.priorityLevels, path, query)),
     metrics,
+    acrossClusters: clusters && ((store) => allClustersStore(store, kv, () => clusters!.manager.names())),
   });
   // A legacy token's use is recorded on its Secret as kube-apiserver's loopback client patches it (uid-checked).
   const labelSecret: LabelSecret = async (ns, name, uid, labels) => {

@@ -182,3 +182,32 @@ test('a ServiceAccount token is valid in its own cluster only; flow control is r
   assert.ok(!(await ok(inCluster('sa-a', ['api-resources', '-o', 'name']))).includes('flowschemas'));
   assert.match(await ok(s.kubectl(['get', 'flowschemas', '-o', 'name'])), /flowschema.flowcontrol.apiserver.k8s.io\/exempt/);
 });
+
+test('/clusters/*/ lists and watches one resource across every cluster, each object annotated with its cluster', async () => {
+  await createCluster('wild-a');
+  await createCluster('wild-b');
+  const cm = (name: string): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  labels: {wild: "yes"}\ndata: {k: v}\n`;
+  await ok(s.kubectl(['apply', '-f', '-'], { stdin: cm('same') }));
+  await ok(inCluster('wild-a', ['apply', '-f', '-'], cm('same')));
+  await ok(inCluster('wild-b', ['apply', '-f', '-'], cm('same')));
+  await ok(inCluster('wild-b', ['apply', '-f', '-'], cm('other')));
+  const list = JSON.parse(await ok(s.kubectl(['get', '--raw', '/clusters/*/api/v1/configmaps?labelSelector=wild%3Dyes'])));
+  const seen = (items: any[]): string[] => items.map((i) => `${i.metadata.annotations['tenancy.crd-apiserver.io/cluster']}/${i.metadata.namespace}/${i.metadata.name}`);
+  assert.deepEqual(seen(list.items), ['wild-b/default/other', 'root/default/same', 'wild-a/default/same', 'wild-b/default/same']);
+  // kubectl itself, pointed at /clusters/*, pages through them one at a time.
+  const paged = await ok(inCluster('*', ['get', 'configmaps', '-A', '-l', 'wild=yes', '--chunk-size=1', '-o', 'jsonpath={range .items[*]}{.metadata.annotations.tenancy\\.crd-apiserver\\.io/cluster}/{.metadata.name} {end}']));
+  assert.equal(paged.trim(), 'wild-b/other root/same wild-a/same wild-b/same');
+  // A watch from the list's resourceVersion sees a later change in any cluster, annotated.
+  const watching = s.kubectl(['get', '--raw', `/clusters/*/api/v1/configmaps?watch=1&labelSelector=wild%3Dyes&resourceVersion=${list.metadata.resourceVersion}&timeoutSeconds=3`]);
+  await new Promise((r) => setTimeout(r, 500));
+  await ok(inCluster('wild-a', ['label', 'configmap', 'same', 'changed=now']));
+  const events = (await ok(watching)).trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(events.map((e) => `${e.type} ${e.object.metadata.annotations['tenancy.crd-apiserver.io/cluster']}/${e.object.metadata.name} ${e.object.metadata.labels.changed ?? ''}`), ['MODIFIED wild-a/same now']);
+  // Reads alone, and for those root's RBAC lets list the resource everywhere.
+  const write = await s.kubectl(['--server', `${readFileSync(s.kubeconfig, 'utf8').match(/server: (https:\/\/[^\s]+)/)![1]!}/clusters/*`, 'create', 'configmap', 'nope']);
+  assert.notEqual(write.code, 0);
+  assert.match(write.stderr, /MethodNotAllowed|the server does not allow this method/);
+  const issued = issueClientCertificate({ certPem: readFileSync(`${s.dataDir}/pki/ca.crt`, 'utf8'), keyPem: readFileSync(`${s.dataDir}/pki/ca.key`, 'utf8') }, 'mallory', []);
+  const denied = await s.kubectlAs({ cert: issued.certPem, key: issued.keyPem }, ['get', '--raw', '/clusters/*/api/v1/configmaps']);
+  assert.match(denied.stderr, /forbidden/);
+});
