@@ -22,6 +22,8 @@ const ALL_CLUSTERS = '*';
 
 export class LogicalClusters {
   private readonly instances = new Map<string, Promise<ClusterInstance>>();
+  /** The started ones, for requests to reach without a promise in between. */
+  private readonly started = new Map<string, ClusterInstance>();
 
   constructor(
     /** The root's LogicalCluster objects, by name. */
@@ -49,6 +51,12 @@ export class LogicalClusters {
     if (!p) {
       p = this.startInstance(name);
       this.instances.set(name, p);
+      void p.then(
+        (inst) => {
+          if (this.instances.get(name) === p) this.started.set(name, inst);
+        },
+        () => {},
+      );
       // A start that failed is tried again by the next request.
       p.catch(() => {
         if (this.instances.get(name) === p) this.instances.delete(name);
@@ -66,6 +74,7 @@ export class LogicalClusters {
     const p = this.instances.get(name);
     if (!p) return;
     this.instances.delete(name);
+    this.started.delete(name);
     const inst = await p.catch(() => undefined);
     await inst?.close();
   }
@@ -96,16 +105,23 @@ export class LogicalClusters {
         return root(ctx);
       }
       if (!this.serves(name)) return root(ctx);
+      const started = this.started.get(name);
+      if (started) return enter(started, listener, root, ctx, rest);
       let inst: ClusterInstance;
       try {
         inst = await this.instance(name);
       } catch (e) {
         return writeError(ctx.res, S.serviceUnavailable(`logical cluster "${name}" could not be started: ${e instanceof Error ? e.message : String(e)}`), ctx.req.headers.accept);
       }
-      const chain = inst.chains[listener];
-      if (!chain) return root(ctx);
-      ctx.path = rest;
-      return chain(ctx);
+      return enter(inst, listener, root, ctx, rest);
     };
   }
+}
+
+/** The request on the cluster's chain for its listener, with the path the cluster sees. */
+function enter(inst: ClusterInstance, listener: Listener, root: Handler, ctx: RequestContext, rest: string): Promise<void> {
+  const chain = inst.chains[listener];
+  if (!chain) return root(ctx);
+  ctx.path = rest;
+  return chain(ctx);
 }
