@@ -85,6 +85,18 @@ const labelsOf = (obj: JSONObject | undefined): Record<string, string> | undefin
   return isObject(meta) && isObject(meta['labels']) ? (meta['labels'] as Record<string, string>) : undefined;
 };
 
+/**
+ * A webhook's stored selector, parsed; one that does not parse (stored before validation caught it, or written
+ * straight to storage) is an error kube reports only for requests the webhook's rules match (an internal error).
+ */
+function parsedSelector(s: unknown): { selector: ReturnType<typeof labelSelectorAsSelector> } | { error: string } {
+  try {
+    return { selector: labelSelectorAsSelector(s as never) };
+  } catch (e) {
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
 const isEmptySelector = (s: unknown): boolean =>
   !isObject(s) || (Object.keys(isObject(s['matchLabels']) ? s['matchLabels'] : {}).length === 0 && !(Array.isArray(s['matchExpressions']) && s['matchExpressions'].length > 0));
 
@@ -92,11 +104,12 @@ const isEmptySelector = (s: unknown): boolean =>
  * objectSelector: either the new or the old object's labels match; an absent object (the old one of a create,
  * the new one of a delete) never does. An empty selector matches everything.
  */
-export function objectSelectorMatches(hook: JSONObject, object: JSONObject | undefined, oldObject: JSONObject | undefined): boolean {
+export function objectSelectorMatches(hook: JSONObject, object: JSONObject | undefined, oldObject: JSONObject | undefined): boolean | { error: string } {
   const s = hook['objectSelector'];
   if (isEmptySelector(s)) return true;
-  const selector = labelSelectorAsSelector(s as never);
-  return [object, oldObject].some((o) => o !== undefined && matchesLabels(selector, labelsOf(o) ?? {}));
+  const selector = parsedSelector(s);
+  if ('error' in selector) return selector;
+  return [object, oldObject].some((o) => o !== undefined && matchesLabels(selector.selector, labelsOf(o) ?? {}));
 }
 
 /** The namespace's labels, or undefined when it does not exist. */
@@ -111,12 +124,14 @@ export async function namespaceSelectorMatches(
   hook: JSONObject,
   req: RuleRequest & { object?: JSONObject; oldObject?: JSONObject },
   namespaceLabels: NamespaceLabels,
-): Promise<{ matches: boolean; notFound?: string }> {
+): Promise<{ matches: boolean; notFound?: string; error?: string }> {
   const namespaced = isNamespaceResource(req.resource);
   if (req.namespace === '' && !namespaced) return { matches: true };
   const s = hook['namespaceSelector'];
   if (isEmptySelector(s)) return { matches: true };
-  const selector = labelSelectorAsSelector(s as never);
+  const parsed = parsedSelector(s);
+  if ('error' in parsed) return { matches: false, error: parsed.error };
+  const selector = parsed.selector;
   if (namespaced && req.subresource === '') {
     const obj = req.operation === 'DELETE' ? req.oldObject : req.object;
     return { matches: matchesLabels(selector, labelsOf(obj) ?? {}) };

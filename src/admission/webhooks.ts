@@ -121,13 +121,18 @@ const ruleRequest = (a: AdmissionAttributes): RuleRequest => ({ operation: a.ope
  */
 async function shouldCallHook(hook: JSONObject, a: AdmissionAttributes, deps: WebhookDependencies): Promise<{ invocation: Invocation; served: ServedResource } | undefined> {
   const req = ruleRequest(a);
+  // As kube's ShouldCallHook: a selector's error (a missing namespace, one that does not parse) only counts for a
+  // webhook whose rules match.
   const ns = await namespaceSelectorMatches(hook, { ...req, object: a.object, oldObject: a.oldObject }, deps.namespaceLabels);
-  if (!ns.matches && ns.notFound === undefined) return undefined;
-  if (!objectSelectorMatches(hook, a.object, a.oldObject)) return undefined;
+  if (!ns.matches && ns.notFound === undefined && ns.error === undefined) return undefined;
+  const objectMatch = objectSelectorMatches(hook, a.object, a.oldObject);
+  if (objectMatch === false) return undefined;
   const equivalents = hook['matchPolicy'] === 'Equivalent' ? deps.equivalents(a.resource) : [];
   const gvr = matchingResource(hook, req, equivalents.map(gvrOf));
   if (!gvr) return undefined;
+  if (ns.error !== undefined) throw S.internal(ns.error);
   if (ns.notFound !== undefined) throw S.notFound({ group: '', resource: 'namespaces' }, ns.notFound);
+  if (objectMatch !== true) throw S.internal(objectMatch.error);
   const served = equivalents.find((e) => e.group === gvr.group && e.version === gvr.version && e.resource === gvr.resource) ?? a.resource;
   const same = served === a.resource || (served.group === a.resource.group && served.version === a.resource.version);
   const at = async (obj: JSONObject | undefined): Promise<JSONObject | undefined> => (obj === undefined || same ? obj : deps.convert(structuredClone(obj), a.resource, served));
