@@ -6,6 +6,12 @@
 
 const TOKEN_KEY = 'crd-apiserver.token';
 
+/**
+ * The API the console reads: the one it is served under. '' at /console/, and /clusters/<name> at
+ * /clusters/<name>/console/, a logical cluster's console.
+ */
+export const API_BASE = location.pathname.slice(0, Math.max(0, location.pathname.lastIndexOf('/console/')));
+
 export function storedToken(): string | undefined {
   return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
 }
@@ -49,7 +55,7 @@ async function errorOf(res: Response): Promise<ApiError> {
 
 /** GET path; the decoded JSON, or an ApiError. */
 export async function getJson<T = unknown>(path: string, accept = 'application/json', signal?: AbortSignal): Promise<T> {
-  const res = await fetch(path, { headers: headers(accept), signal });
+  const res = await fetch(API_BASE + path, { headers: headers(accept), signal });
   if (!res.ok) throw await errorOf(res);
   return (await res.json()) as T;
 }
@@ -64,7 +70,7 @@ export interface WatchEvent<T = unknown> {
  * aborts. Resolves when the stream ends; rejects with ApiError when the watch is refused.
  */
 export async function watch<T>(path: string, accept: string, signal: AbortSignal, onEvent: (e: WatchEvent<T>) => void): Promise<void> {
-  const res = await fetch(path, { headers: headers(accept), signal });
+  const res = await fetch(API_BASE + path, { headers: headers(accept), signal });
   if (!res.ok) throw await errorOf(res);
   if (!res.body) return;
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -218,3 +218,22 @@ test("a user who may not list a kind sees the API's 403 message", async () => {
   await page.locator('[data-path="spec"] .rule').waitFor();
   await page.context().close();
 });
+
+test("a logical cluster's console, at /clusters/<name>/console/, reads that cluster's API", async () => {
+  await kubectl(['create', '-f', '-'], 'apiVersion: tenancy.crd-apiserver.io/v1alpha1\nkind: LogicalCluster\nmetadata:\n  name: console-team\n');
+  await kubectl(['wait', '--for=condition=Ready', 'logicalcluster/console-team', '--timeout=30s']);
+  const base = `${t.url}/clusters/console-team`;
+  const inCluster = t.file('console-team.kubeconfig', readFileSync(t.kubeconfig, 'utf8').replace(/(server: https:\/\/[^\s]+)/, '$1/clusters/console-team'));
+  const crd = cronTabCrd().replaceAll('crontabs', 'widgets').replaceAll('crontab', 'widget').replaceAll('CronTab', 'Widget').replaceAll('- ct', '- wd');
+  await kubectl(['--kubeconfig', inCluster, 'create', '-f', '-'], crd);
+  await kubectl(['--kubeconfig', inCluster, 'wait', '--for=condition=Established', 'crd/widgets.stable.example.com', '--timeout=30s']);
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
+  const page = await context.newPage();
+  await page.goto(`${base}/console/`);
+  await page.getByLabel('Bearer token').fill(ADMIN);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // The cluster's own CRD, and none of root's.
+  await page.locator('nav').getByText('Widget', { exact: true }).waitFor();
+  assert.equal(await page.locator('nav').getByText('CronTab', { exact: true }).count(), 0);
+  await context.close();
+});
