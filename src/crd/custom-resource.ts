@@ -91,11 +91,16 @@ const forgetCompiled = new FinalizationRegistry<string>((key) => {
   if (compiledByContent.get(key)?.deref() === undefined) compiledByContent.delete(key);
 });
 
+/** How many schemas have been compiled in this process (identical ones, in any CRD or logical cluster, once). */
+let compilations = 0;
+export const schemaCompilations = (): number => compilations;
+
 function sharedSchemas(text: string, schema: Record<string, unknown>, hasStatus: boolean, hasDefaults: boolean): Schemas {
   const key = `${hasStatus ? 's' : '-'}${createHash('sha256').update(text).digest('base64')}`;
   const known = compiledByContent.get(key)?.deref();
   if (known) return known;
   const compiled = compileSchemas(schema, hasStatus, hasDefaults);
+  compilations++;
   compiledByContent.set(key, new WeakRef(compiled));
   forgetCompiled.register(compiled, key);
   return compiled;

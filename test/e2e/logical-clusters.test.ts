@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { requireKubectl, startTestServer, squeeze, type KubectlResult, type TestServer } from './harness.js';
 import { issueClientCertificate } from '../../src/auth/certs.js';
+import { schemaCompilations } from '../../src/crd/custom-resource.js';
 
 let s: TestServer;
 before(async () => {
@@ -210,4 +211,18 @@ test('/clusters/*/ lists and watches one resource across every cluster, each obj
   const issued = issueClientCertificate({ certPem: readFileSync(`${s.dataDir}/pki/ca.crt`, 'utf8'), keyPem: readFileSync(`${s.dataDir}/pki/ca.key`, 'utf8') }, 'mallory', []);
   const denied = await s.kubectlAs({ cert: issued.certPem, key: issued.keyPem }, ['get', '--raw', '/clusters/*/api/v1/configmaps']);
   assert.match(denied.stderr, /forbidden/);
+});
+
+test('the same CRD in several clusters is compiled once', async () => {
+  const names = ['share-a', 'share-b', 'share-c'];
+  for (const c of names) await createCluster(c);
+  // A schema no other test installs, so that this test's compilations are its own.
+  const crd = crontabCrd('cronSpec', 'string').replace('type: object\n        properties:', 'type: object\n        description: shared across clusters\n        properties:');
+  const before = schemaCompilations();
+  for (const c of names) {
+    await ok(inCluster(c, ['apply', '-f', '-'], crd));
+    await ok(inCluster(c, ['wait', '--for=condition=Established', 'crd/crontabs.stable.example.com', '--timeout=30s']));
+    await ok(inCluster(c, ['apply', '-f', '-'], 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: c\nspec:\n  cronSpec: x\n'));
+  }
+  assert.equal(schemaCompilations() - before, 1);
 });
