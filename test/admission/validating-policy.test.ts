@@ -302,3 +302,17 @@ test('admission`s own configuration is exempt: a policy matching everything does
   }
   assert.notEqual(await outcome(p, attrs()), undefined);
 });
+
+test('`request` is the webhooks` AdmissionRequest: a namespace`s own requests name it, the options carry dryRun', async () => {
+  const namespaces = { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false } as unknown as ServedResource;
+  const nsPolicy = policy('ns', {
+    matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['namespaces'] }], namespaceSelector: {}, objectSelector: {} },
+    validations: [{ expression: 'request.namespace == object.metadata.name' }],
+  });
+  const dryPolicy = policy('dry', { validations: [{ expression: "request.options.kind == 'CreateOptions' && request.options.dryRun == ['All']" }] });
+  const { plugin: p } = plugin({ policies: [nsPolicy, dryPolicy], bindings: [binding('b-ns', 'ns'), binding('b-dry', 'dry')] });
+  const team = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team', labels: { a: 'b' } } };
+  assert.equal(await outcome(p, attrs({ operation: 'UPDATE', resource: namespaces, namespace: '', name: 'team', object: team, oldObject: team })), undefined);
+  assert.equal(await outcome(p, attrs({ dryRun: true })), undefined);
+  assert.equal((await outcome(p, attrs({ dryRun: false })))?.code, 422);
+});

@@ -11,6 +11,7 @@ import type { Informer } from '../../controllers/informer.js';
 import { labelSelectorAsSelector, matchesLabels } from '../../registry/selectors.js';
 import type { AdmissionPlugin } from '../chain.js';
 import { isExemptAdmissionConfigurationResource } from '../webhook-rules.js';
+import { admissionRequest } from '../webhook-review.js';
 import { compilePolicy, type CompiledPolicy } from './compile.js';
 import { matches, requestGVR, type GVK, type GVR, type MatchContext } from './matching.js';
 import { validate, type PolicyDecision } from './evaluate.js';
@@ -76,32 +77,14 @@ function admissionName(a: AdmissionAttributes): string {
   return (typeof m['name'] === 'string' && m['name']) || (typeof m['generateName'] === 'string' && m['generateName']) || 'Unknown';
 }
 
-/** CreateAdmissionRequest, as ToUnstructured writes it (omitempty fields left out). */
-function admissionRequest(a: AdmissionAttributes, resource: GVR, kind: GVK, requestKind: GVK): JSONObject {
-  const u = a.user;
-  const userInfo: JSONObject = {};
-  if (u?.name) userInfo['username'] = u.name;
-  if (u?.uid) userInfo['uid'] = u.uid;
-  if (u?.groups?.length) userInfo['groups'] = [...u.groups];
-  if (u?.extra && Object.keys(u.extra).length) userInfo['extra'] = structuredClone(u.extra);
-  const optionsKind = a.operation === 'CREATE' ? 'CreateOptions' : a.operation === 'UPDATE' ? 'UpdateOptions' : 'DeleteOptions';
-  const req: JSONObject = {
-    kind: { ...kind },
-    resource: { ...resource },
-    requestKind: { ...requestKind },
-    requestResource: { group: a.resource.group, version: a.resource.version, resource: a.resource.resource },
-    operation: a.operation,
-    userInfo,
-    dryRun: a.dryRun,
-    options: { kind: optionsKind, apiVersion: 'meta.k8s.io/v1', ...(a.operation === 'DELETE' && a.options ? (a.options as JSONObject) : {}) },
-  };
-  if (a.subresource) {
-    req['subResource'] = a.subresource;
-    req['requestSubResource'] = a.subresource;
-  }
-  if (a.name) req['name'] = a.name;
-  if (a.namespace) req['namespace'] = a.namespace;
-  return req;
+/**
+ * CreateAdmissionRequest, as ToUnstructured writes it (omitempty fields left out): the webhooks' own request
+ * (a namespace's requests naming it as their namespace, the operation's options with dryRun), without the uid
+ * and the objects, which the policy's CEL has as variables of their own.
+ */
+function policyRequest(a: AdmissionAttributes, resource: GVR, kind: GVK): JSONObject {
+  const { uid: _uid, object: _object, oldObject: _oldObject, ...request } = admissionRequest('', a, { resource, kind });
+  return request;
 }
 
 /** CreateNamespaceObject: the namespace's status, spec and a subset of its metadata. */
@@ -213,7 +196,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
           if (!ns) throw S.notFound({ group: '', resource: 'namespaces' }, nsName);
           namespace = ns;
         }
-        const request = admissionRequest(a, pm.resource, pm.kind, { group: a.resource.group, version: a.resource.version, kind: a.resource.kind });
+        const request = policyRequest(a, pm.resource, pm.kind);
         const actions = Array.isArray(bspec['validationActions']) ? (bspec['validationActions'] as string[]) : [];
         for (const param of params) {
           const result = validate(policy, {
