@@ -113,6 +113,9 @@ async function main(argv: string[]): Promise<number> {
     oidcFlagsSet: OIDC_FLAG_NAMES.some((f) => args.flags.has(f)),
     authorizationModes: authorizationModesFlag(args.flags.get('authorization-mode')),
     eventTtlMs: durationFlag(args.flags, 'event-ttl'),
+    logicalClusters: boolFlag(args.flags, 'logical-clusters', true),
+    // 0 turns the idle stop off.
+    logicalClusterIdleTimeoutMs: /^0+(s|m|h|ms)?$/.test(args.flags.get('logical-cluster-idle-timeout') ?? '') ? 0 : durationFlag(args.flags, 'logical-cluster-idle-timeout'),
     requestTimeoutMs: durationFlag(args.flags, 'request-timeout'),
     maxRequestsInFlight: countFlag(args.flags, 'max-requests-inflight'),
     maxMutatingRequestsInFlight: countFlag(args.flags, 'max-mutating-requests-inflight'),

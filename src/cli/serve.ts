@@ -74,6 +74,9 @@ export interface ServeOptions {
   bookmarkIntervalMs?: number;
   /** How long events are kept after their last write (--event-ttl). */
   eventTtlMs?: number;
+  /** --logical-clusters (default true) and --logical-cluster-idle-timeout. */
+  logicalClusters?: boolean;
+  logicalClusterIdleTimeoutMs?: number;
   /** How long a request other than a watch may take (--request-timeout). */
   requestTimeoutMs?: number;
   /** --max-requests-inflight, --max-mutating-requests-inflight. */
@@ -205,6 +208,8 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
     bookmarkIntervalMs: opts.bookmarkIntervalMs,
     eventTtlMs: opts.eventTtlMs,
+    logicalClusters: opts.logicalClusters,
+    logicalClusterIdleTimeoutMs: opts.logicalClusterIdleTimeoutMs,
     requestTimeoutMs: opts.requestTimeoutMs,
     maxRequestsInFlight: opts.maxRequestsInFlight,
     maxMutatingRequestsInFlight: opts.maxMutatingRequestsInFlight,

@@ -73,6 +73,10 @@ export const FLAGS_HELP: Readonly<Record<string, string>> = {
   --service-account-jwks-uri URL
                          the key set's URL in /.well-known/openid-configuration (default: this server's)
   --event-ttl DURATION   how long events are kept after their last write, as a Go duration (default 1h)
+  --logical-clusters     serve logical clusters under /clusters/<name>/ (LogicalClusters in root; default true)
+  --logical-cluster-idle-timeout DURATION
+                         stop a logical cluster's server after this long without requests, until the next one
+                         (default 10m; 0: never)
   --request-timeout DURATION
                          how long a request other than a watch may take before a 504 (default 1m0s)
   --max-requests-inflight N

@@ -20,16 +20,37 @@ export type Listener = 'secure' | 'insecure';
 const PREFIX = '/clusters/';
 const ALL_CLUSTERS = '*';
 
+/** How long a started cluster's server stays without requests before it is stopped (its state stays stored). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
+
 export class LogicalClusters {
   private readonly instances = new Map<string, Promise<ClusterInstance>>();
   /** The started ones, for requests to reach without a promise in between. */
   private readonly started = new Map<string, ClusterInstance>();
+  /** Requests under way (watches included) per started cluster, and when its last one ended. */
+  private readonly inflight = new Map<string, number>();
+  private readonly lastUsed = new Map<string, number>();
+  private readonly sweeper?: ReturnType<typeof setInterval>;
 
   constructor(
     /** The root's LogicalCluster objects, by name. */
     private readonly objects: Informer,
     private readonly startInstance: (name: string) => Promise<ClusterInstance>,
-  ) {}
+    /** A started cluster's server without requests for this long is stopped, to be started again when asked (0: never). */
+    private readonly idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS,
+  ) {
+    if (idleTimeoutMs > 0) {
+      this.sweeper = setInterval(() => this.stopIdle(), Math.max(10, Math.min(60_000, idleTimeoutMs / 4)));
+      this.sweeper.unref();
+    }
+  }
+
+  /** Stops the servers of clusters that have had no request under way for the idle timeout. */
+  stopIdle(now = Date.now()): void {
+    for (const name of this.started.keys()) {
+      if ((this.inflight.get(name) ?? 0) === 0 && now - (this.lastUsed.get(name) ?? now) >= this.idleTimeoutMs) void this.stopInstance(name);
+    }
+  }
 
   /** The clusters that exist and are not being deleted. */
   names(): string[] {
@@ -53,7 +74,9 @@ export class LogicalClusters {
       this.instances.set(name, p);
       void p.then(
         (inst) => {
-          if (this.instances.get(name) === p) this.started.set(name, inst);
+          if (this.instances.get(name) !== p) return;
+          this.started.set(name, inst);
+          this.lastUsed.set(name, Date.now());
         },
         () => {},
       );
@@ -75,12 +98,29 @@ export class LogicalClusters {
     if (!p) return;
     this.instances.delete(name);
     this.started.delete(name);
+    this.inflight.delete(name);
+    this.lastUsed.delete(name);
     const inst = await p.catch(() => undefined);
     await inst?.close();
   }
 
   async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
     await Promise.all([...this.instances.keys()].map((n) => this.stopInstance(n)));
+  }
+
+  /** The request on the cluster's chain for its listener, with the path the cluster sees; counted while under way. */
+  private enter(name: string, inst: ClusterInstance, listener: Listener, root: Handler, ctx: RequestContext, rest: string): Promise<void> {
+    const chain = inst.chains[listener];
+    if (!chain) return root(ctx);
+    ctx.path = rest;
+    this.inflight.set(name, (this.inflight.get(name) ?? 0) + 1);
+    ctx.res.once('close', () => {
+      if (this.started.get(name) !== inst) return;
+      this.inflight.set(name, Math.max(0, (this.inflight.get(name) ?? 1) - 1));
+      this.lastUsed.set(name, Date.now());
+    });
+    return chain(ctx);
   }
 
   /**
@@ -106,22 +146,14 @@ export class LogicalClusters {
       }
       if (!this.serves(name)) return root(ctx);
       const started = this.started.get(name);
-      if (started) return enter(started, listener, root, ctx, rest);
+      if (started) return this.enter(name, started, listener, root, ctx, rest);
       let inst: ClusterInstance;
       try {
         inst = await this.instance(name);
       } catch (e) {
         return writeError(ctx.res, S.serviceUnavailable(`logical cluster "${name}" could not be started: ${e instanceof Error ? e.message : String(e)}`), ctx.req.headers.accept);
       }
-      return enter(inst, listener, root, ctx, rest);
+      return this.enter(name, inst, listener, root, ctx, rest);
     };
   }
-}
-
-/** The request on the cluster's chain for its listener, with the path the cluster sees. */
-function enter(inst: ClusterInstance, listener: Listener, root: Handler, ctx: RequestContext, rest: string): Promise<void> {
-  const chain = inst.chains[listener];
-  if (!chain) return root(ctx);
-  ctx.path = rest;
-  return chain(ctx);
 }

@@ -156,6 +156,8 @@ export interface ServerOptions {
   logger?: Logger;
   /** Serve logical clusters under /clusters/<name>/, made with tenancy.crd-apiserver.io LogicalClusters (default true). */
   logicalClusters?: boolean;
+  /** A logical cluster's server without requests for this long is stopped until asked again (default 10 minutes; 0: never). */
+  logicalClusterIdleTimeoutMs?: number;
   /** Set when this server is a logical cluster inside another: it listens on nothing and shares the parent's serving. */
   parent?: ParentServing;
 }
@@ -478,7 +480,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const informer = new Informer(stores.get(logicalClusterKind)!, { name: 'logicalclusters' });
     await informer.start();
     controllers.push(informer);
-    const manager = new LogicalClusters(informer, (name) => startLogicalCluster(name));
+    const manager = new LogicalClusters(informer, (name) => startLogicalCluster(name), opts.logicalClusterIdleTimeoutMs);
     clusters = { informer, manager };
   }
   const election = opts.leaderElection ? await leaderElectedControllers(stores.get(leaseKind)!, opts.leaderElection, startWritingControllers) : undefined;

@@ -1,0 +1,65 @@
+// The logical clusters' dispatcher: /clusters/<name>/ to that cluster's server (started once, on first use),
+// root's own name and unknown names to root's chain, and a cluster's server stopped once it has had no request
+// under way for the idle timeout (a watch under way keeps it), then started again when asked.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import { LogicalClusters, type ClusterInstance } from '../../src/server/logical-clusters.js';
+import type { Informer } from '../../src/controllers/informer.js';
+import type { Handler, RequestContext } from '../../src/server/context.js';
+import type { JSONObject } from '../../src/util/json.js';
+
+const clusters: Record<string, JSONObject> = { a: { metadata: { name: 'a' } }, gone: { metadata: { name: 'gone', deletionTimestamp: '2026-01-01T00:00:00Z' } } };
+const informer = { get: (n: string) => clusters[n], list: () => Object.values(clusters) } as unknown as Informer;
+
+function setup(idleMs: number): { lc: LogicalClusters; seen: string[]; starts: number; closes: number } {
+  const state = { lc: undefined as unknown as LogicalClusters, seen: [] as string[], starts: 0, closes: 0 };
+  state.lc = new LogicalClusters(
+    informer,
+    async (name) => {
+      state.starts++;
+      const chain: Handler = async (ctx) => void state.seen.push(`${name}:${ctx.path}`);
+      const inst: ClusterInstance = { chains: { insecure: chain }, close: async () => void state.closes++ };
+      return inst;
+    },
+    idleMs,
+  );
+  return state;
+}
+
+const ctx = (path: string): RequestContext & { res: EventEmitter } => ({ path, res: new EventEmitter(), req: { headers: {} } }) as unknown as RequestContext & { res: EventEmitter };
+
+test('paths go to their cluster’s chain with the rest of the path; others to root’s', async () => {
+  const s = setup(0);
+  const root: Handler = async (c) => void s.seen.push(`root:${c.path}`);
+  const entry = s.lc.dispatch(root, 'insecure');
+  for (const p of ['/api/v1', '/clusters/a/api/v1/namespaces', '/clusters/a', '/clusters/root/apis', '/clusters/nope/api', '/clusters/gone/api']) await entry(ctx(p));
+  assert.deepEqual(s.seen, ['root:/api/v1', 'a:/api/v1/namespaces', 'a:/', 'root:/apis', 'root:/clusters/nope/api', 'root:/clusters/gone/api']);
+  assert.equal(s.starts, 1);
+  await s.lc.close();
+});
+
+test('an idle cluster’s server is stopped, not while a request is under way, and started again when asked', async () => {
+  const s = setup(50);
+  const entry = s.lc.dispatch(async () => {}, 'insecure');
+  const watch = ctx('/clusters/a/api/v1/configmaps?watch=1');
+  await entry(watch);
+  assert.ok(s.lc.isStarted('a'));
+  s.lc.stopIdle(Date.now() + 1000);
+  assert.ok(s.lc.isStarted('a'), 'a watch under way keeps the server');
+  watch.res.emit('close');
+  s.lc.stopIdle(Date.now() + 10);
+  assert.ok(s.lc.isStarted('a'), 'not idle long enough yet');
+  s.lc.stopIdle(Date.now() + 60);
+  assert.ok(!s.lc.isStarted('a'));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(s.closes, 1);
+  const again = ctx('/clusters/a/api');
+  await entry(again);
+  assert.equal(s.starts, 2);
+  // The timer does the same by itself.
+  again.res.emit('close');
+  for (let i = 0; i < 50 && s.lc.isStarted('a'); i++) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(!s.lc.isStarted('a'));
+  await s.lc.close();
+});
