@@ -27,6 +27,10 @@ export interface RequestContext {
   readonly receivedAt: number;
   /** Set when an instrumented handler took the request (the metrics filter records it then; see filters/metrics.ts). */
   instrumented: boolean;
+  /** Seconds spent waiting in a priority and fairness queue, and in admission webhooks: the SLI latency leaves them out. */
+  queueWaitSeconds: number;
+  mutatingWebhookSeconds: number;
+  validatingWebhookSeconds: number;
 }
 
 /** The next step of the chain: the remaining filters, then the handler. */
@@ -52,6 +56,9 @@ class Context implements RequestContext {
   deadline?: number;
   readonly receivedAt = performance.now();
   instrumented = false;
+  queueWaitSeconds = 0;
+  mutatingWebhookSeconds = 0;
+  validatingWebhookSeconds = 0;
   private controller?: AbortController;
 
   constructor(

@@ -228,7 +228,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
   // One registry of metrics per server. Object counts are APF's (counted once a minute), made further down.
   let objectCounts: ObjectCounts | undefined;
-  const metrics = new ServerMetrics(() => objectCounts?.entries() ?? []);
+  let flowDispatcher: Dispatcher | undefined;
+  const metrics = new ServerMetrics(
+    () => objectCounts?.entries() ?? [],
+    () => [...(flowDispatcher?.priorityLevels.values() ?? [])].map((l) => ({ name: l.config.metadata.name, nominal: l.concurrencyLimit, lower: l.minLimit, upper: l.maxLimit, current: l.currentLimit })),
+  );
   // Admission plugins look things up through the stores they guard, so the chain refers to them lazily.
   let serving: CrdServing | undefined;
   let policyPlugin: ValidatingAdmissionPolicyPlugin | undefined;
@@ -458,7 +462,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   counts.start();
   controllers.push(counts);
   if (priorityAndFairness) {
-    const dispatcher = new Dispatcher(maxInFlight.readOnly + maxInFlight.mutating, mandatoryFlowControlConfiguration());
+    const dispatcher = (flowDispatcher = new Dispatcher(maxInFlight.readOnly + maxInFlight.mutating, mandatoryFlowControlConfiguration()));
     const source = new FlowControlConfigSource(dispatcher, priorityLevels, flowSchemas);
     await source.start();
     dispatcher.start();
