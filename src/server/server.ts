@@ -86,6 +86,8 @@ import { writeError } from './http.js';
 import type { WatchBufferLimits } from './watch.js';
 import { defaultMaxConnections, openFileLimit } from './connection-limit.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
+import { watchCacheFamilies } from './metrics/watch-cache-metrics.js';
+import { CachedKVStore } from '../storage/cache.js';
 import type { Logger } from '../util/klog.js';
 
 export { VERSION_INFO } from './router.js';
@@ -318,6 +320,17 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     (seconds) => metrics.observeRatcheting(seconds),
   );
   const registry = new ApiRegistry(serving);
+  // The watch cache's metrics, per resource the registry keeps in storage (a store without the cache has none).
+  metrics.addFamilies(
+    ...watchCacheFamilies(
+      () => (kv instanceof CachedKVStore ? { stats: kv.stats, revision: kv.cachedRevision } : undefined),
+      () =>
+        registry.served().flatMap((r) => {
+          const ep = registry.lookup(r.group, r.version, r.resource);
+          return ep ? [{ group: r.group, resource: r.resource, keyPrefix: ep.store.type.keyPrefix }] : [];
+        }),
+    ),
+  );
   for (const [kind, store] of stores) {
     const ep = builtinEndpoint(kind, store);
     if (kind.createOnly) ep.creater = creaters.get(kind.served.kind);

@@ -277,6 +277,26 @@ test('priority and fairness: requests dispatched, executing and waiting by level
   assert.deepEqual(samples(families, 'apiserver_current_inqueue_requests').map((s) => s.labels['request_kind']).sort(), ['mutating', 'readOnly']);
 });
 
+test('the watch cache: events per resource, its resource version and initializations, lists served from it', () => {
+  const cr = { resource: 'crontabs.stable.example.com' };
+  for (const name of ['events_dispatched_total', 'events_received_total', 'initializations_total']) assert.equal(families.get(`apiserver_watch_cache_${name}`)!.type, 'counter', name);
+  assert.equal(families.get('apiserver_watch_cache_resource_version')!.type, 'gauge');
+  // Two crontabs made and one patched; the duplicate and the webhook's denial wrote nothing.
+  assert.equal(total(families, 'apiserver_watch_cache_events_dispatched_total', cr), 3);
+  assert.equal(total(families, 'apiserver_watch_cache_events_received_total', cr), 3);
+  assert.ok(total(families, 'apiserver_watch_cache_events_dispatched_total', { resource: 'customresourcedefinitions.apiextensions.k8s.io' }) >= 3, 'the CRD, its names accepted, established');
+  assert.equal(total(families, 'apiserver_watch_cache_initializations_total', cr), 1);
+  // One cache over every resource: one revision.
+  const rv = total(families, 'apiserver_watch_cache_resource_version', cr);
+  assert.ok(rv > 0);
+  assert.equal(total(families, 'apiserver_watch_cache_resource_version', { resource: 'configmaps' }), rv);
+  const lists = samples(families, 'apiserver_cache_list_total', { resource_prefix: '/stable.example.com/crontabs' });
+  assert.equal(lists.length, 1);
+  assert.deepEqual(Object.keys(lists[0]!.labels), ['index', 'resource_prefix']);
+  assert.ok(lists[0]!.value >= 1, 'kubectl get crontabs');
+  assert.ok(total(families, 'apiserver_cache_list_fetched_objects_total', { resource_prefix: '/stable.example.com/crontabs', index: '' }) >= 2);
+});
+
 test('/metrics is authorised as a non-resource URL: the system:monitoring group may get it, others are forbidden', async () => {
   const denied = await fails(['get', '--raw', '/metrics', '--as=nobody']);
   assert.match(denied, /Error from server \(Forbidden\): forbidden: User "nobody" cannot get path "\/metrics"/);

@@ -112,6 +112,11 @@ export class ServerMetrics {
   );
   private readonly families: Array<{ name: string; expose(): string }>;
 
+  /** More families, exposed with the rest (the watch cache's, made once the server knows its storage). */
+  addFamilies(...families: Array<{ name: string; expose(): string }>): void {
+    this.families.push(...families);
+  }
+
   private readonly requestSeries = new Map<string, RequestSeries>();
   private readonly watchSeries = new Map<string, { count: CounterSeries; size: HistogramSeries }>();
 
