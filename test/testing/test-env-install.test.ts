@@ -1,6 +1,7 @@
 // How startTestEnv installs CRDs: read on a worker thread and created as each file is parsed, yet with the
 // errors of reading everything first: a file that does not parse before an object that is not a CRD, and that
-// before a CRD the server refuses; a directory's files in name order, Lists flattened, all Established.
+// before a CRD the server refuses; a directory's files in name order, Lists flattened, all Established; the
+// worker shared by environments started together, and by those that come after an error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,6 +46,19 @@ test('CRDs from several files, a multi-document file and a List are all created 
     .map((c) => c.metadata?.name)
     .sort();
   assert.deepEqual(established, ['apples.kit.example.com', 'berries.kit.example.com', 'cherries.kit.example.com']);
+});
+
+test('two environments started at once each get their own CRDs (one worker reads for both, in turn)', async (t) => {
+  const a = dirWith({ 'a.yaml': crd('apples', 'Apple') });
+  const b = dirWith({ 'b.yaml': crd('berries', 'Berry') });
+  t.after(() => [a, b].forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const envs = await Promise.all([startTestEnv({ crds: [a] }), startTestEnv({ crds: [b] })]);
+  t.after(() => Promise.all(envs.map((e) => e.stop())));
+  const { ApiextensionsV1Api } = await import('@kubernetes/client-node');
+  const names = await Promise.all(
+    envs.map(async (e) => (await (await e.kubeConfig()).makeApiClient(ApiextensionsV1Api).listCustomResourceDefinition()).items.map((c) => c.metadata?.name)),
+  );
+  assert.deepEqual(names, [['apples.kit.example.com'], ['berries.kit.example.com']]);
 });
 
 test('a file that does not parse is the error, even after one holding something that is not a CRD', async (t) => {
