@@ -375,7 +375,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   await rbac.start();
   const rbacAuthorizer = rbac;
   const modes = opts.authorizationModes ?? ['RBAC'];
-  authorize = unionAuthorizer([privilegedGroups, ...modes.map((m) => (m === 'RBAC' ? rbacAuthorizer.authorize : m === 'AlwaysAllow' ? alwaysAllow : alwaysDeny))]);
+  // Each mode's authorizer counted as kube instruments it (type the mode, name the mode in lower case); the
+  // system:masters shortcut is not.
+  authorize = unionAuthorizer([
+    privilegedGroups,
+    ...modes.map((m) => metrics.auth.instrumented(m, m.toLowerCase(), m === 'RBAC' ? rbacAuthorizer.authorize : m === 'AlwaysAllow' ? alwaysAllow : alwaysDeny)),
+  ]);
   rulesFor = unionRulesFor([privilegedGroupRules, ...modes.map((m) => (m === 'RBAC' ? rbacAuthorizer.rulesFor : m === 'AlwaysAllow' ? alwaysAllowRules : alwaysDenyRules))]);
   // What every replica runs, stopped in reverse on close: the caches requests are served from, and what
   // serves the CRDs as they change.

@@ -86,6 +86,7 @@ webhooks:
   await ok(['apply', '--server-side', '-f', '-'], crontab('two', 'busybox')); // APPLY 201
   await ok(['create', 'configmap', 'cm', '--dry-run=server']); // POST with dry_run=All
   assert.match(await fails(['get', 'configmaps', '--as=nobody']), /Forbidden/); // 403 by authorization: not counted
+  await ok(['get', '--raw', '/version', '--as=nobody']); // allowed by RBAC (system:public-info-viewer)
   assert.match((await ts.kubectlAs({ token: 'not-a-token' }, ['get', 'namespaces'])).stderr, /Unauthorized|provide credentials/); // 401: not counted
   assert.match(await fails(['get', '--raw', '/apis/stable.example.com/v1/nothings']), /NotFound/); // no such resource: not counted
   // A watch of the crontabs (its initial events), ended by the server after a second.
@@ -238,6 +239,10 @@ test('authentication and authorization: attempts and latency by result, users by
   assert.equal(total(families, 'authorization_attempts_total', { result: 'denied' }), 0);
   assert.ok(total(families, 'authorization_attempts_total', { result: 'allowed' }) >= success - 1);
   assert.equal(total(families, 'authorization_duration_seconds_count'), total(families, 'authorization_attempts_total'));
+  // Each authorization mode's terminal decisions: the admin (system:masters) never reaches RBAC; nobody's
+  // /version is RBAC's one allow; its no opinion on nobody's list is not counted.
+  const decisions = samples(families, 'apiserver_authorization_decisions_total');
+  assert.deepEqual(decisions.map((d) => [d.labels, d.value]), [[{ decision: 'allowed', name: 'rbac', type: 'RBAC' }, 1]]);
 });
 
 test('priority and fairness: requests dispatched, executing and waiting by level and flow schema; the levels\' seats', () => {
@@ -246,8 +251,9 @@ test('priority and fairness: requests dispatched, executing and waiting by level
   for (const name of ['dispatched_requests_total', 'rejected_requests_total']) assert.equal(families.get(`apiserver_flowcontrol_${name}`)!.type, 'counter');
   for (const name of ['current_inqueue_requests', 'current_executing_requests', 'current_executing_seats', 'nominal_limit_seats']) assert.equal(families.get(`apiserver_flowcontrol_${name}`)!.type, 'gauge');
   assert.deepEqual(Object.keys(samples(families, 'apiserver_flowcontrol_dispatched_requests_total')[0]!.labels), ['flow_schema', 'priority_level']);
-  // The admin is in system:masters: exempt. Everything it sent was dispatched; the scrape itself is executing.
-  assert.ok(pf('dispatched_requests_total', exempt) >= total(families, 'authenticated_user_requests') - 1);
+  // The admin is in system:masters: exempt. Everything it sent (all but nobody's two) was dispatched; the
+  // scrape itself is executing.
+  assert.equal(pf('dispatched_requests_total', exempt) + 2, total(families, 'authenticated_user_requests'));
   assert.equal(pf('current_executing_requests', exempt), 1, 'this scrape');
   assert.equal(pf('current_executing_seats', exempt), 1);
   assert.equal(pf('current_executing_requests'), 1);
@@ -255,9 +261,9 @@ test('priority and fairness: requests dispatched, executing and waiting by level
   // Impersonated "nobody" is classified by the suggested schemas: a limited level, whose wait is timed.
   const nobody = samples(families, 'apiserver_flowcontrol_dispatched_requests_total').filter((s) => s.labels['priority_level'] !== 'exempt');
   assert.equal(nobody.length, 1, JSON.stringify(nobody));
-  assert.equal(nobody[0]!.value, 1);
+  assert.equal(nobody[0]!.value, 2, 'its list of configmaps and its /version');
   const waited = { priority_level: nobody[0]!.labels['priority_level']!, flow_schema: nobody[0]!.labels['flow_schema']!, execute: 'true' };
-  assert.equal(pf('request_wait_duration_seconds_count', waited), 1);
+  assert.equal(pf('request_wait_duration_seconds_count', waited), 2);
   assert.deepEqual(
     samples(families, 'apiserver_flowcontrol_request_wait_duration_seconds_bucket', waited).map((b) => b.labels['le']),
     ['0', '0.005', '0.02', '0.05', '0.1', '0.2', '0.5', '1', '2', '5', '10', '15', '30', '+Inf'],

@@ -1,6 +1,8 @@
 // The authentication and authorization filters' metrics under kube 1.33's names (k8s.io/apiserver
 // pkg/endpoints/filters/metrics.go, which gives them no apiserver_ prefix): attempts and latency by result, and
-// authenticated requests by a coarse user category.
+// authenticated requests by a coarse user category; and each authorizer's decisions
+// (pkg/authorization/metrics: apiserver_authorization_decisions_total).
+import type { Decision, RequestAttributes } from '../../auth/authorize.js';
 import { CounterVec, exponentialBuckets, HistogramVec, type CounterSeries, type HistogramSeries } from './vec.js';
 
 export type AuthenticationResult = 'success' | 'failure' | 'error';
@@ -24,13 +26,31 @@ export class AuthMetrics {
     ['result'],
   );
   private readonly authzDuration = new HistogramVec('authorization_duration_seconds', '[ALPHA] Authorization duration in seconds broken out by result.', ['result'], BUCKETS);
+  private readonly decisions = new CounterVec(
+    'apiserver_authorization_decisions_total',
+    '[ALPHA] Total number of terminal decisions made by an authorizer split by authorizer type, name, and decision.',
+    ['decision', 'name', 'type'],
+  );
   // The few label values each takes, with their series found once.
   private readonly authn = new Map<string, { count: CounterSeries; duration: HistogramSeries }>();
   private readonly authz = new Map<string, { count: CounterSeries; duration: HistogramSeries }>();
   private readonly users = new Map<string, CounterSeries>();
 
   get families(): ReadonlyArray<{ name: string; expose(): string }> {
-    return [this.userRequests, this.authnAttempts, this.authnDuration, this.authzAttempts, this.authzDuration];
+    return [this.userRequests, this.authnAttempts, this.authnDuration, this.authzAttempts, this.authzDuration, this.decisions];
+  }
+
+  /**
+   * An authorizer whose terminal decisions are counted (kube's InstrumentedAuthorizer). Ours never deny
+   * outright: RBAC and AlwaysDeny have no opinion, which is not counted; an allow is.
+   */
+  instrumented(type: string, name: string, authorize: (attrs: RequestAttributes) => Decision): (attrs: RequestAttributes) => Decision {
+    let allowed: CounterSeries | undefined;
+    return (attrs) => {
+      const d = authorize(attrs);
+      if (d.allowed) (allowed ??= this.decisions.with('allowed', name, type)).value++;
+      return d;
+    };
   }
 
   /** One request through the authentication filter (recordAuthenticationMetrics); the user when it succeeded. */
