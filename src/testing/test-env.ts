@@ -284,13 +284,14 @@ interface ApiClient {
 
 /** Requests as the admin, over the server's own HTTPS port: what was installed went through the API. */
 function apiClient(base: string, ca: string, cert: string, key: string): ApiClient {
-  const call = (method: string, path: string, body?: string): Promise<{ status: number; json: JSONObject }> =>
+  // The body is parsed only when read: a create's answer (the whole CRD back) is not, unless it failed.
+  const call = (method: string, path: string, body?: string): Promise<{ status: number; json(): JSONObject }> =>
     new Promise((resolve, reject) => {
       const req = request(new URL(path, base), { method, ca, cert, key, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as JSONObject) : {} }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: () => (text ? (JSON.parse(text) as JSONObject) : {}) }));
         res.on('error', reject);
       });
       req.on('error', reject);
@@ -299,11 +300,11 @@ function apiClient(base: string, ca: string, cert: string, key: string): ApiClie
   return {
     create: async (path, body, file, kind) => {
       const r = await call('POST', path, body);
-      if (r.status >= 300) throw new Error(`${file}: installing ${String(kind)} failed: ${String(r.json['message'] ?? r.status)}`);
+      if (r.status >= 300) throw new Error(`${file}: installing ${String(kind)} failed: ${String(r.json()['message'] ?? r.status)}`);
     },
     get: async (path) => {
       const r = await call('GET', path);
-      return r.status === 200 ? r.json : undefined;
+      return r.status === 200 ? r.json() : undefined;
     },
   };
 }
