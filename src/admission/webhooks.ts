@@ -60,6 +60,10 @@ async function observedCall(hook: JSONObject, a: AdmissionAttributes, inv: Invoc
   const start = performance.now();
   const outcome = await callWebhook(hook, a, inv, mutating, deps.resolver);
   const seconds = (performance.now() - start) / 1000;
+  if (a.latency) {
+    if (mutating) a.latency.mutatingWebhookSeconds += seconds;
+    else a.latency.validatingWebhookSeconds = Math.max(a.latency.validatingWebhookSeconds, seconds);
+  }
   const base = { name: String(hook['name'] ?? ''), type: mutating ? ('admit' as const) : ('validating' as const), operation: a.operation, seconds };
   if (outcome.kind === 'ok') deps.observe({ ...base, rejected: false, code: 200 });
   else if (outcome.kind === 'refused') deps.observe({ ...base, rejected: true, code: outcome.error.code, rejection: 'no_error' });

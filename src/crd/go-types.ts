@@ -6,6 +6,7 @@
 // Field names are the JSON keys of our internal form (see internal.ts).
 
 import { type FieldError, OMIT_VALUE } from '../api/field-error.js';
+import { stringifyJSON } from '../util/json-int64.js';
 
 export type GoType =
   | { k: 'string' }
@@ -361,6 +362,8 @@ function jsonEqual(a: unknown, b: unknown): boolean {
 
 /** apimachinery equality.Semantic.DeepEqual over values of Go type t. */
 export function semanticEqual(a: unknown, b: unknown, t: GoType): boolean {
+  // A value equals itself (a schema compared with its own version's, say): no need to walk it.
+  if (a === b) return true;
   switch (t.k) {
     case 'string':
       return (typeof a === 'string' ? a : '') === (typeof b === 'string' ? b : '');
@@ -400,6 +403,16 @@ export function semanticEqual(a: unknown, b: unknown, t: GoType): boolean {
       return semanticEqual(pa.list, pb.list, t.shape === 'propsOrArray' ? schemaSlice : StringSliceType);
     }
   }
+}
+
+/**
+ * semanticEqual, first trying a cheap answer for large values (CRD schemas): the same JSON text means the same
+ * value, hence semantically equal; other texts may still be (nil and empty, key order), so those are walked.
+ */
+export function semanticEqualLarge(a: unknown, b: unknown, t: GoType): boolean {
+  if (a === b) return true;
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && stringifyJSON(a) === stringifyJSON(b)) return true;
+  return semanticEqual(a, b, t);
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   SelectableFieldsType,
   SubresourcesPtrType,
   ValidationPtrType,
-  semanticEqual,
+  semanticEqualLarge,
 } from './go-types.js';
 import type {
   CustomResourceColumnDefinition,
@@ -92,7 +92,7 @@ export function toInternalSpec(spec: CustomResourceDefinitionSpec | undefined): 
   out.version = asString(versions[0]!.name);
   for (const [key, type] of hoisted) {
     const first = versions[0]![key];
-    if (!versions.every((v) => semanticEqual(v[key], first, type))) continue;
+    if (!versions.every((v) => semanticEqualLarge(v[key], first, type))) continue;
     if (present(first)) (out as unknown as Record<string, unknown>)[key === 'schema' ? 'validation' : key] = first;
     for (const v of versions) delete v[key];
   }
@@ -140,5 +140,5 @@ export function subresourcesForVersion(spec: InternalSpec, version: string): Cus
 
 /** Semantic.DeepEqual of two v1 specs as kube compares them (PrepareForUpdate bumps generation when they differ). */
 export function specsSemanticallyEqual(a: CustomResourceDefinitionSpec | undefined, b: CustomResourceDefinitionSpec | undefined): boolean {
-  return semanticEqual(toInternalSpec(a), toInternalSpec(b), InternalSpecType);
+  return semanticEqualLarge(toInternalSpec(a), toInternalSpec(b), InternalSpecType);
 }

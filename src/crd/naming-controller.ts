@@ -8,10 +8,10 @@ import { realClock, type Clock } from '../controllers/clock.js';
 import type { GenericStore } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
 import { deepEqual } from '../util/json.js';
-import { nonStructuralSchemaCondition } from './structural-validate.js';
+import { cachedNonStructuralCondition } from './non-structural-cache.js';
 import { findCondition, namingSync, removeCRDCondition, setCRDCondition } from './names.js';
 import { updateCrdStatus } from './status-update.js';
-import type { CustomResourceDefinition, CustomResourceDefinitionCondition, CustomResourceDefinitionStatus } from './types.js';
+import type { CustomResourceDefinition, CustomResourceDefinitionStatus } from './types.js';
 
 export type CrdControllerOptions = Pick<ControllerOptions, 'clock' | 'onError' | 'rateLimiter'>;
 
@@ -61,25 +61,6 @@ export class NamingController {
       if (c.spec?.group === group && c.metadata.name !== name) this.controller.enqueue(c.metadata.name ?? '');
     }
   }
-}
-
-/**
- * nonStructuralSchemaCondition by CRD uid and generation (which every change of the spec bumps): every status
- * write brings the CRD back here, and converting its schemas each time costs more than the write. Bounded:
- * oldest out first.
- */
-const nonStructuralBySpec = new Map<string, CustomResourceDefinitionCondition | undefined>();
-const NON_STRUCTURAL_CACHE_SIZE = 4096;
-
-function cachedNonStructuralCondition(crd: CustomResourceDefinition): CustomResourceDefinitionCondition | undefined {
-  const { uid, generation } = crd.metadata;
-  if (!uid || generation === undefined) return nonStructuralSchemaCondition(crd);
-  const key = `${uid}/${generation}`;
-  if (nonStructuralBySpec.has(key)) return nonStructuralBySpec.get(key);
-  const cond = nonStructuralSchemaCondition(crd);
-  if (nonStructuralBySpec.size >= NON_STRUCTURAL_CACHE_SIZE) nonStructuralBySpec.delete(nonStructuralBySpec.keys().next().value!);
-  nonStructuralBySpec.set(key, cond);
-  return cond;
 }
 
 /** The NonStructuralSchema condition set while the schema has violations (possible only through v1beta1), removed after. */

@@ -11,6 +11,7 @@ import { validateCRD, validateCRDUpdate, validateCRDStatusUpdate } from './valid
 import { CRD_CLEANUP_FINALIZER, type CustomResourceDefinition } from './types.js';
 import { setCondition } from './conditions.js';
 import { crdSchemaValidator } from './schema-checks.js';
+import { noteStructuralAtCreate } from './non-structural-cache.js';
 import { crdToV1, crdToV1beta1 } from './v1beta1.js';
 
 /** A strategy without the key order, which the kind declarations derive from their Go structs. */
@@ -47,7 +48,11 @@ function crdStrategy(requestVersion: 'v1' | 'v1beta1'): CrdStrategy {
       crd.metadata.generation = 1;
       addStoredVersion(crd);
     },
-    validate: (obj) => validateCRD(asCRD(obj), options),
+    validate: (obj) => {
+      const errs = validateCRD(asCRD(obj), options);
+      if (errs.length === 0 && requestVersion === 'v1') noteStructuralAtCreate(asCRD(obj));
+      return errs;
+    },
     prepareForUpdate(obj, old, sub) {
       const crd = asCRD(obj);
       const prev = asCRD(old);

@@ -12,10 +12,18 @@ export async function updateCrdStatus(
   cached: CustomResourceDefinition,
   status: CustomResourceDefinitionStatus,
 ): Promise<CustomResourceDefinition | undefined> {
-  // The cache's objects are shared: the write gets its own copy, resourceVersion included as precondition.
-  const desired = structuredClone({ ...cached, status }) as unknown as JSONObject;
+  // The cache's objects are shared: the write is the store's own copy of what it read, with the cached
+  // resourceVersion as precondition (the same revision, hence the same object; another one is a conflict).
+  // That spares a second deep copy of the CRD, schemas and all.
+  const rv = cached.metadata.resourceVersion;
+  const desired = (current: JSONObject | undefined): JSONObject => {
+    if (!current) return structuredClone({ ...cached, status }) as unknown as JSONObject;
+    current['status'] = structuredClone(status) as unknown as JSONObject;
+    (current['metadata'] as JSONObject)['resourceVersion'] = rv;
+    return current;
+  };
   try {
-    const r = await crds.update('', cached.metadata.name ?? '', () => desired, 'status', { manager: 'kube-apiserver' });
+    const r = await crds.update('', cached.metadata.name ?? '', desired, 'status', { manager: 'kube-apiserver' });
     return r.object as unknown as CustomResourceDefinition;
   } catch (e) {
     if (e instanceof S.StatusError && (e.code === 404 || e.code === 409)) return undefined;

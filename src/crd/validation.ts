@@ -19,6 +19,7 @@ import {
   ColumnsType,
   goRepr,
   semanticEqual,
+  semanticEqualLarge,
 } from './go-types.js';
 import { apiApprovalState, isProtectedCommunityGroup } from './api-approval.js';
 import { type InternalConversion, type InternalSpec, schemaForVersion, subresourcesForVersion, toInternalSpec } from './internal.js';
@@ -256,7 +257,7 @@ function validateSpec(spec: InternalSpec, opts: Opts, path: string): FieldError[
     errs.push(forbidden(`${path}.additionalPrinterColumns`, 'top-level and per-version additionalPrinterColumns are mutually exclusive'));
   }
   const versionsRepr = () => goRepr(spec.versionsAbsent ? undefined : spec.versions, VersionsType);
-  if (identicalPerVersion(spec.versions, (v) => v.schema, (a, b) => semanticEqual(a, b, ValidationPtrType))) {
+  if (identicalPerVersion(spec.versions, (v) => v.schema, (a, b) => semanticEqualLarge(a, b, ValidationPtrType))) {
     errs.push(invalidGo(`${path}.versions`, versionsRepr(), 'per-version schemas may not all be set to identical values (top-level validation should be used instead)'));
   }
   if (identicalPerVersion(spec.versions, (v) => v.subresources, (a, b) => semanticEqual(a, b, SubresourcesPtrType))) {
@@ -505,7 +506,7 @@ function versionsWithUnchangedSchemas(spec: InternalSpec, oldSpec: InternalSpec)
   for (const v of spec.versions) {
     const n = schemaForVersion(spec, v.name);
     const o = schemaForVersion(oldSpec, v.name);
-    if (n.found && o.found && semanticEqual(n.schema, o.schema, ValidationPtrType)) out.add(v.name);
+    if (n.found && o.found && semanticEqualLarge(n.schema, o.schema, ValidationPtrType)) out.add(v.name);
   }
   return out;
 }

@@ -29,6 +29,14 @@ export interface AdmissionAttributes {
   user?: UserInfo;
   /** Where plugins add the response's Warning headers (ValidatingAdmissionPolicy's Warn action). */
   warnings?: string[];
+  /** The request's latency tracker, where webhooks note the time they took. */
+  latency?: LatencyTracker;
+}
+
+/** kube's webhook LatencyTrackers: mutating webhooks run one after another (summed), validating ones at once (the longest). */
+export interface LatencyTracker {
+  mutatingWebhookSeconds: number;
+  validatingWebhookSeconds: number;
 }
 
 export interface Admission {

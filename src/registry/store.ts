@@ -11,7 +11,7 @@ import { isObject } from '../util/json.js';
 import { rfc3339 } from '../util/time.js';
 import type { ResourceType, Subresource } from './resource-type.js';
 import { gcFinalizers, markAsDeleting, setFinalizers, shouldDeleteDuringUpdate, type DeleteOptions } from './deletion.js';
-import { NO_ADMISSION, type Admission, type AdmissionAttributes } from './admission.js';
+import { NO_ADMISSION, type Admission, type AdmissionAttributes, type LatencyTracker } from './admission.js';
 import type { UserInfo } from '../api/user.js';
 import { FieldManager } from './field-manager/field-manager.js';
 
@@ -79,6 +79,8 @@ interface WriteOptions extends RequestScope {
 /** Who is writing, for admission: the request's user (absent for the server's own writes). */
 interface RequestScope {
   user?: UserInfo;
+  /** Where admission webhooks add the time they took (the request's SLI latency leaves it out). */
+  latency?: LatencyTracker;
 }
 
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -430,7 +432,7 @@ export class GenericStore {
     this.fillNamespace(meta, namespace);
     const dryRun = opts.dryRun === true;
     // Mutating admission runs before the strategy: before name generation and validation.
-    await this.admission.admit(this.attrs({ operation: 'CREATE', subresource: '', namespace, name: meta.name ?? '', object: obj, dryRun, user: opts.user, warnings: opts.warnings }));
+    await this.admission.admit(this.attrs({ operation: 'CREATE', subresource: '', namespace, name: meta.name ?? '', object: obj, dryRun, user: opts.user, latency: opts.latency, warnings: opts.warnings }));
     if (!meta.name && meta.generateName) meta.name = meta.generateName + randomSuffix();
     const name = meta.name ?? '';
     // Metadata the server owns.
@@ -446,7 +448,7 @@ export class GenericStore {
     const errs = this.type.strategy.validate(obj);
     if (!errs.length && !name) errs.push(required('metadata.name', 'name or generateName is required'));
     if (errs.length) throw this.invalidObject(obj, name, errs);
-    await this.admission.validate(this.attrs({ operation: 'CREATE', subresource: '', namespace, name, object: obj, dryRun, user: opts.user, warnings: opts.warnings }));
+    await this.admission.validate(this.attrs({ operation: 'CREATE', subresource: '', namespace, name, object: obj, dryRun, user: opts.user, latency: opts.latency, warnings: opts.warnings }));
     opts.warnings?.push(...(this.type.strategy.warnings?.(obj) ?? []));
     if (opts.dryRun) {
       const existing = await this.kv.get(this.key(namespace, name));
@@ -514,7 +516,7 @@ export class GenericStore {
       const old = current;
       const dryRun = opts.dryRun === true;
       const attrs = (): AdmissionAttributes =>
-        this.attrs({ operation: 'UPDATE', subresource: sub, namespace, name, object: desired, oldObject: old, dryRun, user: opts.user, warnings: opts.warnings });
+        this.attrs({ operation: 'UPDATE', subresource: sub, namespace, name, object: desired, oldObject: old, dryRun, user: opts.user, latency: opts.latency, warnings: opts.warnings });
       // Mutating admission sees the object as sent (or patched), before the strategy prepares it.
       await this.admission.admit(attrs());
       carryOverServerMeta(meta, metaOf(old));
@@ -560,7 +562,7 @@ export class GenericStore {
   async delete(namespace: string, name: string, opts: DeleteOptions = {}, scope: DeleteScope = {}): Promise<{ object: JSONObject; deleted: boolean }> {
     const key = this.key(namespace, name);
     const attrs = (oldObject?: JSONObject): AdmissionAttributes =>
-      this.attrs({ operation: 'DELETE', subresource: '', namespace, name, oldObject, options: opts, dryRun: opts.dryRun === true, user: scope.user });
+      this.attrs({ operation: 'DELETE', subresource: '', namespace, name, oldObject, options: opts, dryRun: opts.dryRun === true, user: scope.user, latency: scope.latency });
     // Mutating admission of a delete runs before the object is read, as kube's delete handler calls it.
     if (!scope.admitted) await this.admission.admit(attrs());
     for (let attempt = 0; ; attempt++) {
@@ -598,7 +600,7 @@ export class GenericStore {
    * Objects gone meanwhile are skipped. Returns the list as it was read, before the deletes.
    */
   async deleteCollection(namespace: string, filter: ListFilter, opts: DeleteOptions = {}, scope: RequestScope = {}): Promise<ListResult> {
-    await this.admission.admit(this.attrs({ operation: 'DELETE', subresource: '', namespace, name: '', options: opts, dryRun: opts.dryRun === true, user: scope.user }));
+    await this.admission.admit(this.attrs({ operation: 'DELETE', subresource: '', namespace, name: '', options: opts, dryRun: opts.dryRun === true, user: scope.user, latency: scope.latency }));
     const all = await this.list({ namespace, ...filter });
     for (const obj of all.items) {
       const m = metaOf(obj);

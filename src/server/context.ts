@@ -30,6 +30,10 @@ export interface RequestContext {
   instrumented: boolean;
   /** A request under /clusters/* (every cluster): a LIST or WATCH of one resource across every logical cluster. */
   allClusters: boolean;
+  /** Seconds spent waiting in a priority and fairness queue, and in admission webhooks: the SLI latency leaves them out. */
+  queueWaitSeconds: number;
+  mutatingWebhookSeconds: number;
+  validatingWebhookSeconds: number;
 }
 
 /** The next step of the chain: the remaining filters, then the handler. */
@@ -56,6 +60,9 @@ class Context implements RequestContext {
   readonly receivedAt = performance.now();
   instrumented = false;
   allClusters = false;
+  queueWaitSeconds = 0;
+  mutatingWebhookSeconds = 0;
+  validatingWebhookSeconds = 0;
   private controller?: AbortController;
 
   constructor(

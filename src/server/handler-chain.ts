@@ -57,11 +57,13 @@ export function buildHandlerChain(api: Handler, config: ChainConfig): Handler {
       ...(config.metrics ? [withRequestMetrics(config.metrics.metrics)] : []),
       withRequestTimeout(requestTimeoutMs),
       ...(config.audit ? [withFailedAuthenticationAudit(config.audit)] : []),
-      withAuthentication(config.authenticator),
+      withAuthentication(config.authenticator, config.metrics?.metrics.auth),
       ...(config.audit ? [withAudit(config.audit)] : []),
       withImpersonation(config.authorizer),
-      config.flowControl ? withPriorityAndFairness({ ...config.flowControl, requestTimeoutMs }) : withMaxInFlight(config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT),
-      withAuthorization(config.authorizer),
+      config.flowControl
+        ? withPriorityAndFairness({ ...config.flowControl, requestTimeoutMs, ...(config.metrics ? { metrics: config.metrics.metrics.flowcontrol } : {}) })
+        : withMaxInFlight(config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT),
+      withAuthorization(config.authorizer, config.metrics?.metrics.auth),
       ...(config.metrics ? [withInstrumentedHandlers(config.metrics.metrics, config.metrics.isServed)] : []),
     ],
     api,

@@ -380,7 +380,7 @@ async function create(r: ResourceRequest, store: GenericStore, ns: string): Prom
   // Warnings reach the client even when the write is refused (an admission webhook's, say), as kube's recorder sends them.
   let out: JSONObject;
   try {
-    out = await store.create(ns, obj, { dryRun: wq.dryRun, warnings, user: r.user, manager: wq.manager });
+    out = await store.create(ns, obj, { dryRun: wq.dryRun, warnings, user: r.user, latency: r, manager: wq.manager });
   } finally {
     for (const w of warnings) r.warn(w);
   }
@@ -424,7 +424,7 @@ async function update(r: ResourceRequest, store: GenericStore, ns: string, sub: 
   if (!metaOf(obj).name) throw S.badRequest(`the name of the object (${r.info.name} based on URL) was undeterminable: name must be provided`);
   let result: { object: JSONObject; created: boolean };
   try {
-    result = await store.update(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings, user: r.user, manager: wq.manager });
+    result = await store.update(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings, user: r.user, latency: r, manager: wq.manager });
   } finally {
     for (const w of warnings) r.warn(w);
   }
@@ -455,7 +455,7 @@ async function patch(r: ResourceRequest, store: GenericStore, ns: string, sub: S
       },
       sub,
       // An apply records its own managed fields; only an apply may create the object.
-      { dryRun: wq.dryRun, warnings, user: r.user, ...(apply ? { forceAllowCreate: true } : { manager: wq.manager }) },
+      { dryRun: wq.dryRun, warnings, user: r.user, latency: r, ...(apply ? { forceAllowCreate: true } : { manager: wq.manager }) },
     );
   } finally {
     for (const w of warnings) r.warn(w);
@@ -514,7 +514,7 @@ async function del(r: ResourceRequest, store: GenericStore, ns: string): Promise
   const neg = negotiate(r, 'object', store);
   const opts = await readDeleteOptions(r);
   const warnings: string[] = [];
-  const { object, deleted } = await store.delete(ns, r.info.name, opts, { user: r.user, warnings });
+  const { object, deleted } = await store.delete(ns, r.info.name, opts, { user: r.user, latency: r, warnings });
   for (const w of warnings) r.warn(w);
   // 202 only for a kept object when the deprecated orphanDependents=false asked for cascading deletion.
   const code = !deleted && opts.orphanDependents === false ? 202 : 200;
@@ -535,7 +535,7 @@ async function deleteCollection(r: ResourceRequest, store: GenericStore, ns: str
   const neg = negotiate(r, 'list', store);
   const opts = await readDeleteOptions(r);
   const q = parseListQuery(r.query, false, fieldLabels(store), store.type.defaultFieldLabelConversion === true);
-  const all = await store.deleteCollection(ns, { labelMatch: q.labelMatch, fieldMatch: q.fieldMatch }, opts, { user: r.user });
+  const all = await store.deleteCollection(ns, { labelMatch: q.labelMatch, fieldMatch: q.fieldMatch }, opts, { user: r.user, latency: r });
   writeObject(r.res, 200, listObject(store, all), neg);
 }
 

@@ -196,7 +196,7 @@ async function updateScale(r: ResourceRequest, store: GenericStore, paths: Scale
       return writeBackManaged(current, old, (oldJSON) => scaleFieldManager().update(oldJSON, withScale(old, scale), wq.manager), paths, opts);
     },
     'scale',
-    { dryRun: wq.dryRun, warnings, user: r.user },
+    { dryRun: wq.dryRun, warnings, user: r.user, latency: r },
   );
   for (const w of warnings) r.warn(w);
   respond(r, paths, updatedScale(object, paths), neg);
@@ -240,7 +240,7 @@ async function patchScale(r: ResourceRequest, store: GenericStore, paths: ScaleP
       );
     },
     'scale',
-    { dryRun: wq.dryRun, warnings, user: r.user },
+    { dryRun: wq.dryRun, warnings, user: r.user, latency: r },
   );
   for (const w of warnings) r.warn(w);
   respond(r, paths, updatedScale(object, paths), neg);

@@ -87,6 +87,8 @@ import { writeError } from './http.js';
 import type { WatchBufferLimits } from './watch.js';
 import { defaultMaxConnections, openFileLimit } from './connection-limit.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
+import { watchCacheFamilies } from './metrics/watch-cache-metrics.js';
+import { CachedKVStore } from '../storage/cache.js';
 import type { Logger } from '../util/klog.js';
 import { logicalClusterKind } from '../apis/tenancy/v1alpha1/logical-cluster.js';
 import { LogicalClusters } from './logical-clusters.js';
@@ -253,8 +255,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
   // One registry of metrics per server. Object counts are APF's (counted once a minute), made further down.
   let objectCounts: ObjectCounts | undefined;
+  let flowDispatcher: Dispatcher | undefined;
   const parent = opts.parent;
-  const metrics = parent?.metrics ?? new ServerMetrics(() => objectCounts?.entries() ?? []);
+  const metrics =
+    parent?.metrics ??
+    new ServerMetrics(
+      () => objectCounts?.entries() ?? [],
+      () => [...(flowDispatcher?.priorityLevels.values() ?? [])].map((l) => ({ name: l.config.metadata.name, nominal: l.concurrencyLimit, lower: l.minLimit, upper: l.maxLimit, current: l.currentLimit })),
+    );
   const servesLogicalClusters = !parent && opts.logicalClusters !== false;
   // LogicalClusters are the root server's alone; so is flow control, one for the whole process, configured there.
   const rootOnly = new Set<KindDeclaration>([logicalClusterKind, flowSchemaKind, priorityLevelConfigurationKind]);
@@ -344,6 +352,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     (seconds) => metrics.observeRatcheting(seconds),
   );
   const registry = new ApiRegistry(serving);
+  // The watch cache's metrics, per resource the registry keeps in storage (a store without the cache has none);
+  // a logical cluster's server shares its parent's metrics, and its parent's cache.
+  if (!parent) metrics.addFamilies(
+    ...watchCacheFamilies(
+      () => (kv instanceof CachedKVStore ? { stats: kv.stats, revision: kv.cachedRevision } : undefined),
+      () =>
+        registry.served().flatMap((r) => {
+          const ep = registry.lookup(r.group, r.version, r.resource);
+          return ep ? [{ group: r.group, resource: r.resource, keyPrefix: ep.store.type.keyPrefix }] : [];
+        }),
+    ),
+  );
   for (const [kind, store] of stores) {
     const ep = builtinEndpoint(kind, store);
     if (kind.createOnly) ep.creater = creaters.get(kind.served.kind);
@@ -388,7 +408,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   await rbac.start();
   const rbacAuthorizer = rbac;
   const modes = opts.authorizationModes ?? ['RBAC'];
-  authorize = unionAuthorizer([privilegedGroups, ...modes.map((m) => (m === 'RBAC' ? rbacAuthorizer.authorize : m === 'AlwaysAllow' ? alwaysAllow : alwaysDeny))]);
+  // Each mode's authorizer counted as kube instruments it (type the mode, name the mode in lower case); the
+  // system:masters shortcut is not.
+  authorize = unionAuthorizer([
+    privilegedGroups,
+    ...modes.map((m) => metrics.auth.instrumented(m, m.toLowerCase(), m === 'RBAC' ? rbacAuthorizer.authorize : m === 'AlwaysAllow' ? alwaysAllow : alwaysDeny)),
+  ]);
   rulesFor = unionRulesFor([privilegedGroupRules, ...modes.map((m) => (m === 'RBAC' ? rbacAuthorizer.rulesFor : m === 'AlwaysAllow' ? alwaysAllowRules : alwaysDenyRules))]);
   // What every replica runs, stopped in reverse on close: the caches requests are served from, and what
   // serves the CRDs as they change.
@@ -507,7 +532,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     counts.start();
     controllers.push(counts);
     if (priorityAndFairness) {
-      const dispatcher = new Dispatcher(maxInFlight.readOnly + maxInFlight.mutating, mandatoryFlowControlConfiguration());
+      const dispatcher = (flowDispatcher = new Dispatcher(maxInFlight.readOnly + maxInFlight.mutating, mandatoryFlowControlConfiguration()));
       const source = new FlowControlConfigSource(dispatcher, priorityLevels, flowSchemas);
       await source.start();
       dispatcher.start();

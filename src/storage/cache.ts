@@ -30,6 +30,7 @@
 // hear of a write after another one does.
 import { KeyIndex } from './cache-index.js';
 import { CacheWatchers } from './cache-watchers.js';
+import { CacheStats } from './cache-stats.js';
 import {
   StorageError,
   type KVStore,
@@ -126,6 +127,8 @@ export class CachedKVStore implements KVStore {
   private unreachable = 0;
   /** Watches served from memory (serveWatches), and the recent events they start from. */
   private ring: CacheWatchers | undefined;
+  /** Events, lists and loads, for the watch cache metrics. */
+  readonly stats = new CacheStats();
 
   constructor(
     readonly inner: KVStore,
@@ -180,6 +183,7 @@ export class CachedKVStore implements KVStore {
     if (!newest || !(await this.fresh())) return this.inner.list(prefix, opts);
     const limit = opts.limit !== undefined && opts.limit > 0 ? Math.floor(opts.limit) : 0;
     const read = this.index.range(prefix, opts.after, limit);
+    this.stats.noteList(prefix, read.items.length);
     return read.more
       ? { items: read.items, revision: this.rev, more: true, remaining: read.remaining! }
       : { items: read.items, revision: this.rev, more: false };
@@ -425,6 +429,7 @@ export class CachedKVStore implements KVStore {
     }
     this.index = index;
     this.rev = revision;
+    this.stats.loads++;
     if (this.opts.serveWatches) {
       // What was in memory does not connect to what comes now: those watches end (none on the first load).
       this.ring ??= new CacheWatchers(Math.max(1, this.opts.watchCacheEvents ?? 10_000), revision);
@@ -448,6 +453,7 @@ export class CachedKVStore implements KVStore {
     if (revision < this.rev) return;
     if (ev.type === 'put') this.index.put(ev.kv);
     else this.index.remove(ev.kv.key);
+    this.stats.noteEvent(ev.kv.key);
     this.rev = revision;
     this.release(revision);
     if (this.holding.size > 0) this.flushHeld();

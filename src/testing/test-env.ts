@@ -14,9 +14,9 @@ import { startServer, type RunningServer } from '../server/server.js';
 import { createCachedStore } from '../storage/cache.js';
 import { openSqliteStore } from '../storage/sqlite-store.js';
 import { ensureCertificates, issueClientCertificate, issueServingCertificate, type Certs } from '../auth/certs.js';
-import { loadServiceAccountKeys } from '../auth/service-account-keys.js';
 import { kubeconfigYaml } from '../auth/kubeconfig.js';
-import { readManifests, type Manifest } from '../util/manifests.js';
+import { readManifests } from '../util/manifests.js';
+import { readManifestsInWorker, type ManifestReading, type ManifestText } from '../util/manifest-stream.js';
 import { isObject, type JSONObject } from '../util/json.js';
 import type { KVStore, KeyValue } from '../storage/types.js';
 
@@ -83,15 +83,19 @@ interface Served {
 
 export async function startTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv> {
   const dir = mkdtempSync(join(tmpdir(), 'crd-apiserver-testenv-'));
+  // The CRDs are parsed on a worker while the server starts, and installed as they come.
+  const crds = opts.crds?.length ? readManifestsInWorker(opts.crds) : undefined;
   let served: Served | undefined;
   try {
     served = await startInMemory(dir, opts.port ?? 0);
-    const env = await prepare(served, dir, opts);
+    const env = await prepare(served, dir, opts, crds);
     return env;
   } catch (e) {
     await served?.close().catch(() => {});
     rmSync(dir, { recursive: true, force: true });
     throw e;
+  } finally {
+    await crds?.close();
   }
 }
 
@@ -99,13 +103,14 @@ export async function startTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv> 
 async function startInMemory(dir: string, port: number): Promise<Served> {
   const kv = await createCachedStore(openSqliteStore(':memory:', { sync: 'normal' }));
   try {
-    const [certs, keys] = await Promise.all([ensureCertificates(dir, { hosts: [] }), loadServiceAccountKeys(dir)]);
+    const certs = await ensureCertificates(dir, { hosts: [] });
+    // No service-account key given: the server makes one when a token is first signed (RSA-2048 takes up to
+    // a few hundred milliseconds, which most tests would pay for nothing).
     const server = await startServer({
       kv,
       tls: { cert: certs.serverCert, key: certs.serverKey, ca: certs.caCert },
       securePort: port,
       bindAddress: '127.0.0.1',
-      serviceAccountTokens: { keys },
     });
     return {
       server,
@@ -122,16 +127,12 @@ async function startInMemory(dir: string, port: number): Promise<Served> {
   }
 }
 
-async function prepare(served: Served, dir: string, opts: TestEnvOptions): Promise<TestEnv> {
+async function prepare(served: Served, dir: string, opts: TestEnvOptions, crds: ManifestReading | undefined): Promise<TestEnv> {
   const url = served.server.secureUrl!;
   const certs = served.certs;
   const api = apiClient(url, certs.caCert, certs.adminCert, certs.adminKey);
 
-  const crds = opts.crds?.length ? readManifests(opts.crds) : [];
-  const notCrd = crds.find((m) => m.object['kind'] !== 'CustomResourceDefinition');
-  if (notCrd) throw new Error(`${notCrd.file}: ${String(notCrd.object['kind'])} is not a CustomResourceDefinition`);
-  for (const m of crds) await api.create(collectionPath(m), m.object, m);
-  await waitEstablished(api, crds, opts.crdInstallTimeoutMs ?? 10_000);
+  if (crds) await waitEstablished(api, await installCrds(api, crds), opts.crdInstallTimeoutMs ?? 10_000);
 
   let webhook: WebhookServing | undefined;
   if (opts.webhooks) {
@@ -144,7 +145,7 @@ async function prepare(served: Served, dir: string, opts: TestEnvOptions): Promi
     for (const m of readManifests(opts.webhooks.paths)) {
       const resource = WEBHOOK_KINDS[String(m.object['kind'])];
       if (!resource) throw new Error(`${m.file}: ${String(m.object['kind'])} is not a webhook configuration`);
-      await api.create(`/apis/admissionregistration.k8s.io/v1/${resource}`, pointAt(m.object, webhook), m);
+      await api.create(`/apis/admissionregistration.k8s.io/v1/${resource}`, JSON.stringify(pointAt(m.object, webhook)), m.file, m.object['kind']);
     }
   }
 
@@ -233,14 +234,37 @@ function pathOf(url: unknown): string {
   }
 }
 
-function collectionPath(m: Manifest): string {
-  const apiVersion = String(m.object['apiVersion'] ?? 'apiextensions.k8s.io/v1');
+/**
+ * Creates each CRD as the worker hands it over; the names made. The errors are those of reading everything
+ * first, checking every kind, then creating: a file's read error before any other, then the first object that
+ * is not a CRD, then the first failed create (once one failed, no more are made).
+ */
+async function installCrds(api: ApiClient, reading: ManifestReading): Promise<string[]> {
+  let notCrd: Error | undefined;
+  let failed: unknown;
+  const names: string[] = [];
+  for await (const m of reading.manifests) {
+    if (m.kind !== 'CustomResourceDefinition') notCrd ??= new Error(`${m.file}: ${String(m.kind)} is not a CustomResourceDefinition`);
+    if (notCrd || failed) continue;
+    try {
+      await api.create(collectionPath(m), m.json, m.file, m.kind);
+      names.push(m.name);
+    } catch (e) {
+      failed = e;
+    }
+  }
+  if (notCrd) throw notCrd;
+  if (failed) throw failed;
+  return names;
+}
+
+function collectionPath(m: ManifestText): string {
+  const apiVersion = String(m.apiVersion ?? 'apiextensions.k8s.io/v1');
   return `/apis/${apiVersion}/customresourcedefinitions`;
 }
 
-async function waitEstablished(api: ApiClient, crds: readonly Manifest[], timeoutMs: number): Promise<void> {
+async function waitEstablished(api: ApiClient, names: readonly string[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  const names = crds.map((m) => String((m.object['metadata'] as JSONObject | undefined)?.['name'] ?? ''));
   for (const name of names) {
     for (;;) {
       const got = await api.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
@@ -253,32 +277,34 @@ async function waitEstablished(api: ApiClient, crds: readonly Manifest[], timeou
 }
 
 interface ApiClient {
-  create(path: string, body: JSONObject, from: Manifest): Promise<void>;
+  /** POSTs body (JSON text), the object of kind read from file. */
+  create(path: string, body: string, file: string, kind: unknown): Promise<void>;
   get(path: string): Promise<JSONObject | undefined>;
 }
 
 /** Requests as the admin, over the server's own HTTPS port: what was installed went through the API. */
 function apiClient(base: string, ca: string, cert: string, key: string): ApiClient {
-  const call = (method: string, path: string, body?: JSONObject): Promise<{ status: number; json: JSONObject }> =>
+  // The body is parsed only when read: a create's answer (the whole CRD back) is not, unless it failed.
+  const call = (method: string, path: string, body?: string): Promise<{ status: number; json(): JSONObject }> =>
     new Promise((resolve, reject) => {
       const req = request(new URL(path, base), { method, ca, cert, key, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as JSONObject) : {} }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: () => (text ? (JSON.parse(text) as JSONObject) : {}) }));
         res.on('error', reject);
       });
       req.on('error', reject);
-      req.end(body ? JSON.stringify(body) : undefined);
+      req.end(body);
     });
   return {
-    create: async (path, body, from) => {
+    create: async (path, body, file, kind) => {
       const r = await call('POST', path, body);
-      if (r.status >= 300) throw new Error(`${from.file}: installing ${String(body['kind'])} failed: ${String(r.json['message'] ?? r.status)}`);
+      if (r.status >= 300) throw new Error(`${file}: installing ${String(kind)} failed: ${String(r.json()['message'] ?? r.status)}`);
     },
     get: async (path) => {
       const r = await call('GET', path);
-      return r.status === 200 ? r.json : undefined;
+      return r.status === 200 ? r.json() : undefined;
     },
   };
 }

@@ -27,18 +27,21 @@ export function manifestFiles(path: string): string[] {
 
 /** Every object in the files the paths name; throws on a document that is not YAML or JSON, naming the file. */
 export function readManifests(paths: readonly string[]): Manifest[] {
+  return paths.flatMap(manifestFiles).flatMap(readManifestFile);
+}
+
+/** The objects of one manifest file, as readManifests reads them. */
+export function readManifestFile(file: string): Manifest[] {
   const out: Manifest[] = [];
-  for (const file of paths.flatMap(manifestFiles)) {
-    const docs = parseAllDocuments(readFileSync(file, 'utf8'));
-    // parseAllDocuments answers an empty file with an empty list, and an error as a document's errors.
-    for (const [i, doc] of (Array.isArray(docs) ? docs : [docs]).entries()) {
-      if (doc.errors.length > 0) throw new Error(`${file}: document ${i + 1}: ${doc.errors[0]!.message}`);
-      const value: unknown = doc.toJS();
-      if (value === null || value === undefined) continue;
-      if (!isObject(value)) throw new Error(`${file}: document ${i + 1} is not an object`);
-      const items = typeof value['kind'] === 'string' && value['kind'].endsWith('List') && Array.isArray(value['items']) ? value['items'] : [value];
-      for (const item of items) if (isObject(item)) out.push({ object: item as JSONObject, file, document: i });
-    }
+  const docs = parseAllDocuments(readFileSync(file, 'utf8'));
+  // parseAllDocuments answers an empty file with an empty list, and an error as a document's errors.
+  for (const [i, doc] of (Array.isArray(docs) ? docs : [docs]).entries()) {
+    if (doc.errors.length > 0) throw new Error(`${file}: document ${i + 1}: ${doc.errors[0]!.message}`);
+    const value: unknown = doc.toJS();
+    if (value === null || value === undefined) continue;
+    if (!isObject(value)) throw new Error(`${file}: document ${i + 1} is not an object`);
+    const items = typeof value['kind'] === 'string' && value['kind'].endsWith('List') && Array.isArray(value['items']) ? value['items'] : [value];
+    for (const item of items) if (isObject(item)) out.push({ object: item as JSONObject, file, document: i });
   }
   return out;
 }

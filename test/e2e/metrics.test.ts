@@ -86,6 +86,7 @@ webhooks:
   await ok(['apply', '--server-side', '-f', '-'], crontab('two', 'busybox')); // APPLY 201
   await ok(['create', 'configmap', 'cm', '--dry-run=server']); // POST with dry_run=All
   assert.match(await fails(['get', 'configmaps', '--as=nobody']), /Forbidden/); // 403 by authorization: not counted
+  await ok(['get', '--raw', '/version', '--as=nobody']); // allowed by RBAC (system:public-info-viewer)
   assert.match((await ts.kubectlAs({ token: 'not-a-token' }, ['get', 'namespaces'])).stderr, /Unauthorized|provide credentials/); // 401: not counted
   assert.match(await fails(['get', '--raw', '/apis/stable.example.com/v1/nothings']), /NotFound/); // no such resource: not counted
   // A watch of the crontabs (its initial events), ended by the server after a second.
@@ -197,6 +198,109 @@ test('stored objects per resource, in-flight requests, and the process and Node.
   // Families come sorted by name, as Go's registry writes them.
   const names = [...families.keys()];
   assert.deepEqual(names, [...names].sort());
+});
+
+test('apiserver_request_sli_duration_seconds: the latency less webhooks and queue waits, without dry_run and code labels', () => {
+  const f = families.get('apiserver_request_sli_duration_seconds')!;
+  assert.equal(f.type, 'histogram');
+  assert.match(f.help, /^\[ALPHA\] Response latency distribution \(not counting webhook duration and priority & fairness queue wait times\)/);
+  const labels = { group: CR.group, version: CR.version, resource: CR.resource, component: 'apiserver', subresource: '', verb: 'POST', scope: 'resource' };
+  const buckets = samples(families, 'apiserver_request_sli_duration_seconds_bucket', labels);
+  assert.deepEqual(Object.keys(buckets[0]!.labels), ['component', 'group', 'resource', 'scope', 'subresource', 'verb', 'version', 'le']);
+  assert.deepEqual(
+    buckets.map((b) => b.labels['le']),
+    ['0.05', '0.1', '0.2', '0.4', '0.6', '0.8', '1', '1.25', '1.5', '2', '3', '4', '5', '6', '8', '10', '15', '20', '30', '45', '60', '+Inf'],
+  );
+  assert.equal(total(families, 'apiserver_request_sli_duration_seconds_count', labels), 3, 'the three creates');
+  // Each create called the webhook: its time is left out.
+  const sli = total(families, 'apiserver_request_sli_duration_seconds_sum', labels);
+  const all = total(families, 'apiserver_request_duration_seconds_sum', { ...CR, verb: 'POST', scope: 'resource' });
+  assert.ok(sli > 0 && sli < all, `${sli} < ${all}`);
+  // Hidden since 1.28 (deprecated in 1.27), as in kube 1.33.
+  assert.equal(families.has('apiserver_request_slo_duration_seconds'), false);
+});
+
+test('authentication and authorization: attempts and latency by result, users by category', () => {
+  for (const name of ['authentication_attempts', 'authenticated_user_requests', 'authorization_attempts_total']) assert.equal(families.get(name)!.type, 'counter', name);
+  for (const name of ['authentication_duration_seconds', 'authorization_duration_seconds']) assert.equal(families.get(name)!.type, 'histogram', name);
+  const success = total(families, 'authentication_attempts', { result: 'success' });
+  assert.ok(success > 10, `${success} authenticated`);
+  assert.equal(total(families, 'authentication_attempts', { result: 'error' }), 1, 'the bad token');
+  assert.equal(total(families, 'authentication_duration_seconds_count', { result: 'error' }), 1);
+  assert.deepEqual(
+    samples(families, 'authentication_duration_seconds_bucket', { result: 'error' }).map((b) => b.labels['le']),
+    ['0.001', '0.002', '0.004', '0.008', '0.016', '0.032', '0.064', '0.128', '0.256', '0.512', '1.024', '2.048', '4.096', '8.192', '16.384', '+Inf'],
+  );
+  // kubernetes-admin is none of kube's well-known names.
+  assert.equal(total(families, 'authenticated_user_requests'), success);
+  assert.equal(total(families, 'authenticated_user_requests', { username: 'other' }), success);
+  // RBAC has no opinion on what it does not allow; kube counts that, not "denied".
+  assert.equal(total(families, 'authorization_attempts_total', { result: 'no-opinion' }), 1, 'nobody listing configmaps');
+  assert.equal(total(families, 'authorization_attempts_total', { result: 'denied' }), 0);
+  assert.ok(total(families, 'authorization_attempts_total', { result: 'allowed' }) >= success - 1);
+  assert.equal(total(families, 'authorization_duration_seconds_count'), total(families, 'authorization_attempts_total'));
+  // Each authorization mode's terminal decisions: the admin (system:masters) never reaches RBAC; nobody's
+  // /version is RBAC's one allow; its no opinion on nobody's list is not counted.
+  const decisions = samples(families, 'apiserver_authorization_decisions_total');
+  assert.deepEqual(decisions.map((d) => [d.labels, d.value]), [[{ decision: 'allowed', name: 'rbac', type: 'RBAC' }, 1]]);
+});
+
+test('priority and fairness: requests dispatched, executing and waiting by level and flow schema; the levels\' seats', () => {
+  const pf = (name: string, labels: Record<string, string> = {}): number => total(families, `apiserver_flowcontrol_${name}`, labels);
+  const exempt = { priority_level: 'exempt', flow_schema: 'exempt' };
+  for (const name of ['dispatched_requests_total', 'rejected_requests_total']) assert.equal(families.get(`apiserver_flowcontrol_${name}`)!.type, 'counter');
+  for (const name of ['current_inqueue_requests', 'current_executing_requests', 'current_executing_seats', 'nominal_limit_seats']) assert.equal(families.get(`apiserver_flowcontrol_${name}`)!.type, 'gauge');
+  assert.deepEqual(Object.keys(samples(families, 'apiserver_flowcontrol_dispatched_requests_total')[0]!.labels), ['flow_schema', 'priority_level']);
+  // The admin is in system:masters: exempt. Everything it sent (all but nobody's two) was dispatched; the
+  // scrape itself is executing.
+  assert.equal(pf('dispatched_requests_total', exempt) + 2, total(families, 'authenticated_user_requests'));
+  assert.equal(pf('current_executing_requests', exempt), 1, 'this scrape');
+  assert.equal(pf('current_executing_seats', exempt), 1);
+  assert.equal(pf('current_executing_requests'), 1);
+  assert.equal(pf('current_inqueue_requests'), 0);
+  // Impersonated "nobody" is classified by the suggested schemas: a limited level, whose wait is timed.
+  const nobody = samples(families, 'apiserver_flowcontrol_dispatched_requests_total').filter((s) => s.labels['priority_level'] !== 'exempt');
+  assert.equal(nobody.length, 1, JSON.stringify(nobody));
+  assert.equal(nobody[0]!.value, 2, 'its list of configmaps and its /version');
+  const waited = { priority_level: nobody[0]!.labels['priority_level']!, flow_schema: nobody[0]!.labels['flow_schema']!, execute: 'true' };
+  assert.equal(pf('request_wait_duration_seconds_count', waited), 2);
+  assert.deepEqual(
+    samples(families, 'apiserver_flowcontrol_request_wait_duration_seconds_bucket', waited).map((b) => b.labels['le']),
+    ['0', '0.005', '0.02', '0.05', '0.1', '0.2', '0.5', '1', '2', '5', '10', '15', '30', '+Inf'],
+  );
+  assert.equal(pf('request_wait_duration_seconds_count', { priority_level: 'exempt' }), 0, 'exempt requests never wait');
+  assert.equal(pf('rejected_requests_total'), 0);
+  // The default limits (400 + 200 seats) shared out among the levels; exempt has no nominal seats.
+  const nominal = samples(families, 'apiserver_flowcontrol_nominal_limit_seats');
+  assert.ok(nominal.length >= 2);
+  assert.equal(pf('nominal_limit_seats', { priority_level: 'exempt' }), 0);
+  assert.ok(pf('nominal_limit_seats', { priority_level: 'catch-all' }) > 0);
+  for (const s of nominal) {
+    const level = { priority_level: s.labels['priority_level']! };
+    assert.ok(pf('lower_limit_seats', level) <= s.value && s.value <= pf('upper_limit_seats', level), JSON.stringify(level));
+    assert.equal(samples(families, 'apiserver_flowcontrol_current_limit_seats', level).length, 1);
+  }
+  assert.deepEqual(samples(families, 'apiserver_current_inqueue_requests').map((s) => s.labels['request_kind']).sort(), ['mutating', 'readOnly']);
+});
+
+test('the watch cache: events per resource, its resource version and initializations, lists served from it', () => {
+  const cr = { resource: 'crontabs.stable.example.com' };
+  for (const name of ['events_dispatched_total', 'events_received_total', 'initializations_total']) assert.equal(families.get(`apiserver_watch_cache_${name}`)!.type, 'counter', name);
+  assert.equal(families.get('apiserver_watch_cache_resource_version')!.type, 'gauge');
+  // Two crontabs made and one patched; the duplicate and the webhook's denial wrote nothing.
+  assert.equal(total(families, 'apiserver_watch_cache_events_dispatched_total', cr), 3);
+  assert.equal(total(families, 'apiserver_watch_cache_events_received_total', cr), 3);
+  assert.ok(total(families, 'apiserver_watch_cache_events_dispatched_total', { resource: 'customresourcedefinitions.apiextensions.k8s.io' }) >= 3, 'the CRD, its names accepted, established');
+  assert.equal(total(families, 'apiserver_watch_cache_initializations_total', cr), 1);
+  // One cache over every resource: one revision.
+  const rv = total(families, 'apiserver_watch_cache_resource_version', cr);
+  assert.ok(rv > 0);
+  assert.equal(total(families, 'apiserver_watch_cache_resource_version', { resource: 'configmaps' }), rv);
+  const lists = samples(families, 'apiserver_cache_list_total', { resource_prefix: '/stable.example.com/crontabs' });
+  assert.equal(lists.length, 1);
+  assert.deepEqual(Object.keys(lists[0]!.labels), ['index', 'resource_prefix']);
+  assert.ok(lists[0]!.value >= 1, 'kubectl get crontabs');
+  assert.ok(total(families, 'apiserver_cache_list_fetched_objects_total', { resource_prefix: '/stable.example.com/crontabs', index: '' }) >= 2);
 });
 
 test('/metrics is authorised as a non-resource URL: the system:monitoring group may get it, others are forbidden', async () => {

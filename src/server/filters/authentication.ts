@@ -1,8 +1,10 @@
 // WithAuthentication: the authenticator names the user, or the request ends with kube's 401.
 import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import type { UserInfo } from '../../api/user.js';
 import * as S from '../../api/status.js';
 import type { Filter } from '../context.js';
+import type { AuthMetrics } from '../metrics/auth-metrics.js';
 
 /**
  * The user a request is made by; undefined when it must be refused (a bad credential, or none and no anonymous
@@ -11,12 +13,26 @@ import type { Filter } from '../context.js';
  */
 export type Authenticator = (req: IncomingMessage) => UserInfo | undefined | Promise<UserInfo | undefined>;
 
-export function withAuthentication(authenticate: Authenticator): Filter {
+export function withAuthentication(authenticate: Authenticator, metrics?: AuthMetrics): Filter {
   return async (ctx, next) => {
+    const start = metrics ? performance.now() : 0;
     const found = authenticate(ctx.req);
     const user = found instanceof Promise ? await found : found;
+    if (metrics) {
+      const seconds = (performance.now() - start) / 1000;
+      // kube: a credential refused is an error; no credential (and no anonymous access) a failure.
+      if (user) metrics.authentication('success', seconds, user.name);
+      else metrics.authentication(presentsCredential(ctx.req) ? 'error' : 'failure', seconds);
+    }
     if (!user) throw S.unauthorized();
     ctx.user = user;
     await next();
   };
+}
+
+function presentsCredential(req: IncomingMessage): boolean {
+  if (req.headers.authorization !== undefined) return true;
+  const socket = req.socket as Partial<TLSSocket>;
+  const cert = socket.getPeerCertificate?.();
+  return cert !== undefined && Object.keys(cert).length > 0;
 }

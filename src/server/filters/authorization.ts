@@ -4,6 +4,7 @@ import type { StatusError } from '../../api/status.js';
 import type { UserInfo } from '../../api/user.js';
 import type { RequestAttributes } from '../../auth/authorize.js';
 import type { Filter } from '../context.js';
+import type { AuthMetrics } from '../metrics/auth-metrics.js';
 import { addAuditAnnotation } from '../../audit/record.js';
 import type { RequestInfo } from '../request-info.js';
 
@@ -25,11 +26,14 @@ function attributesOf(user: UserInfo, info: RequestInfo): RequestAttributes {
   };
 }
 
-export function withAuthorization(authorize: Authorizer): Filter {
+export function withAuthorization(authorize: Authorizer, metrics?: AuthMetrics): Filter {
   return async (ctx, next) => {
     // Authentication runs first in every chain; a chain without it is a wiring mistake, not a client's.
     if (!ctx.user) throw new Error('authorization filter reached without an authenticated user');
+    const start = metrics ? performance.now() : 0;
     const denied = authorize(attributesOf(ctx.user, ctx.info));
+    // Our authorizers (RBAC, AlwaysDeny) refuse as kube's do: with no opinion, never an explicit deny.
+    metrics?.authorization(denied ? 'no-opinion' : 'allowed', (performance.now() - start) / 1000);
     // The decision as kube's WithAuthorization annotates the audit event (a no-op when nothing is audited).
     addAuditAnnotation(ctx.req, 'authorization.k8s.io/decision', denied ? 'forbid' : 'allow');
     if (denied) throw denied;

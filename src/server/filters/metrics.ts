@@ -33,7 +33,8 @@ export function withInstrumentedHandlers(metrics: ServerMetrics, isServed: IsSer
       const done = metrics.startLongRunning(instrumented());
       const end = (): void => {
         done();
-        metrics.observeRequest(instrumented(), res.statusCode, (performance.now() - ctx.receivedAt) / 1000);
+        const seconds = (performance.now() - ctx.receivedAt) / 1000;
+        metrics.observeRequest(instrumented(), res.statusCode, seconds, sli(ctx, seconds));
       };
       if (res.destroyed) end();
       else res.once('close', end);
@@ -51,10 +52,14 @@ export function withInstrumentedHandlers(metrics: ServerMetrics, isServed: IsSer
     } finally {
       metrics.noteExecuting(kind, -1);
       // Labels after the handler: the router may have refined the request info (a namespace's own name).
-      metrics.observeRequest(instrumented(), code ?? res.statusCode, (performance.now() - ctx.receivedAt) / 1000);
+      const seconds = (performance.now() - ctx.receivedAt) / 1000;
+      metrics.observeRequest(instrumented(), code ?? res.statusCode, seconds, sli(ctx, seconds));
     }
   };
 }
+
+/** kube's SLI latency: the request's, less its webhooks' and its wait in a priority and fairness queue. */
+const sli = (ctx: RequestContext, seconds: number): number => seconds - (ctx.mutatingWebhookSeconds + ctx.validatingWebhookSeconds + ctx.queueWaitSeconds);
 
 const HEALTH_PATHS = new Set(['/healthz', '/livez', '/readyz']);
 

@@ -12,6 +12,7 @@ import type { RequestDescriptor, Ticket } from '../flowcontrol/queue-set.js';
 import { isMutating, listEstimate, minimalEstimate, mutatingEstimate, type WorkEstimate } from '../flowcontrol/work-estimate.js';
 import { anonymousUser } from '../../auth/authenticate.js';
 import { tooManyRequests } from './too-many-requests.js';
+import type { FlowcontrolMetrics } from '../metrics/flowcontrol-metrics.js';
 
 const MAX_WAIT_MS = 60_000;
 
@@ -21,12 +22,18 @@ export interface PriorityAndFairnessOptions {
   requestTimeoutMs: number;
   /** How many objects of a resource are stored, for the seats of a list; undefined when unknown. */
   objectCount?(group: string, resource: string): number | undefined;
+  /** apiserver_flowcontrol_* (kube's fairqueuing metrics). */
+  metrics?: FlowcontrolMetrics;
 }
+
+/** kube's nonMutatingRequestVerbs: the rest are mutating requests for the metrics. */
+const READ_ONLY_VERBS = new Set(['get', 'list', 'watch']);
 
 export function withPriorityAndFairness(opts: PriorityAndFairnessOptions): Filter {
   const dropped = new DroppedRequests();
   return async (ctx, next) => {
     const arrival = Date.now();
+    const waitFrom = performance.now();
     const user = ctx.user ?? anonymousUser();
     const c = opts.dispatcher.classify(ctx.info, user);
     const i = ctx.info;
@@ -36,13 +43,20 @@ export function withPriorityAndFairness(opts: PriorityAndFairnessOptions): Filte
       userName: user.name,
       info: { verb: i.verb, path: i.path, namespace: i.namespace, name: i.name, apiGroup: i.apiGroup, apiVersion: i.apiVersion, resource: i.resource, subresource: i.subresource },
     };
-    const started = c.level.queues.start(c.hashValue, estimate(ctx, c, opts), descr);
+    const level = c.level.config.metadata.name;
+    const observer = opts.metrics?.observer(level, descr.flowSchema, READ_ONLY_VERBS.has(i.verb) ? 'readOnly' : 'mutating');
+    const started = c.level.queues.start(c.hashValue, estimate(ctx, c, opts), descr, observer);
     let ticket: Ticket | undefined;
     if ('ticket' in started) ticket = started.ticket;
     else if ('waiting' in started) ticket = await waitTurn(ctx, started, arrival, opts.requestTimeoutMs);
+    // kube times the wait of every request of a limited level, dispatched at once or not (the SLI leaves it out).
+    if (c.level.config.spec.type !== 'Exempt') {
+      const waited = (performance.now() - waitFrom) / 1000;
+      ctx.queueWaitSeconds = waited;
+      observer?.waited(waited, ticket !== undefined);
+    }
     setHeaders(ctx.res, c);
     if (!ticket) {
-      const level = c.level.config.metadata.name;
       dropped.record(level);
       return tooManyRequests(ctx.res, dropped.retryAfter(level));
     }

@@ -30,8 +30,23 @@ export interface RequestDescriptor {
   info: { verb: string; path: string; namespace: string; name: string; apiGroup: string; apiVersion: string; resource: string; subresource: string };
 }
 
+/**
+ * What a queue set reports of a request as it goes, where kube's queue set calls its metrics (one per priority
+ * level, flow schema and request kind, shared by the requests that have those).
+ */
+export interface RequestObserver {
+  /** Into its queue (+1) or out of it (−1, dispatched or cancelled), with the seats it asks for. */
+  queued(delta: 1 | -1, seats: number): void;
+  /** Began executing (+1, taking its seats: it was dispatched) or ended (−1; it holds its seats until released). */
+  executing(delta: 1 | -1, seats: number): void;
+  /** Its seats given back (after the final seats' additional latency). */
+  released(seats: number): void;
+  rejected(reason: 'concurrency-limit' | 'queue-full' | 'time-out'): void;
+}
+
 interface Request {
   estimate: WorkEstimate;
+  observer: RequestObserver | undefined;
   /** max(initial, final): what the request holds from dispatch until its final seats are released. */
   seats: number;
   /** Seat-seconds charged in R: initial seats × 3 s + final seats × additional latency. */
@@ -144,11 +159,12 @@ export class QueueSet {
   }
 
   /** Admits a request of the given work (a number: that many seats, nothing after). */
-  start(hashValue: bigint, work: WorkEstimate | number, descr?: RequestDescriptor): StartResult {
+  start(hashValue: bigint, work: WorkEstimate | number, descr?: RequestDescriptor, observer?: RequestObserver): StartResult {
     this.syncTime();
     const estimate = typeof work === 'number' ? { initialSeats: work, finalSeats: 0, additionalLatencyMs: 0 } : work;
     const req: Request = {
       estimate,
+      observer,
       seats: Math.max(estimate.initialSeats, estimate.finalSeats),
       totalWork: estimate.initialSeats * ESTIMATED_SERVICE_SECONDS + (estimate.finalSeats * estimate.additionalLatencyMs) / 1000,
       descr,
@@ -159,11 +175,13 @@ export class QueueSet {
     if (c.kind === 'reject') {
       if (this.canAccommodate(req.seats)) return { ticket: this.execute(req, undefined) };
       this.counters.rejected++;
+      observer?.rejected('concurrency-limit');
       return { rejected: true };
     }
     const queue = this.shuffleShard(hashValue, c.queuing.handSize);
     if (this.seatsInUse >= c.concurrencyLimit && queue.waiting.length >= c.queuing.queueLengthLimit) {
       this.counters.rejected++;
+      observer?.rejected('queue-full');
       return { rejected: true };
     }
     // An idle queue starts at the present virtual time, not at its old finish.
@@ -172,6 +190,7 @@ export class QueueSet {
     const waiting = new Promise<Ticket | undefined>((r) => (resolve = r));
     const w: Waiter = { ...req, arrivalR: this.currentR, queue, resolve };
     queue.waiting.push(w);
+    observer?.queued(1, w.seats);
     this.waitingCount++;
     this.waitingSeats += w.seats;
     this.noteDemand();
@@ -191,6 +210,8 @@ export class QueueSet {
     // kube counts a request taken out of its queue as both rejected and cancelled.
     this.counters.rejected++;
     this.counters.cancelled++;
+    w.observer?.rejected('time-out');
+    w.observer?.queued(-1, w.seats);
     this.waitingCount--;
     this.waitingSeats -= w.seats;
     this.noteDemand();
@@ -206,6 +227,7 @@ export class QueueSet {
     this.counters.dispatched++;
     this.executing++;
     this.seatsInUse += seats;
+    req.observer?.executing(1, seats);
     if (queue) {
       queue.executing++;
       queue.requestsExecuting.add(req);
@@ -227,6 +249,7 @@ export class QueueSet {
   private finish(req: Request, queue: Queue | undefined, seconds: number): void {
     this.syncTime();
     this.executing--;
+    req.observer?.executing(-1, req.seats);
     if (queue) {
       queue.executing--;
       queue.requestsExecuting.delete(req);
@@ -239,6 +262,7 @@ export class QueueSet {
     const release = (): void => {
       this.syncTime();
       this.seatsInUse -= req.seats;
+      req.observer?.released(req.seats);
       if (queue) {
         queue.seatsInUse -= req.seats;
         this.removeQueueIfUnused(queue);
@@ -308,6 +332,7 @@ export class QueueSet {
     const head = min.waiting[0]!;
     if (!this.canAccommodate(head.seats)) return false;
     min.waiting.shift();
+    head.observer?.queued(-1, head.seats);
     this.waitingCount--;
     this.waitingSeats -= head.seats;
     this.robinIndex = minIndex;

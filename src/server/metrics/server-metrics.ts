@@ -4,6 +4,8 @@
 // sorted by name, as Go's client writes them; help texts carry the stability prefix component-base adds.
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { CounterVec, exponentialBuckets, GaugeVec, HistogramVec, type CounterSeries, type HistogramSeries } from './vec.js';
+import { AuthMetrics } from './auth-metrics.js';
+import { FlowcontrolMetrics, type LevelLimits } from './flowcontrol-metrics.js';
 
 /** The labels a request's metrics are recorded under (kube's MonitorRequest arguments). */
 export interface RequestLabels {
@@ -19,6 +21,8 @@ export interface RequestLabels {
 
 export type InflightKind = 'readOnly' | 'mutating';
 
+/** request_sli_duration_seconds's: request_duration_seconds's from 0.05 s. */
+const SLI_BUCKETS = [0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
 const REQUEST_DURATION_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
 const ADMISSION_STEP_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
 const ADMISSION_WEBHOOK_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5, 10, 25];
@@ -26,6 +30,7 @@ const ADMISSION_WEBHOOK_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5, 10, 25];
 /** A request label set's series, found once per label set rather than once per request. */
 interface RequestSeries {
   duration: HistogramSeries;
+  sli: HistogramSeries;
   codes: Map<number, CounterSeries>;
 }
 
@@ -45,6 +50,13 @@ export class ServerMetrics {
     ['component', 'dry_run', 'group', 'resource', 'scope', 'subresource', 'verb', 'version'],
     REQUEST_DURATION_BUCKETS,
   );
+  // Its successor apiserver_request_slo_duration_seconds, deprecated in 1.27, is hidden in 1.33.
+  private readonly sliDuration = new HistogramVec(
+    'apiserver_request_sli_duration_seconds',
+    '[ALPHA] Response latency distribution (not counting webhook duration and priority & fairness queue wait times) in seconds for each verb, group, version, resource, subresource, scope and component.',
+    ['component', 'group', 'resource', 'scope', 'subresource', 'verb', 'version'],
+    SLI_BUCKETS,
+  );
   private readonly terminations = new CounterVec(
     'apiserver_request_terminations_total',
     '[ALPHA] Number of requests which apiserver terminated in self-defense.',
@@ -56,6 +68,11 @@ export class ServerMetrics {
     ['component', 'group', 'resource', 'scope', 'subresource', 'verb', 'version'],
   );
   private readonly inflight: GaugeVec;
+  private readonly inqueue: GaugeVec;
+  /** authentication_* and authorization_* of the two filters. */
+  readonly auth = new AuthMetrics();
+  /** apiserver_flowcontrol_*, noted by priority and fairness. */
+  readonly flowcontrol: FlowcontrolMetrics;
   private readonly storageObjects: GaugeVec;
   private readonly watchEvents = new CounterVec('apiserver_watch_events_total', '[ALPHA] Number of events sent in watch clients', ['group', 'kind', 'version']);
   private readonly watchEventSizes = new HistogramVec('apiserver_watch_events_sizes', '[ALPHA] Watch event size distribution in bytes', ['group', 'kind', 'version'], exponentialBuckets(1024, 2, 8));
@@ -95,19 +112,28 @@ export class ServerMetrics {
   );
   private readonly families: Array<{ name: string; expose(): string }>;
 
+  /** More families, exposed with the rest (the watch cache's, made once the server knows its storage). */
+  addFamilies(...families: Array<{ name: string; expose(): string }>): void {
+    this.families.push(...families);
+  }
+
   private readonly requestSeries = new Map<string, RequestSeries>();
   private readonly watchSeries = new Map<string, { count: CounterSeries; size: HistogramSeries }>();
 
   /** Requests executing now, and the most at once since the gauge was last read (kube's watermark). */
   private readonly executing = { readOnly: 0, mutating: 0 };
   private readonly highWater = { readOnly: 0, mutating: 0 };
+  /** Requests in priority and fairness queues now, and the most at once since last read. */
+  private readonly waiting = { readOnly: 0, mutating: 0 };
+  private readonly waitingHighWater = { readOnly: 0, mutating: 0 };
 
   /**
    * @param objectCounts what each resource holds (group, resource, count), as priority and fairness last
    *   counted it; read when scraped.
+   * @param priorityLevels the seat limits of priority and fairness' levels, read when scraped.
    */
-  constructor(objectCounts?: () => Iterable<[group: string, resource: string, count: number]>) {
-    const { executing, highWater } = this;
+  constructor(objectCounts?: () => Iterable<[group: string, resource: string, count: number]>, priorityLevels?: () => Iterable<LevelLimits>) {
+    const { executing, highWater, waiting, waitingHighWater } = this;
     this.inflight = new GaugeVec(
       'apiserver_current_inflight_requests',
       '[STABLE] Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
@@ -119,6 +145,21 @@ export class ServerMetrics {
         }
       },
     );
+    this.inqueue = new GaugeVec(
+      'apiserver_current_inqueue_requests',
+      '[ALPHA] Maximal number of queued requests in this apiserver per request kind in last second.',
+      ['request_kind'],
+      (g) => {
+        for (const kind of ['mutating', 'readOnly'] as const) {
+          g.with(kind).value = waitingHighWater[kind];
+          waitingHighWater[kind] = waiting[kind];
+        }
+      },
+    );
+    this.flowcontrol = new FlowcontrolMetrics(priorityLevels ?? (() => []), (kind, delta) => {
+      const n = (waiting[kind] += delta);
+      if (n > waitingHighWater[kind]) waitingHighWater[kind] = n;
+    });
     this.storageObjects = new GaugeVec(
       'apiserver_storage_objects',
       '[STABLE] Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
@@ -130,21 +171,29 @@ export class ServerMetrics {
       },
     );
     this.families = [
-      this.requestTotal, this.requestDuration, this.terminations, this.longRunning, this.inflight, this.storageObjects,
-      this.watchEvents, this.watchEventSizes, this.admissionStep, this.webhookDuration, this.webhookRequests,
-      this.webhookRejections, this.conversionWebhook, this.ratchetingTime,
+      this.requestTotal, this.requestDuration, this.sliDuration, this.terminations, this.longRunning, this.inflight, this.inqueue,
+      this.storageObjects, this.watchEvents, this.watchEventSizes, this.admissionStep, this.webhookDuration, this.webhookRequests,
+      this.webhookRejections, this.conversionWebhook, this.ratchetingTime, ...this.auth.families, ...this.flowcontrol.families,
     ];
   }
 
-  /** A request an instrumented handler served (MonitorRequest): its count by code and its latency. */
-  observeRequest(l: RequestLabels, code: number, seconds: number): void {
+  /**
+   * A request an instrumented handler served (MonitorRequest): its count by code, its latency, and its latency
+   * less what it spent in webhooks and in a priority and fairness queue (the SLI).
+   */
+  observeRequest(l: RequestLabels, code: number, seconds: number, sliSeconds: number): void {
     const key = `${l.verb}\0${l.dryRun}\0${l.group}\0${l.version}\0${l.resource}\0${l.subresource}\0${l.scope}\0${l.component}`;
     let s = this.requestSeries.get(key);
     if (!s) {
-      s = { duration: this.requestDuration.with(l.component, l.dryRun, l.group, l.resource, l.scope, l.subresource, l.verb, l.version), codes: new Map() };
+      s = {
+        duration: this.requestDuration.with(l.component, l.dryRun, l.group, l.resource, l.scope, l.subresource, l.verb, l.version),
+        sli: this.sliDuration.with(l.component, l.group, l.resource, l.scope, l.subresource, l.verb, l.version),
+        codes: new Map(),
+      };
       this.requestSeries.set(key, s);
     }
     s.duration.observe(seconds);
+    s.sli.observe(sliSeconds);
     let counter = s.codes.get(code);
     if (!counter) {
       counter = this.requestTotal.with(String(code), l.component, l.dryRun, l.group, l.resource, l.scope, l.subresource, l.verb, l.version);

@@ -50,8 +50,13 @@ export interface CounterSeries {
 }
 
 export class CounterVec extends Vec<CounterSeries> {
-  constructor(name: string, help: string, labelNames: readonly string[]) {
+  /** collect, when given, sets the series from elsewhere when the family is exposed (counts kept by another part). */
+  constructor(name: string, help: string, labelNames: readonly string[], private readonly collect?: (c: CounterVec) => void) {
     super(name, help, labelNames, 'counter');
+  }
+  override expose(): string {
+    this.collect?.(this);
+    return super.expose();
   }
   protected make(): CounterSeries {
     return { value: 0 };
