@@ -610,7 +610,8 @@ async function main() {
     await stopChild(proc);
     absRow(`test kit: startTestEnv with ${t.crds} corpus CRDs installed and Established`, t.start, fmt.ms, { text: '≤ 1 s', ok: (x) => x <= 1000 });
     absRow('test kit: reset() with 1,000 ConfigMaps and a namespace to remove', t.reset, fmt.ms, { text: '≤ 50 ms', ok: (x) => x <= 50 });
-    notes.push(`testenv: starts ${t.starts.map((x) => x.toFixed(0)).join(', ')} ms; resets ${t.resets.map((x) => x.toFixed(1)).join(', ')} ms`);
+    ratioRow(`test kit: startTestEnv({ isolation: 'cluster' }) with the same ${t.crds} CRDs, in a shared server, vs a server of its own`, t.clusterStart, t.start, fmt.ms, undefined);
+    notes.push(`testenv: starts ${t.starts.map((x) => x.toFixed(0)).join(', ')} ms; resets ${t.resets.map((x) => x.toFixed(1)).join(', ')} ms; cluster starts ${t.clusterStarts.map((x) => x.toFixed(0)).join(', ')} ms`);
   }
   // ---- CEL rule evaluation vs @marcbachmann/cel-js and plain JavaScript, in a process of its own ----
   if (only.has('cel')) {

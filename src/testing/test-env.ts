@@ -19,6 +19,8 @@ import { readManifests } from '../util/manifests.js';
 import { readManifestsInWorker, type ManifestReading, type ManifestText } from '../util/manifest-stream.js';
 import { isObject, type JSONObject } from '../util/json.js';
 import type { KVStore, KeyValue } from '../storage/types.js';
+import { clusterStore } from '../storage/prefixed-store.js';
+import { STORAGE_ROOT } from '../storage/copy-store.js';
 
 export interface TestEnvOptions {
   /** CRD manifests: files or directories (walked recursively), multi-document YAML or JSON, Lists. */
@@ -29,6 +31,11 @@ export interface TestEnvOptions {
   webhooks?: WebhookOptions;
   /** The server's HTTPS port (default: a free one). */
   port?: number;
+  /**
+   * 'server' (default): a server of its own. 'cluster': a new logical cluster in a server the process's
+   * environments share (started by the first, stopped with the last), much cheaper to start; stop() deletes it.
+   */
+  isolation?: 'server' | 'cluster';
 }
 
 export interface WebhookOptions {
@@ -82,17 +89,74 @@ interface Served {
 }
 
 export async function startTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv> {
+  if (opts.isolation === 'cluster') return startClusterEnv(opts);
   const dir = mkdtempSync(join(tmpdir(), 'crd-apiserver-testenv-'));
   // The CRDs are parsed on a worker while the server starts, and installed as they come.
   const crds = opts.crds?.length ? readManifestsInWorker(opts.crds) : undefined;
   let served: Served | undefined;
   try {
     served = await startInMemory(dir, opts.port ?? 0);
-    const env = await prepare(served, dir, opts, crds);
+    const own = served;
+    const env = await prepare({ url: own.server.secureUrl!, kv: own.kv, certs: own.certs, close: () => own.close() }, dir, opts, crds);
     return env;
   } catch (e) {
     await served?.close().catch(() => {});
     rmSync(dir, { recursive: true, force: true });
+    throw e;
+  } finally {
+    await crds?.close();
+  }
+}
+
+/** The server the process's cluster-isolated environments share, with how many use it. */
+let shared: { served: Promise<Served>; dir: string; users: number } | undefined;
+let clusterSeq = 0;
+const LOGICAL_CLUSTERS = '/apis/tenancy.crd-apiserver.io/v1alpha1/logicalclusters';
+
+/** An environment in a new logical cluster of the shared server (started by the first such environment). */
+async function startClusterEnv(opts: TestEnvOptions): Promise<TestEnv> {
+  const crds = opts.crds?.length ? readManifestsInWorker(opts.crds) : undefined;
+  if (!shared) {
+    const dir = mkdtempSync(join(tmpdir(), 'crd-apiserver-testenv-'));
+    shared = { served: startInMemory(dir, opts.port ?? 0), dir, users: 0 };
+  }
+  const server = shared;
+  server.users++;
+  const release = async (): Promise<void> => {
+    if (--server.users > 0) return;
+    if (shared === server) shared = undefined;
+    await (await server.served.catch(() => undefined))?.close();
+    rmSync(server.dir, { recursive: true, force: true });
+  };
+  const envDir = mkdtempSync(join(tmpdir(), 'crd-apiserver-testenv-cluster-'));
+  const name = `test-${process.pid}-${++clusterSeq}`;
+  let api: ApiClient | undefined;
+  try {
+    const served = await server.served;
+    const rootUrl = served.server.secureUrl!;
+    const admin = (api = apiClient(rootUrl, served.certs.caCert, served.certs.adminCert, served.certs.adminKey));
+    await admin.create(LOGICAL_CLUSTERS, JSON.stringify({ metadata: { name } }), '(test kit)', 'LogicalCluster');
+    for (;;) {
+      const lc = await admin.get(`${LOGICAL_CLUSTERS}/${name}`);
+      if ((lc?.['status'] as { phase?: string } | undefined)?.phase === 'Ready') break;
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    const target: Target = {
+      url: `${rootUrl}/clusters/${name}`,
+      kv: clusterStore(served.kv, name),
+      certs: served.certs,
+      // The cluster goes (its server stopped, its contents removed), then the shared server if this was the last.
+      close: async () => {
+        await admin.delete(`${LOGICAL_CLUSTERS}/${name}`);
+        for (let i = 0; i < 500 && (await admin.get(`${LOGICAL_CLUSTERS}/${name}`)); i++) await new Promise((r) => setTimeout(r, 10));
+        await release();
+      },
+    };
+    return await prepare(target, envDir, opts, crds);
+  } catch (e) {
+    await api?.delete(`${LOGICAL_CLUSTERS}/${name}`).catch(() => {});
+    await release().catch(() => {});
+    rmSync(envDir, { recursive: true, force: true });
     throw e;
   } finally {
     await crds?.close();
@@ -127,8 +191,16 @@ async function startInMemory(dir: string, port: number): Promise<Served> {
   }
 }
 
-async function prepare(served: Served, dir: string, opts: TestEnvOptions, crds: ManifestReading | undefined): Promise<TestEnv> {
-  const url = served.server.secureUrl!;
+/** What an environment is served by: its URL (a logical cluster's under /clusters/), its view of the storage, and how it ends. */
+interface Target {
+  url: string;
+  kv: KVStore;
+  certs: Certs;
+  close(): Promise<void>;
+}
+
+async function prepare(served: Target, dir: string, opts: TestEnvOptions, crds: ManifestReading | undefined): Promise<TestEnv> {
+  const url = served.url;
   const certs = served.certs;
   const api = apiClient(url, certs.caCert, certs.adminCert, certs.adminKey);
 
@@ -150,7 +222,7 @@ async function prepare(served: Served, dir: string, opts: TestEnvOptions, crds: 
   }
 
   // What reset() returns to: every key as it is now.
-  const baseline = new Map((await served.kv.list('')).items.map((kv) => [kv.key, kv] as const));
+  const baseline = new Map((await served.kv.list(STORAGE_ROOT)).items.map((kv) => [kv.key, kv] as const));
   const users = new Map<string, { kubeconfig: string; kubeconfigPath: string }>();
   const kubeconfig = kubeconfigYaml({ server: url, caPem: certs.caCert, clientCertPem: certs.adminCert, clientKeyPem: certs.adminKey });
   const kubeconfigPath = join(dir, 'kubeconfig');
@@ -179,7 +251,7 @@ async function prepare(served: Served, dir: string, opts: TestEnvOptions, crds: 
       users.set(key, out);
       return out;
     },
-    reset: () => resetTo(served, baseline),
+    reset: () => resetTo(served.kv, baseline),
     stop: async () => {
       if (stopped) return;
       stopped = true;
@@ -194,9 +266,8 @@ async function prepare(served: Served, dir: string, opts: TestEnvOptions, crds: 
  * changed written back, those deleted created again. Straight on the storage, without finalizers or admission:
  * a test's leftovers must not hold the next test up. The server's informers follow as they follow any write.
  */
-async function resetTo(served: Served, baseline: ReadonlyMap<string, KeyValue>): Promise<void> {
-  const kv = served.kv;
-  const now = (await kv.list('')).items;
+async function resetTo(kv: KVStore, baseline: ReadonlyMap<string, KeyValue>): Promise<void> {
+  const now = (await kv.list(STORAGE_ROOT)).items;
   const present = new Set(now.map((k) => k.key));
   const extra = now.filter((k) => !baseline.has(k.key)).sort((a, b) => b.modRevision - a.modRevision);
   await Promise.all(extra.map((k) => kv.delete(k.key)));
@@ -280,14 +351,19 @@ interface ApiClient {
   /** POSTs body (JSON text), the object of kind read from file. */
   create(path: string, body: string, file: string, kind: unknown): Promise<void>;
   get(path: string): Promise<JSONObject | undefined>;
+  /** DELETEs path; a 404 counts as done. */
+  delete(path: string): Promise<void>;
 }
 
 /** Requests as the admin, over the server's own HTTPS port: what was installed went through the API. */
 function apiClient(base: string, ca: string, cert: string, key: string): ApiClient {
+  // A logical cluster's URL has a path (/clusters/<name>): API paths go after it.
+  const root = new URL(base);
+  const prefix = root.pathname.replace(/\/$/, '');
   // The body is parsed only when read: a create's answer (the whole CRD back) is not, unless it failed.
   const call = (method: string, path: string, body?: string): Promise<{ status: number; json(): JSONObject }> =>
     new Promise((resolve, reject) => {
-      const req = request(new URL(path, base), { method, ca, cert, key, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
+      const req = request(new URL(prefix + path, root.origin), { method, ca, cert, key, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (d: string) => (text += d));
@@ -305,6 +381,10 @@ function apiClient(base: string, ca: string, cert: string, key: string): ApiClie
     get: async (path) => {
       const r = await call('GET', path);
       return r.status === 200 ? r.json() : undefined;
+    },
+    delete: async (path) => {
+      const r = await call('DELETE', path);
+      if (r.status >= 300 && r.status !== 404) throw new Error(`DELETE ${path}: ${String(r.json()['message'] ?? r.status)}`);
     },
   };
 }
