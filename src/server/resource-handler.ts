@@ -378,13 +378,18 @@ async function create(r: ResourceRequest, store: GenericStore, ns: string): Prom
   const warnings: string[] = [];
   admitDecoded(store, decoded, wq.fieldValidation, warnings);
   // Warnings reach the client even when the write is refused (an admission webhook's, say), as kube's recorder sends them.
-  let out: JSONObject;
+  let out: Awaited<ReturnType<GenericStore['createStored']>>;
   try {
-    out = await store.create(ns, obj, { dryRun: wq.dryRun, warnings, user: r.user, manager: wq.manager });
+    out = await store.createStored(ns, obj, { dryRun: wq.dryRun, warnings, user: r.user, manager: wq.manager });
   } finally {
     for (const w of warnings) r.warn(w);
   }
-  respondObject(r, store, 201, out, neg);
+  if (!('kv' in out)) return respondObject(r, store, 201, out.object, neg);
+  // Plain JSON: the bytes just stored, as GET sends them, rather than parsing them to write them out again.
+  if (servingStoredBytes && !neg.transform && neg.format === 'json') {
+    return writeRaw(r.res, 201, neg.contentType, rawObjectText((await store.rawObjects([out.kv])).item(0)) + '\n');
+  }
+  respondObject(r, store, 201, await store.read(out.kv), neg);
 }
 
 /**
