@@ -21,10 +21,21 @@ interface MediaRange {
  * kept and sorted last, concrete types before wildcards at equal q); no header at all is the first
  * serializer, JSON.
  */
-function parseAccept(header: string | undefined): MediaRange[] {
-  if (!header) return [{ type: '*/*', params: {}, q: 1 }];
-  return parseAcceptClauses(header).map((c) => ({ type: `${c.type}/${c.subType}`, params: c.params, q: c.q }));
+function parseAccept(header: string | undefined): readonly MediaRange[] {
+  if (!header) return ANY;
+  // Clients send the same few headers on every request: each is parsed once (the ranges are only read).
+  let ranges = acceptCache.get(header);
+  if (ranges === undefined) {
+    ranges = parseAcceptClauses(header).map((c) => ({ type: `${c.type}/${c.subType}`, params: c.params, q: c.q }));
+    if (acceptCache.size >= ACCEPT_CACHE_SIZE) acceptCache.clear();
+    acceptCache.set(header, ranges);
+  }
+  return ranges;
 }
+
+const ANY: readonly MediaRange[] = [{ type: '*/*', params: {}, q: 1 }];
+const ACCEPT_CACHE_SIZE = 256;
+const acceptCache = new Map<string, readonly MediaRange[]>();
 
 export type OutputFormat = 'json' | 'yaml' | 'protobuf';
 export type Transform = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
