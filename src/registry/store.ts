@@ -546,6 +546,18 @@ export class GenericStore {
     sub: Subresource,
     opts: WriteOptions = {},
   ): Promise<{ object: JSONObject; created: boolean }> {
+    const out = await this.updateStored(namespace, name, mutate, sub, opts);
+    return { object: 'kv' in out ? await this.read(out.kv) : out.object, created: out.created };
+  }
+
+  /** update, answering with what was written as stored when something was (as createStored does). */
+  async updateStored(
+    namespace: string,
+    name: string,
+    mutate: (current: JSONObject | undefined) => Promise<JSONObject> | JSONObject,
+    sub: Subresource,
+    opts: WriteOptions = {},
+  ): Promise<({ kv: KeyValue } | { object: JSONObject }) & { created: boolean }> {
     const key = this.key(namespace, name);
     for (let attempt = 0; ; attempt++) {
       const kv = await this.kv.get(key);
@@ -563,7 +575,7 @@ export class GenericStore {
       if (!current || !kv) {
         if ((!this.type.strategy.allowCreateOnUpdate && !opts.forceAllowCreate) || sub !== '') throw S.notFound(this.gr, name);
         if (meta.resourceVersion) throw S.notFound(this.gr, name);
-        return { object: await this.create(namespace, desired, { ...opts, manager: undefined }), created: true };
+        return { ...(await this.createStored(namespace, desired, { ...opts, manager: undefined })), created: true };
       }
       const precondition = meta.resourceVersion;
       if (!precondition && !this.type.strategy.allowUnconditionalUpdate) {
@@ -609,7 +621,7 @@ export class GenericStore {
         return { object: this.type.strategy.canonicalize(desired), created: false };
       }
       const res = await this.writeBuilt(key, value, built, () => this.kv.update(key, value, kv.modRevision));
-      if (res.ok) return { object: await this.read(res.kv), created: false };
+      if (res.ok) return { kv: res.kv, created: false };
       if (!res.current) throw S.notFound(this.gr, name);
       // Someone wrote between our read and our write: read again (a stale precondition then fails above).
       if (attempt >= MAX_CONFLICT_RETRIES) throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);

@@ -5,6 +5,7 @@ import * as S from '../api/status.js';
 import { GO_VALUE, goQuote, invalid as invalidField, notSupported, required, type FieldError } from '../api/field-error.js';
 import { managerOrUserAgent } from '../registry/field-manager/manager-name.js';
 import type { GenericStore, ListResult, DeleteOptions } from '../registry/store.js';
+import type { KeyValue } from '../storage/types.js';
 import { metaOf, rawObjectText } from '../registry/store.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { JSONObject } from '../util/json.js';
@@ -384,12 +385,19 @@ async function create(r: ResourceRequest, store: GenericStore, ns: string): Prom
   } finally {
     for (const w of warnings) r.warn(w);
   }
-  if (!('kv' in out)) return respondObject(r, store, 201, out.object, neg);
-  // Plain JSON: the bytes just stored, as GET sends them, rather than parsing them to write them out again.
+  return respondStored(r, store, 201, out, neg);
+}
+
+/**
+ * A write's answer: in plain JSON, the bytes just stored as GET sends them, rather than parsing them to write
+ * them out again; otherwise (or when nothing was stored) the object.
+ */
+async function respondStored(r: ResourceRequest, store: GenericStore, code: number, out: { kv: KeyValue } | { object: JSONObject }, neg: Negotiated): Promise<void> {
+  if (!('kv' in out)) return respondObject(r, store, code, out.object, neg);
   if (servingStoredBytes && !neg.transform && neg.format === 'json') {
-    return writeRaw(r.res, 201, neg.contentType, rawObjectText((await store.rawObjects([out.kv])).item(0)) + '\n');
+    return writeRaw(r.res, code, neg.contentType, rawObjectText((await store.rawObjects([out.kv])).item(0)) + '\n');
   }
-  respondObject(r, store, 201, await store.read(out.kv), neg);
+  respondObject(r, store, code, await store.read(out.kv), neg);
 }
 
 /**
@@ -427,14 +435,13 @@ async function update(r: ResourceRequest, store: GenericStore, ns: string, sub: 
   admitDecoded(store, decoded, wq.fieldValidation, warnings);
   // checkName: a body without a name is refused (one naming another object is, by the store).
   if (!metaOf(obj).name) throw S.badRequest(`the name of the object (${r.info.name} based on URL) was undeterminable: name must be provided`);
-  let result: { object: JSONObject; created: boolean };
+  let result: Awaited<ReturnType<GenericStore['updateStored']>>;
   try {
-    result = await store.update(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings, user: r.user, manager: wq.manager });
+    result = await store.updateStored(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings, user: r.user, manager: wq.manager });
   } finally {
     for (const w of warnings) r.warn(w);
   }
-  const { object, created } = result;
-  respondObject(r, store, created ? 201 : 200, object, neg);
+  return respondStored(r, store, result.created ? 201 : 200, result, neg);
 }
 
 async function patch(r: ResourceRequest, store: GenericStore, ns: string, sub: Subresource, opts: EndpointOptions): Promise<void> {
@@ -445,9 +452,9 @@ async function patch(r: ResourceRequest, store: GenericStore, ns: string, sub: S
   const wq = writeQuery(r, 'PatchOptions', patchType);
   const warnings: string[] = [];
   const apply = patchType === APPLY_PATCH;
-  let result: { object: JSONObject; created: boolean };
+  let result: Awaited<ReturnType<GenericStore['updateStored']>>;
   try {
-    result = await store.update(
+    result = await store.updateStored(
       ns,
       r.info.name,
       (current) => {
@@ -465,8 +472,7 @@ async function patch(r: ResourceRequest, store: GenericStore, ns: string, sub: S
   } finally {
     for (const w of warnings) r.warn(w);
   }
-  const { object, created } = result;
-  respondObject(r, store, created ? 201 : 200, object, neg);
+  return respondStored(r, store, result.created ? 201 : 200, result, neg);
 }
 
 /** DeleteOptions from the body when there is one (then the query is ignored, as kube does), else from the query. */

@@ -1,4 +1,4 @@
-// A create answers with the bytes it stored (resourceVersion spliced in) rather than parsing them to write
+// A create (and an update) answers with the bytes it stored (resourceVersion spliced in) rather than parsing them to write
 // them out again, and its watch event carries the object the store built rather than a parse of the stored
 // bytes. Both fast paths must give what the decoding path gives, byte for byte: the create's answer and the
 // watch event's object are compared with a GET through the decoding path, for objects whose JSON encoding
@@ -11,10 +11,13 @@ import { request } from 'node:http';
 import { startApi, installCronTab, CRONTAB_CRD, type Api } from './helpers.js';
 import { serveStoredBytes } from '../../src/server/resource-handler.js';
 
-function raw(api: Api, method: string, path: string, body?: string): Promise<{ status: number; text: string }> {
+const APPLY = { 'Content-Type': 'application/apply-patch+yaml' };
+
+function raw(api: Api, method: string, path: string, body?: string, extra: Record<string, string> = {}): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
+    Object.assign(headers, extra);
     const req = request(api.url + path, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -124,6 +127,33 @@ test('a create answers, and its watch event carries, the bytes the decoding path
         for (let i = 0; i < 200 && !lines.some((l) => l.includes(`"name":"${name}"`)); i++) await new Promise((r) => setTimeout(r, 10));
         const event = lines.find((l) => l.includes(`"name":"${name}"`));
         assert.equal(event, want, `${path} ${name}: the watch event differs from the decoding path's`);
+      }
+      // Updates answer the same way: PUT, a merge patch, and server-side apply (creating, then changing).
+      const writes: [string, string, string, string, Record<string, string>][] = [
+        ['PUT', '/apis/stable.example.com/v1/namespaces/a/crontabs', 'plain', '', {}],
+        ['PATCH', '/apis/example.com/v1/namespaces/a/widgets', 'w', '{"metadata":{"labels":{"x":"1"}},"spec":{"added":[1.25,"ü"]}}', { 'Content-Type': 'application/merge-patch+json' }],
+        ['PATCH', '/apis/example.com/v1/namespaces/a/widgets', 'applied', '{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"applied"},"spec":{"b":1,"a":"é"}}', APPLY],
+        ['PATCH', '/apis/example.com/v1/namespaces/a/widgets', 'applied', '{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"applied"},"spec":{"b":2}}', APPLY],
+        ['PATCH', '/apis/stable.example.com/v1/namespaces/a/defaulted', 'd', '{"spec":{"cronSpec":"y"}}', { 'Content-Type': 'application/merge-patch+json' }],
+      ];
+      for (const [method, path, name, patch, headers] of writes) {
+        let body = patch;
+        if (method === 'PUT') {
+          const cur = JSON.parse((await raw(api, 'GET', `${path}/${name}`)).text);
+          cur.metadata.labels = { ...cur.metadata.labels, put: 'yes' };
+          body = JSON.stringify(cur);
+        }
+        const sep = headers === APPLY ? '?fieldManager=test' : '';
+        const written = await raw(api, method, `${path}/${name}${sep}`, body, headers);
+        assert.ok(written.status === 200 || written.status === 201, written.text);
+        serveStoredBytes(false);
+        const slow = await raw(api, 'GET', `${path}/${name}`);
+        serveStoredBytes(true);
+        assert.equal(written.text, slow.text, `${method} ${path} ${name}: the answer differs from the decoding path's`);
+        const lines = watches[paths.indexOf(path)]!.lines;
+        const want = `{"type":"${written.status === 201 ? 'ADDED' : 'MODIFIED'}","object":${slow.text.trimEnd()}}`;
+        for (let i = 0; i < 200 && !lines.includes(want); i++) await new Promise((r) => setTimeout(r, 10));
+        assert.ok(lines.includes(want), `${method} ${path} ${name}: no watch event with the decoding path's bytes:\n${want}\n${lines.filter((l) => l.includes(`"name":"${name}"`)).join('\n')}`);
       }
     } finally {
       for (const w of watches) w.close();
