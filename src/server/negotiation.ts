@@ -141,7 +141,7 @@ export const isJsonBody = (contentType: string | undefined): boolean => ['applic
  * Decodes a request body: JSON, YAML, or Kubernetes protobuf (built-in kinds, decoded into `into`).
  * With `strict`, duplicate keys in a JSON or YAML body are reported there as kube's strict decoders word them.
  */
-export function decodeBody(contentType: string | undefined, body: Buffer, into?: DecodeTarget, strict?: StrictDecoding): unknown | StatusError {
+export function decodeBody(contentType: string | undefined, body: Buffer, into?: DecodeTarget, strict?: StrictDecoding, bodyText?: string): unknown | StatusError {
   const type = bodyType(contentType);
   if (type === PROTOBUF_CONTENT_TYPE) {
     // Nested messages and embedded JSON (FieldsV1) can go deeper than the server's walkers (json-depth.ts):
@@ -156,7 +156,8 @@ export function decodeBody(contentType: string | undefined, body: Buffer, into?:
     if (r instanceof StatusError) return r;
     return valueDepthExceeds(r.object) ? protobufTooDeep(into) : r.object;
   }
-  const text = body.toString('utf8');
+  // bodyText: the caller's UTF-8 decoding of body, when it has one.
+  const text = bodyText ?? body.toString('utf8');
   if (type === 'application/json' || type === '') {
     // Too deep (json-depth.ts): refused as Go refuses a body beyond its limit, with the scanner's first error.
     const deep = jsonDepthOffset(text);

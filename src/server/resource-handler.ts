@@ -322,6 +322,8 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
   // Warn and Strict decode with the strict serializer; built-in kinds decode into typed objects.
   const strict: StrictDecoding | undefined =
     fieldValidation === 'Ignore' ? undefined : { errors: [], opaque: store.type.goType ? typedOpaquePaths(store.type.goType) : undefined };
+  // A JSON body's text, decoded from UTF-8 once for every step that reads it.
+  const jsonText = isJsonBody(r.req.headers['content-type']) ? body.toString('utf8') : undefined;
   const decoded = decodeBody(
     r.req.headers['content-type'],
     body,
@@ -330,6 +332,7 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
       kind: into.kind,
     },
     strict,
+    jsonText,
   );
   if (decoded instanceof S.StatusError) throw decoded;
   if (!isObject(decoded)) throw S.badRequest(`Object 'Kind' is missing in '${body.toString('utf8')}'`);
@@ -348,7 +351,7 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
   }
   // Custom resources decode into unstructured maps, where a number beyond float64 fails Go's decoder
   // (built-in kinds' typed decoding names the field instead).
-  const huge = !typed && isJsonBody(r.req.headers['content-type']) ? firstOutOfRangeNumber(body.toString('utf8')) : undefined;
+  const huge = !typed && jsonText !== undefined ? firstOutOfRangeNumber(jsonText) : undefined;
   if (huge !== undefined) {
     throw S.badRequest(cannotBeHandledAs(served.kind, served.version, served.kind, `json: cannot unmarshal number ${huge} into Go value of type float64`));
   }
@@ -360,7 +363,7 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
   if (typed && decoded['kind'] !== served.kind) {
     throw S.badRequest(`no kind "${String(decoded['kind'])}" is registered for version "${expected}"`);
   }
-  const unknownFields = decodeTypedBody(decoded, store.type, isJsonBody(r.req.headers['content-type']) ? body.toString('utf8') : undefined);
+  const unknownFields = decodeTypedBody(decoded, store.type, jsonText);
   return { obj: decoded, strictErrors: strict ? [...strict.errors, ...unknownFields] : [] };
 }
 

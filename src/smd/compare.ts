@@ -86,7 +86,10 @@ class Walker {
       const type = this.schema.field(t, key)?.type ?? t.elementType ?? {};
       const lv = l && key in l ? l[key] : undefined;
       const rv = r && key in r ? r[key] : undefined;
-      this.compare(type, lv, rv, [...path, fieldElement(key)], { inLeaf: leaf.inLeaf });
+      // The path grows and shrinks in place: sets keep its elements, never the array.
+      path.push(fieldElement(key));
+      this.compare(type, lv, rv, path, { inLeaf: leaf.inLeaf });
+      path.pop();
     }
   }
 

@@ -26,6 +26,27 @@ export function sortKeysDeep<T>(v: T): T {
 }
 
 /**
+ * Sorts strings as Array.prototype.sort() does (by UTF-16 code units). The few keys of an object, often in
+ * order already, by insertion: the built-in sort allocates work arrays on every call.
+ */
+function sortStrings(keys: string[]): void {
+  if (keys.length > 32) {
+    keys.sort();
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i]!;
+    let j = i - 1;
+    if (keys[j]! <= k) continue;
+    while (j >= 0 && keys[j]! > k) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
+}
+
+/**
  * sortKeysDeep, also telling whether the copy is plain JSON (isPlainJson: parsing its JSON text gives it
  * back exactly), found in the same walk.
  */
@@ -61,7 +82,7 @@ export function sortKeysDeepChecked<T>(v: T): { copy: T; plain: boolean } {
       continue;
     }
     const keys = Object.keys(src);
-    if (keys.length > 1) keys.sort();
+    sortStrings(keys);
     const o = out as Record<string, unknown>;
     for (const k of keys) {
       if (k === '__proto__') plain = false;

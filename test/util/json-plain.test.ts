@@ -47,3 +47,20 @@ test('rfc3339 formats whole seconds in UTC, also when asked twice in one second'
   assert.match(rfc3339(), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   assert.throws(() => rfc3339(new Date(NaN)), RangeError);
 });
+
+test('sortKeysDeep orders keys as Array.prototype.sort does, in order already or not, few or many', () => {
+  const alphabet = ['a', 'B', 'z', '_', '0', '9', '10', 'é', 'ß', '😀', '\uffff', '-', 'aa', 'a0', ''];
+  let seed = 7;
+  const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+  for (let round = 0; round < 200; round++) {
+    const n = rand(round % 10 === 0 ? 60 : 12);
+    const keys = new Set<string>();
+    while (keys.size < n) keys.add(alphabet[rand(alphabet.length)]! + alphabet[rand(alphabet.length)]! + (rand(3) ? '' : String(rand(100))));
+    const list = [...keys];
+    if (round % 3 === 0) list.sort();
+    const obj = Object.fromEntries(list.map((k) => [k, { [k]: 1, a: 2, Z: 3 }]));
+    const reference = (v: unknown): unknown =>
+      typeof v === 'object' && v !== null ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, reference((v as Record<string, unknown>)[k])])) : v;
+    assert.equal(JSON.stringify(sortKeysDeep(obj)), JSON.stringify(reference(obj)), `round ${round}`);
+  }
+});
