@@ -57,7 +57,7 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
   if (managed.fields.size === 0) return undefined;
   const out: ManagedFieldsEntry[] = [];
   for (const [id, vs] of managed.fields) {
-    const base = JSON.parse(id) as ManagedFieldsEntry;
+    const base = parsedIdentifier(id);
     const e: ManagedFieldsEntry = {};
     if (base.manager) e.manager = base.manager;
     e.operation = vs.applied ? 'Apply' : (base.operation ?? 'Update');
@@ -71,6 +71,19 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
   }
   return sortManagedFields(out);
 }
+
+/** An identifier's fields (read only), parsed once: the same few managers write again and again. */
+function parsedIdentifier(id: string): Readonly<ManagedFieldsEntry> {
+  let e = parsedIds.get(id);
+  if (e === undefined) {
+    e = JSON.parse(id) as ManagedFieldsEntry;
+    if (parsedIds.size >= 1024) parsedIds.clear();
+    parsedIds.set(id, e);
+  }
+  return e;
+}
+
+const parsedIds = new Map<string, ManagedFieldsEntry>();
 
 /** sortEncodedManagedFields: applies before updates, then oldest first, then by manager, version, subresource. */
 export function sortManagedFields(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] {

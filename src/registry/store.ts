@@ -7,7 +7,7 @@ import * as S from '../api/status.js';
 import { invalid, required, type FieldError } from '../api/field-error.js';
 import { goRendered } from '../schema/objectmeta.js';
 import type { JSONObject } from '../util/json.js';
-import { isObject } from '../util/json.js';
+import { isObject, sortKeysDeep, sortKeysDeepChecked } from '../util/json.js';
 import { rfc3339 } from '../util/time.js';
 import type { ResourceType, Subresource } from './resource-type.js';
 import { gcFinalizers, markAsDeleting, setFinalizers, shouldDeleteDuringUpdate, type DeleteOptions } from './deletion.js';
@@ -279,7 +279,8 @@ export class GenericStore {
       const prev = this.decodeShared(ev, 'prev');
       return (entry.left ??= { ...prev, metadata: { ...metaOf(prev), resourceVersion: String(ev.kv.modRevision) } });
     }
-    return (entry[which] ??= this.decode(which === 'kv' ? ev.kv : ev.prev!));
+    if (which === 'kv') return (entry.kv ??= (ev.type === 'put' ? this.takeBuilt(ev.kv) : undefined) ?? this.decode(ev.kv));
+    return (entry.prev ??= this.decode(ev.prev!));
   }
 
   private readonly shared = new WeakMap<StoreEvent, { kv?: JSONObject; prev?: JSONObject; left?: JSONObject }>();
@@ -321,11 +322,52 @@ export class GenericStore {
   }
 
   private async encode(obj: JSONObject): Promise<string> {
+    return (await this.encodeBuilt(obj)).value;
+  }
+
+  /**
+   * The stored bytes of an object, and the object they are the JSON text of when it is a fresh copy that
+   * parsing them would give back exactly (see `built`), else undefined.
+   */
+  private async encodeBuilt(obj: JSONObject): Promise<{ value: string; built: JSONObject | undefined }> {
     const stored = this.type.asyncCodec ? await this.type.asyncCodec.encode(obj) : this.type.toStorage(obj);
     // An empty resourceVersion holds its place in the canonical key order; reads fill it in.
     const meta = { ...metaOf(stored), resourceVersion: '' };
     const order = this.type.storedOrder ?? this.type.strategy.canonicalize;
-    return stringifyJSON(order({ ...stored, metadata: meta }));
+    const unordered = { ...stored, metadata: meta };
+    // sortKeysDeep copies at every depth, so its copy can be handed on (other orders share members with
+    // the request's object); only what is served as stored is.
+    if (order !== sortKeysDeep || this.type.storedBytesPrefix === undefined) return { value: stringifyJSON(order(unordered)), built: undefined };
+    const { copy, plain } = sortKeysDeepChecked(unordered);
+    return { value: stringifyJSON(copy), built: plain ? copy : undefined };
+  }
+
+  /**
+   * Objects this store is writing, by key, as built in memory: the text of each is the value being written.
+   * The watch event of the write takes it instead of parsing the value again (watchers share one decoded
+   * object per event, and never change it). Kept until the write settles.
+   */
+  private readonly building = new Map<string, { value: string; built: JSONObject }>();
+
+  /** A kv write of `value`, announcing its built object to the watch event the write makes. */
+  private async writeBuilt<T>(key: string, value: string, built: JSONObject | undefined, write: () => Promise<T>): Promise<T> {
+    if (!built) return write();
+    const entry = { value, built };
+    this.building.set(key, entry);
+    try {
+      return await write();
+    } finally {
+      if (this.building.get(key) === entry) this.building.delete(key);
+    }
+  }
+
+  /** The object built for the write whose event this is, if its bytes are served as they are. Taken once. */
+  private takeBuilt(kv: KeyValue): JSONObject | undefined {
+    const entry = this.building.get(kv.key);
+    if (!entry || entry.value !== kv.value || !this.servedAsStored(kv)) return undefined;
+    this.building.delete(kv.key);
+    setResourceVersion(entry.built, String(kv.modRevision));
+    return entry.built;
   }
 
   async get(namespace: string, name: string): Promise<JSONObject> {
@@ -339,6 +381,19 @@ export class GenericStore {
   async expire(namespace: string, name: string, revision: number): Promise<boolean> {
     return (await this.kv.delete(this.key(namespace, name), revision)).ok;
   }
+
+  /**
+   * The object as get gives it, decoded once per stored key-value (a caching store hands out the same one
+   * while it is current) and shared by every caller, who must not change it: for lookups on every request.
+   */
+  async getShared(namespace: string, name: string): Promise<JSONObject> {
+    const kv = await this.getKV(namespace, name);
+    let obj = this.sharedReads.get(kv);
+    if (obj === undefined) this.sharedReads.set(kv, (obj = await this.read(kv)));
+    return obj;
+  }
+
+  private readonly sharedReads = new WeakMap<KeyValue, JSONObject>();
 
   async getKV(namespace: string, name: string): Promise<KeyValue> {
     const kv = await this.kv.get(this.key(namespace, name));
@@ -425,6 +480,15 @@ export class GenericStore {
   }
 
   async create(namespace: string, input: JSONObject, opts: WriteOptions = {}): Promise<JSONObject> {
+    const out = await this.createStored(namespace, input, opts);
+    return 'kv' in out ? this.read(out.kv) : out.object;
+  }
+
+  /**
+   * create, answering with what was written as stored (whose bytes a response may send as they are: see
+   * rawObjects), or with the object when nothing was (a dry run).
+   */
+  async createStored(namespace: string, input: JSONObject, opts: WriteOptions = {}): Promise<{ kv: KeyValue } | { object: JSONObject }> {
     // The create handler records the managed fields first, before admission and the strategy.
     const fm = opts.manager !== undefined ? this.fieldManager('') : undefined;
     const obj = fm ? await fm.update(undefined, input, opts.manager!) : input;
@@ -453,11 +517,13 @@ export class GenericStore {
     if (opts.dryRun) {
       const existing = await this.kv.get(this.key(namespace, name));
       if (existing) throw S.alreadyExists(this.gr, name);
-      return obj;
+      return { object: obj };
     }
-    const res = await this.kv.create(this.key(namespace, name), await this.encode(obj));
+    const key = this.key(namespace, name);
+    const { value, built } = await this.encodeBuilt(obj);
+    const res = await this.writeBuilt(key, value, built, () => this.kv.create(key, value));
     if (!res.ok) throw S.alreadyExists(this.gr, name);
-    return this.read(res.kv);
+    return { kv: res.kv };
   }
 
   private fillNamespace(meta: ObjectMeta, namespace: string): void {
@@ -482,6 +548,18 @@ export class GenericStore {
     sub: Subresource,
     opts: WriteOptions = {},
   ): Promise<{ object: JSONObject; created: boolean }> {
+    const out = await this.updateStored(namespace, name, mutate, sub, opts);
+    return { object: 'kv' in out ? await this.read(out.kv) : out.object, created: out.created };
+  }
+
+  /** update, answering with what was written as stored when something was (as createStored does). */
+  async updateStored(
+    namespace: string,
+    name: string,
+    mutate: (current: JSONObject | undefined) => Promise<JSONObject> | JSONObject,
+    sub: Subresource,
+    opts: WriteOptions = {},
+  ): Promise<({ kv: KeyValue } | { object: JSONObject }) & { created: boolean }> {
     const key = this.key(namespace, name);
     for (let attempt = 0; ; attempt++) {
       const kv = await this.kv.get(key);
@@ -499,7 +577,7 @@ export class GenericStore {
       if (!current || !kv) {
         if ((!this.type.strategy.allowCreateOnUpdate && !opts.forceAllowCreate) || sub !== '') throw S.notFound(this.gr, name);
         if (meta.resourceVersion) throw S.notFound(this.gr, name);
-        return { object: await this.create(namespace, desired, { ...opts, manager: undefined }), created: true };
+        return { ...(await this.createStored(namespace, desired, { ...opts, manager: undefined })), created: true };
       }
       const precondition = meta.resourceVersion;
       if (!precondition && !this.type.strategy.allowUnconditionalUpdate) {
@@ -537,15 +615,15 @@ export class GenericStore {
         if (attempt >= MAX_CONFLICT_RETRIES) throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
         continue;
       }
-      const value = await this.encode(desired);
+      const { value, built } = await this.encodeBuilt(desired);
       // No-op: no new revision, unless the stored bytes need rewriting under the current encryption.
       if (value === kv.value && !kv.stale) return { object: current, created: false };
       if (opts.dryRun) {
         setResourceVersion(desired, String(kv.modRevision));
         return { object: this.type.strategy.canonicalize(desired), created: false };
       }
-      const res = await this.kv.update(key, value, kv.modRevision);
-      if (res.ok) return { object: await this.read(res.kv), created: false };
+      const res = await this.writeBuilt(key, value, built, () => this.kv.update(key, value, kv.modRevision));
+      if (res.ok) return { kv: res.kv, created: false };
       if (!res.current) throw S.notFound(this.gr, name);
       // Someone wrote between our read and our write: read again (a stale precondition then fails above).
       if (attempt >= MAX_CONFLICT_RETRIES) throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);

@@ -21,10 +21,21 @@ interface MediaRange {
  * kept and sorted last, concrete types before wildcards at equal q); no header at all is the first
  * serializer, JSON.
  */
-function parseAccept(header: string | undefined): MediaRange[] {
-  if (!header) return [{ type: '*/*', params: {}, q: 1 }];
-  return parseAcceptClauses(header).map((c) => ({ type: `${c.type}/${c.subType}`, params: c.params, q: c.q }));
+function parseAccept(header: string | undefined): readonly MediaRange[] {
+  if (!header) return ANY;
+  // Clients send the same few headers on every request: each is parsed once (the ranges are only read).
+  let ranges = acceptCache.get(header);
+  if (ranges === undefined) {
+    ranges = parseAcceptClauses(header).map((c) => ({ type: `${c.type}/${c.subType}`, params: c.params, q: c.q }));
+    if (acceptCache.size >= ACCEPT_CACHE_SIZE) acceptCache.clear();
+    acceptCache.set(header, ranges);
+  }
+  return ranges;
 }
+
+const ANY: readonly MediaRange[] = [{ type: '*/*', params: {}, q: 1 }];
+const ACCEPT_CACHE_SIZE = 256;
+const acceptCache = new Map<string, readonly MediaRange[]>();
 
 export type OutputFormat = 'json' | 'yaml' | 'protobuf';
 export type Transform = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
@@ -130,7 +141,7 @@ export const isJsonBody = (contentType: string | undefined): boolean => ['applic
  * Decodes a request body: JSON, YAML, or Kubernetes protobuf (built-in kinds, decoded into `into`).
  * With `strict`, duplicate keys in a JSON or YAML body are reported there as kube's strict decoders word them.
  */
-export function decodeBody(contentType: string | undefined, body: Buffer, into?: DecodeTarget, strict?: StrictDecoding): unknown | StatusError {
+export function decodeBody(contentType: string | undefined, body: Buffer, into?: DecodeTarget, strict?: StrictDecoding, bodyText?: string): unknown | StatusError {
   const type = bodyType(contentType);
   if (type === PROTOBUF_CONTENT_TYPE) {
     // Nested messages and embedded JSON (FieldsV1) can go deeper than the server's walkers (json-depth.ts):
@@ -145,7 +156,8 @@ export function decodeBody(contentType: string | undefined, body: Buffer, into?:
     if (r instanceof StatusError) return r;
     return valueDepthExceeds(r.object) ? protobufTooDeep(into) : r.object;
   }
-  const text = body.toString('utf8');
+  // bodyText: the caller's UTF-8 decoding of body, when it has one.
+  const text = bodyText ?? body.toString('utf8');
   if (type === 'application/json' || type === '') {
     // Too deep (json-depth.ts): refused as Go refuses a body beyond its limit, with the scanner's first error.
     const deep = jsonDepthOffset(text);

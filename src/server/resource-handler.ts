@@ -5,6 +5,7 @@ import * as S from '../api/status.js';
 import { GO_VALUE, goQuote, invalid as invalidField, notSupported, required, type FieldError } from '../api/field-error.js';
 import { managerOrUserAgent } from '../registry/field-manager/manager-name.js';
 import type { GenericStore, ListResult, DeleteOptions } from '../registry/store.js';
+import type { KeyValue } from '../storage/types.js';
 import { metaOf, rawObjectText } from '../registry/store.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { JSONObject } from '../util/json.js';
@@ -321,6 +322,8 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
   // Warn and Strict decode with the strict serializer; built-in kinds decode into typed objects.
   const strict: StrictDecoding | undefined =
     fieldValidation === 'Ignore' ? undefined : { errors: [], opaque: store.type.goType ? typedOpaquePaths(store.type.goType) : undefined };
+  // A JSON body's text, decoded from UTF-8 once for every step that reads it.
+  const jsonText = isJsonBody(r.req.headers['content-type']) ? body.toString('utf8') : undefined;
   const decoded = decodeBody(
     r.req.headers['content-type'],
     body,
@@ -329,6 +332,7 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
       kind: into.kind,
     },
     strict,
+    jsonText,
   );
   if (decoded instanceof S.StatusError) throw decoded;
   if (!isObject(decoded)) throw S.badRequest(`Object 'Kind' is missing in '${body.toString('utf8')}'`);
@@ -347,7 +351,7 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
   }
   // Custom resources decode into unstructured maps, where a number beyond float64 fails Go's decoder
   // (built-in kinds' typed decoding names the field instead).
-  const huge = !typed && isJsonBody(r.req.headers['content-type']) ? firstOutOfRangeNumber(body.toString('utf8')) : undefined;
+  const huge = !typed && jsonText !== undefined ? firstOutOfRangeNumber(jsonText) : undefined;
   if (huge !== undefined) {
     throw S.badRequest(cannotBeHandledAs(served.kind, served.version, served.kind, `json: cannot unmarshal number ${huge} into Go value of type float64`));
   }
@@ -359,7 +363,7 @@ async function decodeObject(r: ResourceRequest, store: GenericStore, fieldValida
   if (typed && decoded['kind'] !== served.kind) {
     throw S.badRequest(`no kind "${String(decoded['kind'])}" is registered for version "${expected}"`);
   }
-  const unknownFields = decodeTypedBody(decoded, store.type, isJsonBody(r.req.headers['content-type']) ? body.toString('utf8') : undefined);
+  const unknownFields = decodeTypedBody(decoded, store.type, jsonText);
   return { obj: decoded, strictErrors: strict ? [...strict.errors, ...unknownFields] : [] };
 }
 
@@ -378,13 +382,25 @@ async function create(r: ResourceRequest, store: GenericStore, ns: string): Prom
   const warnings: string[] = [];
   admitDecoded(store, decoded, wq.fieldValidation, warnings);
   // Warnings reach the client even when the write is refused (an admission webhook's, say), as kube's recorder sends them.
-  let out: JSONObject;
+  let out: Awaited<ReturnType<GenericStore['createStored']>>;
   try {
-    out = await store.create(ns, obj, { dryRun: wq.dryRun, warnings, user: r.user, latency: r, manager: wq.manager });
+    out = await store.createStored(ns, obj, { dryRun: wq.dryRun, warnings, user: r.user, latency: r, manager: wq.manager });
   } finally {
     for (const w of warnings) r.warn(w);
   }
-  respondObject(r, store, 201, out, neg);
+  return respondStored(r, store, 201, out, neg);
+}
+
+/**
+ * A write's answer: in plain JSON, the bytes just stored as GET sends them, rather than parsing them to write
+ * them out again; otherwise (or when nothing was stored) the object.
+ */
+async function respondStored(r: ResourceRequest, store: GenericStore, code: number, out: { kv: KeyValue } | { object: JSONObject }, neg: Negotiated): Promise<void> {
+  if (!('kv' in out)) return respondObject(r, store, code, out.object, neg);
+  if (servingStoredBytes && !neg.transform && neg.format === 'json') {
+    return writeRaw(r.res, code, neg.contentType, rawObjectText((await store.rawObjects([out.kv])).item(0)) + '\n');
+  }
+  respondObject(r, store, code, await store.read(out.kv), neg);
 }
 
 /**
@@ -422,14 +438,13 @@ async function update(r: ResourceRequest, store: GenericStore, ns: string, sub: 
   admitDecoded(store, decoded, wq.fieldValidation, warnings);
   // checkName: a body without a name is refused (one naming another object is, by the store).
   if (!metaOf(obj).name) throw S.badRequest(`the name of the object (${r.info.name} based on URL) was undeterminable: name must be provided`);
-  let result: { object: JSONObject; created: boolean };
+  let result: Awaited<ReturnType<GenericStore['updateStored']>>;
   try {
-    result = await store.update(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings, user: r.user, latency: r, manager: wq.manager });
+    result = await store.updateStored(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings, user: r.user, latency: r, manager: wq.manager });
   } finally {
     for (const w of warnings) r.warn(w);
   }
-  const { object, created } = result;
-  respondObject(r, store, created ? 201 : 200, object, neg);
+  return respondStored(r, store, result.created ? 201 : 200, result, neg);
 }
 
 async function patch(r: ResourceRequest, store: GenericStore, ns: string, sub: Subresource, opts: EndpointOptions): Promise<void> {
@@ -440,9 +455,9 @@ async function patch(r: ResourceRequest, store: GenericStore, ns: string, sub: S
   const wq = writeQuery(r, 'PatchOptions', patchType);
   const warnings: string[] = [];
   const apply = patchType === APPLY_PATCH;
-  let result: { object: JSONObject; created: boolean };
+  let result: Awaited<ReturnType<GenericStore['updateStored']>>;
   try {
-    result = await store.update(
+    result = await store.updateStored(
       ns,
       r.info.name,
       (current) => {
@@ -460,8 +475,7 @@ async function patch(r: ResourceRequest, store: GenericStore, ns: string, sub: S
   } finally {
     for (const w of warnings) r.warn(w);
   }
-  const { object, created } = result;
-  respondObject(r, store, created ? 201 : 200, object, neg);
+  return respondStored(r, store, result.created ? 201 : 200, result, neg);
 }
 
 /** DeleteOptions from the body when there is one (then the query is ignored, as kube does), else from the query. */

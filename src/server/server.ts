@@ -321,7 +321,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // ValidatingAdmissionPolicy, then the webhooks.
   const admission: Admission = admissionChain([
     crdTerminating((r) => serving?.isTerminating(r) ?? false),
-    namespaceLifecycle(namespaceByName),
+    // It only reads the namespace's phase: the decoded namespace is shared between requests.
+    namespaceLifecycle((name) => orUndefined(namespaces.getShared('', name))),
     // kube's RBAC storage wrappers run after mutating admission, before the strategy.
     rbacEscalationCheck({ authorize: (a) => authorizerHooks.authorize(a), resolver: () => rbac?.resolver, synced: () => rbac?.waitForStores() ?? Promise.resolve() }),
     // ValidatingAdmissionPolicy, once its informers have listed (below).

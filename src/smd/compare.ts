@@ -80,12 +80,16 @@ class Walker {
     const bothEmpty = (!l || Object.keys(l).length === 0) && (!r || Object.keys(r).length === 0);
     if (t.elementRelationship === 'atomic' || bothEmpty) return this.doLeaf(lhs, rhs, path, leaf);
     if (!l && !r) return;
-    const keys = new Set([...Object.keys(l ?? {}), ...Object.keys(r ?? {})]);
+    // One side alone (most of a create) needs no union of the keys.
+    const keys = l && r ? new Set([...Object.keys(l), ...Object.keys(r)]) : Object.keys((l ?? r)!);
     for (const key of keys) {
       const type = this.schema.field(t, key)?.type ?? t.elementType ?? {};
       const lv = l && key in l ? l[key] : undefined;
       const rv = r && key in r ? r[key] : undefined;
-      this.compare(type, lv, rv, [...path, fieldElement(key)], { inLeaf: leaf.inLeaf });
+      // The path grows and shrinks in place: sets keep its elements, never the array.
+      path.push(fieldElement(key));
+      this.compare(type, lv, rv, path, { inLeaf: leaf.inLeaf });
+      path.pop();
     }
   }
 

@@ -22,23 +22,111 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 
 /** A copy with object keys sorted at every level: how Go encodes unstructured maps, so custom resources read back as kube-apiserver writes them. */
 export function sortKeysDeep<T>(v: T): T {
-  if (typeof v !== 'object' || v === null) return v;
-  // An explicit stack of (source, copy) pairs: bodies may nest 10,000 deep, beyond the call stack.
-  const copy = (x: object): object => (Array.isArray(x) ? new Array<unknown>(x.length) : {});
-  const root = copy(v);
-  const todo: [object, Record<string | number, unknown>][] = [[v, root as Record<string, unknown>]];
-  while (todo.length > 0) {
-    const [src, out] = todo.pop()!;
-    const keys: (string | number)[] = Array.isArray(src) ? src.map((_, i) => i) : Object.keys(src).sort();
-    for (const k of keys) {
-      const x = (src as Record<string | number, unknown>)[k];
-      if (typeof x === 'object' && x !== null) {
-        const c = copy(x);
-        out[k] = c;
-        todo.push([x, c as Record<string, unknown>]);
-      } else out[k] = x;
-    }
-  }
-  return root as T;
+  return sortKeysDeepChecked(v).copy;
 }
 
+/**
+ * Sorts strings as Array.prototype.sort() does (by UTF-16 code units). The few keys of an object, often in
+ * order already, by insertion: the built-in sort allocates work arrays on every call.
+ */
+function sortStrings(keys: string[]): void {
+  if (keys.length > 32) {
+    keys.sort();
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i]!;
+    let j = i - 1;
+    if (keys[j]! <= k) continue;
+    while (j >= 0 && keys[j]! > k) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
+}
+
+/**
+ * sortKeysDeep, also telling whether the copy is plain JSON (isPlainJson: parsing its JSON text gives it
+ * back exactly), found in the same walk.
+ */
+export function sortKeysDeepChecked<T>(v: T): { copy: T; plain: boolean } {
+  if (typeof v !== 'object' || v === null) return { copy: v, plain: isPlainJson(v) };
+  // Explicit stacks of sources and their copies: bodies may nest 10,000 deep, beyond the call stack.
+  let plain = true;
+  const copy = (x: object): object => {
+    if (Array.isArray(x)) return new Array<unknown>(x.length);
+    if (Object.getPrototypeOf(x) !== Object.prototype) plain = false;
+    return {};
+  };
+  const root = copy(v);
+  const srcs: object[] = [v];
+  const outs: object[] = [root];
+  const member = (x: unknown): unknown => {
+    if (typeof x === 'object') {
+      if (x === null) return x;
+      const c = copy(x);
+      srcs.push(x);
+      outs.push(c);
+      return c;
+    }
+    if (plain && typeof x !== 'string' && typeof x !== 'boolean' && !isJsonNumber(x)) plain = false;
+    return x;
+  };
+  while (srcs.length > 0) {
+    const src = srcs.pop()!;
+    const out = outs.pop()!;
+    if (Array.isArray(src)) {
+      const a = out as unknown[];
+      for (let i = 0; i < src.length; i++) a[i] = member(src[i]);
+      continue;
+    }
+    const keys = Object.keys(src);
+    sortStrings(keys);
+    const o = out as Record<string, unknown>;
+    for (const k of keys) {
+      if (k === '__proto__') plain = false;
+      o[k] = member((src as Record<string, unknown>)[k]);
+    }
+  }
+  return { copy: root as T, plain };
+}
+
+/** A number JSON text gives back as it is: finite, and not -0 (written as 0). */
+const isJsonNumber = (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x) && !Object.is(x, -0);
+
+/**
+ * Whether JSON.parse of JSON.stringify(v) gives back v exactly: plain objects and arrays only (no class
+ * instances, no `__proto__` member), no undefined, functions, symbols, bigints, non-finite numbers or -0.
+ * What is built in memory may then stand for what parsing its stored text would give.
+ */
+export function isPlainJson(v: unknown): boolean {
+  const todo: unknown[] = [v];
+  while (todo.length > 0) {
+    const x = todo.pop();
+    switch (typeof x) {
+      case 'string':
+      case 'boolean':
+        continue;
+      case 'number':
+        if (!isJsonNumber(x)) return false;
+        continue;
+      case 'object': {
+        if (x === null) continue;
+        if (Array.isArray(x)) {
+          for (let i = 0; i < x.length; i++) todo.push(x[i]);
+          continue;
+        }
+        if (Object.getPrototypeOf(x) !== Object.prototype) return false;
+        for (const k in x) {
+          if (!Object.hasOwn(x, k)) return false;
+          todo.push((x as JSONObject)[k]);
+        }
+        continue;
+      }
+      default:
+        return false;
+    }
+  }
+  return true;
+}

@@ -1,8 +1,17 @@
 // Kubernetes timestamps (RFC 3339, whole seconds, UTC) and kubectl's human-readable durations.
 
-export function rfc3339(d: Date = new Date()): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+export function rfc3339(d?: Date): string {
+  const second = Math.floor((d ? d.getTime() : Date.now()) / 1000);
+  // Every write stamps the time, many within the same second: formatted once per second.
+  if (second !== lastSecond) {
+    lastText = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastSecond = second;
+  }
+  return lastText;
 }
+
+let lastSecond = NaN;
+let lastText = '';
 
 /** k8s.io/apimachinery/pkg/util/duration.HumanDuration. */
 export function humanDuration(ms: number): string {

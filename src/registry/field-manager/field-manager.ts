@@ -124,8 +124,18 @@ export class FieldManager {
   }
 
   private identifier(manager: string, operation: 'Apply' | 'Update'): string {
-    return managerIdentifier({ manager: manager || 'unknown', operation, apiVersion: this.apiVersion, subresource: this.cfg.subresource || undefined });
+    // The same few managers write again and again: each identifier is made once.
+    const key = `${operation}\u0000${manager}`;
+    let id = this.identifiers.get(key);
+    if (id === undefined) {
+      id = managerIdentifier({ manager: manager || 'unknown', operation, apiVersion: this.apiVersion, subresource: this.cfg.subresource || undefined });
+      if (this.identifiers.size >= 1024) this.identifiers.clear();
+      this.identifiers.set(key, id);
+    }
+    return id;
   }
+
+  private readonly identifiers = new Map<string, string>();
 
   /** ObjectToTyped: a value the schema does not describe is an error with smd's wording. */
   private typed(obj: JSONObject, allowDuplicates: boolean): string | undefined {
