@@ -78,12 +78,11 @@ export class LogicalClusters {
           this.started.set(name, inst);
           this.lastUsed.set(name, Date.now());
         },
-        () => {},
+        // A start that failed is tried again by the next request.
+        () => {
+          if (this.instances.get(name) === p) this.instances.delete(name);
+        },
       );
-      // A start that failed is tried again by the next request.
-      p.catch(() => {
-        if (this.instances.get(name) === p) this.instances.delete(name);
-      });
     }
     return p;
   }
