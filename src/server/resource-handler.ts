@@ -5,7 +5,7 @@ import * as S from '../api/status.js';
 import { GO_VALUE, goQuote, invalid as invalidField, notSupported, required, type FieldError } from '../api/field-error.js';
 import { managerOrUserAgent } from '../registry/field-manager/manager-name.js';
 import type { GenericStore, ListResult, DeleteOptions } from '../registry/store.js';
-import { metaOf, rawObjectText } from '../registry/store.js';
+import { metaOf, rawObjectText, selectFromStoredBytes } from '../registry/store.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
@@ -94,6 +94,7 @@ function servesProtobuf(store: GenericStore): boolean {
 let servingStoredBytes = true;
 export function serveStoredBytes(on: boolean): void {
   servingStoredBytes = on;
+  selectFromStoredBytes(on);
 }
 
 export function negotiate(r: ResourceRequest, shape: ResponseShape, store?: GenericStore): Negotiated {
