@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { memberText, objectEnd, storedLabels } from '../../src/registry/stored-json.js';
+import { closingQuote } from '../../src/util/json-depth.js';
 
 const PREFIX = '{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":';
 const labelsOf = (metadata: unknown): Record<string, string> | undefined => {
@@ -51,4 +52,19 @@ test('memberText and objectEnd find members and ends past strings, escapes and n
   assert.equal(memberText(t, 0, 'f'), 'true');
   assert.equal(memberText(t, 0, 'd'), null);
   assert.equal(memberText('{}', 0, 'a'), null);
+});
+
+test('closingQuote finds the end of any JSON string, escaped quotes and backslash runs included', () => {
+  const parts = ['a', '"', '\\', '\\"', '\\\\', 'é', '😀', '\u0001', '\n', '/', ' '];
+  let seed = 7;
+  const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+  for (let k = 0; k < 2000; k++) {
+    let s = '';
+    for (let j = rand(12); j > 0; j--) s += parts[rand(parts.length)];
+    const lit = JSON.stringify(s);
+    assert.equal(closingQuote(`${lit},"x":"\\\\"`, 0), lit.length - 1, lit);
+    assert.equal(closingQuote(`{"k":${lit}}`, 5), 5 + lit.length - 1, lit);
+  }
+  assert.equal(closingQuote('"abc', 0), 4);
+  assert.equal(closingQuote('"ab\\"', 0), 5);
 });
