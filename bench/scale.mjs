@@ -40,7 +40,7 @@ const DISCOVERY_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDis
 
 const rows = [];
 const notes = [];
-const log = (s) => process.stderr.write(`${s}\n`);
+const log = (s) => process.stderr.write(`[${(performance.now() / 1000).toFixed(0)} s] ${s}\n`);
 const n = (x) => Math.round(x).toLocaleString('en-US');
 const fmt = {
   rate: (x) => `${n(x)}/s`,
@@ -58,10 +58,22 @@ function ratioRow(figure, ours, base, show, goal, ratio = ours / base) {
 function absRow(figure, ours, show, goal, base = undefined) {
   rows.push({ figure, ours: show(ours), base: base === undefined ? '—' : show(base), ratio: base === undefined ? '—' : fmt.ratio(ours / base), goal: goal?.text ?? 'info', met: met(goal, ours) });
 }
+/** Run one figure; a failure becomes a row saying so, and the run goes on to the next. */
+async function attempt(figure, fn) {
+  try {
+    await fn();
+  } catch (err) {
+    log(`${figure} failed: ${err?.stack ?? err}`);
+    rows.push({ figure: `${figure}: FAILED (${String(err?.message ?? err).slice(0, 160)})`, ours: '—', base: '—', ratio: '—', goal: '', met: 'NO' });
+  }
+}
 const atMost = (limit, text) => ({ text, ok: (x) => x <= limit });
 
 async function startOurs(dataDir) {
-  const { proc, reply } = await startChild('./server.mjs', { dataDir }, serverExecArgv);
+  // Room for every watcher and the benchmark's other connections: the default cap is 10,000 per listener
+  // (less when the descriptor limit is lower), which the 10,000 watchers alone reach.
+  const maxConnections = cfg.watchers + 1_000;
+  const { proc, reply } = await startChild('./server.mjs', { dataDir, maxConnections }, serverExecArgv);
   return { proc, url: reply.url, secureUrl: reply.secureUrl, port: Number(new URL(reply.url).port) };
 }
 
@@ -187,6 +199,10 @@ function replay(port, path, marker) {
       // Events, not lines (chunk framing has newlines too); one may straddle two reads.
       const seen = tail.slice(-(EVENT.length - 1)) + text;
       for (let i = seen.indexOf(EVENT); i >= 0; i = seen.indexOf(EVENT, i + 1)) lines++;
+      if (text.includes('{"type":"ERROR"')) {
+        sock.destroy();
+        return reject(new Error(`watch ended: ${text.slice(text.indexOf('{"type":"ERROR"'), text.indexOf('{"type":"ERROR"') + 300)}`));
+      }
       if ((tail + text).includes(marker)) {
         const ms = performance.now() - t0;
         sock.destroy();
@@ -195,6 +211,7 @@ function replay(port, path, marker) {
       tail = text.slice(-(marker.length - 1));
     });
     sock.on('error', reject);
+    sock.on('close', () => reject(new Error(`the watch closed after ${lines} events, before ${marker}`)));
   });
 }
 
@@ -223,6 +240,19 @@ async function objectsPart(tmp) {
     if (f.rates.length > 1) ratioRow(`fill: creates/s of the last ${n(Math.min(100_000, cfg.objects))} vs the first after the baseline`, f.rates.at(-1), f.rates[0], fmt.rate, undefined);
     notes.push(`fill: ${f.rates.map((x) => n(x)).join(', ')} creates/s per chunk of 100,000`);
 
+    // ---- a watch from replayEvents revisions back (first: history older than 5 minutes is compacted) ----
+    await attempt('watch replay', async () => {
+      log(`watch replay of ${n(cfg.replayEvents)} events...`);
+      const end = (await expectOk(request(`${s.url}${crontabs(NS)}`, 'POST', JSON.parse(crontabBody(NS).replace('__NAME__', 'replay-end'))), 'replay-end')).json();
+      const endRv = Number(end.metadata.resourceVersion);
+      const from = endRv - cfg.replayEvents;
+      // The revisions in (from, endRv] are the fill's creates, and this one.
+      const rp = await replay(s.port, `${GROUP_PATH}/crontabs?watch=1&resourceVersion=${from}`, '"name":"replay-end"');
+      const events = rp.lines;
+      ratioRow(`watch from a resourceVersion ${n(cfg.replayEvents)} revisions back: events/s replayed (${n(events)} events) vs the goal`, (events / rp.ms) * 1000, 100_000, fmt.rate, { text: '≥ 1.0× (100,000/s)', ok: (x) => x >= 1 });
+      notes.push(`watch replay: ${n(events)} events in ${rp.ms.toFixed(0)} ms, first bytes after ${rp.first.toFixed(1)} ms, from resourceVersion ${from} to ${endRv}`);
+    });
+
     log('create and GET at full size...');
     const atFull = await createAndGet(s, 'n');
     const within10 = { text: '≥ 0.9×', ok: (x) => x >= 0.9 };
@@ -239,36 +269,29 @@ async function objectsPart(tmp) {
     notes.push(`label LIST: latencies ${l.lat.map((x) => x.toFixed(0)).join(', ')} ms; stringify ${l.str.map((x) => x.toFixed(0)).join(', ')} ms; server RSS ${fmt.gib(l.before)} before, peak ${fmt.gib(l.peak)} during (+${fmt.mib(l.peak - l.before)} for a ${fmt.mib(l.bytes)} response), ${fmt.gib(l.after)} 2 s after`);
 
     // ---- paged lists through the whole collection ----
-    log(`paged LIST (limit=${cfg.pageLimit}) through the whole namespace...`);
-    resetPeakRss(pid);
-    const w = await pagedWalk(s);
-    if (w.items < cfg.objects) throw new Error(`paging returned ${w.items} objects, expected ${cfg.objects}`);
-    const third = Math.max(1, Math.floor(w.lat.length / 3));
-    absRow(`paged LIST limit=${cfg.pageLimit}: p99 per page over all ${n(w.lat.length)} pages of ${n(w.items)} CRs`, percentile(w.lat, 0.99), fmt.ms, atMost(20, '≤ 20 ms'));
-    for (const [what, part] of [['first third', w.lat.slice(0, third)], ['middle third', w.lat.slice(third, 2 * third)], ['last third', w.lat.slice(2 * third)]]) {
-      absRow(`paged LIST: p99 per page, ${what} of the collection`, percentile(part, 0.99), fmt.ms, atMost(20, '≤ 20 ms'));
-    }
-    notes.push(`paged LIST: first page ${fmt.ms(w.lat[0])}, middle page ${fmt.ms(w.lat[w.lat.length >> 1])}, last page ${fmt.ms(w.lat.at(-1))}; p50 ${fmt.ms(percentile(w.lat, 0.5))}; max ${fmt.ms(Math.max(...w.lat))}`);
+    await attempt('paged LIST', async () => {
+      log(`paged LIST (limit=${cfg.pageLimit}) through the whole namespace...`);
+      resetPeakRss(pid);
+      const w = await pagedWalk(s);
+      if (w.items < cfg.objects) throw new Error(`paging returned ${w.items} objects, expected ${cfg.objects}`);
+      const third = Math.max(1, Math.floor(w.lat.length / 3));
+      absRow(`paged LIST limit=${cfg.pageLimit}: p99 per page over all ${n(w.lat.length)} pages of ${n(w.items)} CRs`, percentile(w.lat, 0.99), fmt.ms, atMost(20, '≤ 20 ms'));
+      for (const [what, part] of [['first third', w.lat.slice(0, third)], ['middle third', w.lat.slice(third, 2 * third)], ['last third', w.lat.slice(2 * third)]]) {
+        absRow(`paged LIST: p99 per page, ${what} of the collection`, percentile(part, 0.99), fmt.ms, atMost(20, '≤ 20 ms'));
+      }
+      notes.push(`paged LIST: first page ${fmt.ms(w.lat[0])}, middle page ${fmt.ms(w.lat[w.lat.length >> 1])}, last page ${fmt.ms(w.lat.at(-1))}; p50 ${fmt.ms(percentile(w.lat, 0.5))}; max ${fmt.ms(Math.max(...w.lat))}`);
+    });
     const listPeak = Math.max(l.peak, rssOf(pid).peak);
 
-    // ---- a watch from replayEvents revisions back ----
-    log(`watch replay of ${n(cfg.replayEvents)} events...`);
-    const end = (await expectOk(request(`${s.url}${crontabs(NS)}`, 'POST', JSON.parse(crontabBody(NS).replace('__NAME__', 'replay-end'))), 'replay-end')).json();
-    const endRv = Number(end.metadata.resourceVersion);
-    const from = endRv - cfg.replayEvents;
-    // CronTabs in every namespace: the revisions in (from, endRv] are the fill's and the creates' at full size.
-    const rp = await replay(s.port, `${GROUP_PATH}/crontabs?watch=1&resourceVersion=${from}`, '"name":"replay-end"');
-    const events = rp.lines;
-    ratioRow(`watch from a resourceVersion ${n(cfg.replayEvents)} revisions back: events/s replayed (${n(events)} events) vs the goal`, (events / rp.ms) * 1000, 100_000, fmt.rate, { text: '≥ 1.0× (100,000/s)', ok: (x) => x >= 1 });
-    notes.push(`watch replay: ${n(events)} events in ${rp.ms.toFixed(0)} ms, first bytes after ${rp.first.toFixed(1)} ms, from resourceVersion ${from} to ${endRv}`);
-
     // ---- many watchers ----
-    log(`${n(cfg.watchers)} watchers...`);
-    resetPeakRss(pid);
-    const ww = await measureWatch(s.url, `${NS}-watch`, { writes: 20, watchers: cfg.watchers, rounds: cfg.watchRounds });
-    const ack = ww.many.map((x) => x.fromAck);
-    absRow(`watch, last of ${n(cfg.watchers)} watchers: ack → event (max of ${cfg.watchRounds} writes)`, Math.max(...ack), fmt.ms, atMost(200, '≤ 200 ms'));
-    notes.push(`watch, ${n(cfg.watchers)} watchers: ack → last event ${ack.map((x) => x.toFixed(0)).join(', ')} ms; 1 watcher p99 ${fmt.ms(percentile(ww.single.map((x) => x.fromAck), 0.99))}; server RSS peak ${fmt.gib(rssOf(pid).peak)} with them open`);
+    await attempt('many watchers', async () => {
+      log(`${n(cfg.watchers)} watchers...`);
+      resetPeakRss(pid);
+      const ww = await measureWatch(s.url, `${NS}-watch`, { writes: 20, watchers: cfg.watchers, rounds: cfg.watchRounds });
+      const ack = ww.many.map((x) => x.fromAck);
+      absRow(`watch, last of ${n(cfg.watchers)} watchers: ack → event (max of ${cfg.watchRounds} writes)`, Math.max(...ack), fmt.ms, atMost(200, '≤ 200 ms'));
+      notes.push(`watch, ${n(cfg.watchers)} watchers: ack → last event ${ack.map((x) => x.toFixed(0)).join(', ')} ms; 1 watcher p99 ${fmt.ms(percentile(ww.single.map((x) => x.fromAck), 0.99))}; server RSS peak ${fmt.gib(rssOf(pid).peak)} with them open`);
+    });
 
     const rssGoal = atMost(2 * GiB, '≤ 2 GiB');
     absRow(`RSS: server peak during the fill of ${n(cfg.objects)} CRs`, fillPeak, fmt.gib, rssGoal);
@@ -370,7 +393,7 @@ const tmp = mkdtempSync(join(process.env.SCALE_TMPDIR ?? os.tmpdir(), 'crd-apise
 log(`crd-apiserver bench:scale: ${JSON.stringify(cfg)}; data in ${tmp}`);
 try {
   if (only.has('objects')) await objectsPart(tmp);
-  if (only.has('crds')) await crdsPart(tmp);
+  if (only.has('crds')) await attempt('CRDs', () => crdsPart(tmp));
 } finally {
   printTable(busyAtStart, t0);
   closeAgent();
