@@ -431,7 +431,7 @@ export class GenericStore {
   }
 
   /** metadata.labels straight from the stored bytes, when they are served as stored; else undefined. */
-  private labelsAsStored(kv: KeyValue): Record<string, string> | undefined {
+  private labelsAsStored(kv: KeyValue): Readonly<Record<string, string>> | undefined {
     if (!this.servedAsStored(kv)) return undefined;
     const at = this.type.storedBytesPrefix!.length;
     const key = '"metadata":';

@@ -60,20 +60,35 @@ export function memberText(text: string, open: number, key: string): string | nu
   }
 }
 
+const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * Label sets by their JSON text, parsed once: objects share few distinct sets (the same app, tier, owner),
+ * and parsing each object's again was half of a label scan. Frozen, since every object with the set shares it.
+ */
+const parsedLabels = new Map<string, Readonly<Record<string, string>>>();
+const PARSED_LABELS_MAX = 10_000;
+
 /**
  * metadata.labels of stored JSON whose metadata object opens at `metadataOpen`, as a selector sees them
- * (none: {}); undefined when they cannot be read without decoding.
+ * (none: {}), read-only; undefined when they cannot be read without decoding.
  */
-export function storedLabels(text: string, metadataOpen: number): Record<string, string> | undefined {
+export function storedLabels(text: string, metadataOpen: number): Readonly<Record<string, string>> | undefined {
   const labels = memberText(text, metadataOpen, 'labels');
   if (labels === undefined) return undefined;
-  if (labels === null) return {};
+  if (labels === null) return NO_LABELS;
+  const known = parsedLabels.get(labels);
+  if (known) return known;
   let v: unknown;
   try {
     v = JSON.parse(labels);
   } catch {
     return undefined;
   }
-  if (v === null) return {};
-  return isObject(v) ? (v as JSONObject as Record<string, string>) : undefined;
+  if (v === null) return NO_LABELS;
+  if (!isObject(v)) return undefined;
+  if (parsedLabels.size >= PARSED_LABELS_MAX) parsedLabels.clear();
+  const set = Object.freeze(v as JSONObject as Record<string, string>);
+  parsedLabels.set(labels, set);
+  return set;
 }
