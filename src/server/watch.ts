@@ -100,12 +100,16 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
   /** Ends the watch if, STUCK_MS from now, it is still over the limits and the client has taken nothing meanwhile. */
   const watchForStuck = (takenBefore: number): void => {
     stuckTimer = setTimeout(() => {
-      stuckTimer = undefined;
-      if (closed || abandoned || !overLimits()) return;
-      // The client does not keep up: end the watch and drop what it never read, freeing the buffers
-      // (destroying the socket, since ending it would wait for the unread output to drain).
-      if (taken === takenBefore) abandon();
-      else watchForStuck(taken);
+      // Judged after the loop's next I/O pass: after a long pause (a major GC of a large heap) timers run
+      // before the socket's completed writes are counted, and a client that read meanwhile looked stuck.
+      setImmediate(() => {
+        stuckTimer = undefined;
+        if (closed || abandoned || !overLimits()) return;
+        // The client does not keep up: end the watch and drop what it never read, freeing the buffers
+        // (destroying the socket, since ending it would wait for the unread output to drain).
+        if (taken === takenBefore) abandon();
+        else watchForStuck(taken);
+      });
     }, STUCK_MS);
   };
   let abandoned = false;
