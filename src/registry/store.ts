@@ -650,6 +650,7 @@ export class GenericStore {
     onEvent: (ev: WatchEvent) => void,
     onError: (status: S.StatusError) => void,
     onEnd?: () => void,
+    backlogFull?: () => Promise<void> | undefined,
   ): ResourceWatcher {
     const own = this.prefix(namespace);
     let processed = fromRevision;
@@ -678,7 +679,7 @@ export class GenericStore {
     };
     const inner = this.type.asyncCodec
       ? this.kv.watch(this.type.keyPrefix, this.convertingWatch(own, fromRevision, Boolean(filter.labelMatch || filter.fieldMatch), deliver, fail, onStorageError, () => closed))
-      : this.kv.watch(this.type.keyPrefix, { fromRevision, onEvent: (ev) => !closed && deliver(ev), onError: onStorageError });
+      : this.kv.watch(this.type.keyPrefix, { fromRevision, onEvent: (ev) => !closed && deliver(ev), onError: onStorageError, ...(backlogFull ? { backlogFull } : {}) });
     const close = (): void => {
       closed = true;
       inner.close();

@@ -188,6 +188,8 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
     },
     // The resource's storage was rebuilt (its CRD changed): the stream ends, and clients watch again.
     finish,
+    // A replay of history goes at the client's pace: the next batch once the socket has taken the last.
+    () => (closed || abandoned || !res.writableNeedDrain ? undefined : drainedOrClosed(res)),
   );
   const timer = setTimeout(finish, w.timeoutMs);
   // Periodic bookmarks carry the watch cache's resourceVersion, whatever the selectors let through, and only
@@ -199,4 +201,17 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
   const ticker = w.bookmarks ? setInterval(tick, w.bookmarkIntervalMs) : undefined;
   req.on('close', finish);
   res.on('close', finish);
+}
+
+/** Resolves when the response's buffered output has drained, or it closed. */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
