@@ -8,7 +8,8 @@
 // With tls, the connections are TLS (the server's certificate is not checked): the secure port, where
 // bearer tokens authenticate.
 // body and path may hold the placeholder __NAME__, replaced by `${nameTemplate}${counter}` in each
-// request (creates need unique names). With `total`, sends exactly that many requests (no time limit).
+// request (creates need unique names), and __SHARD__ in the body by the counter modulo `shards` (a label
+// that selects every shards-th object). With `total`, sends exactly that many requests (no time limit).
 // Per connection instead: `bodies` (an array) makes each connection send them in turn, over and over
 // (e.g. a field's two values, so that every write changes its object), and __CONN__ in path and
 // bodies is replaced by the connection's index (each connection writing its own object).
@@ -63,8 +64,9 @@ function run(job) {
     let counter = 0;
     const nextRequest = () => {
       if (fixedReq) return fixedReq;
+      const shard = String(counter % (job.shards ?? 1));
       const name = `${job.nameTemplate}${counter++}`;
-      return build(job.path.replace('__NAME__', name), job.body?.replace('__NAME__', name));
+      return build(job.path.replace('__NAME__', name), job.body?.replace('__NAME__', name).replace('__SHARD__', shard));
     };
     // Per-connection cycles of requests (see above), built before the clock starts.
     const perConnection = job.bodies !== undefined || job.path.includes('__CONN__');

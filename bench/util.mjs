@@ -1,5 +1,6 @@
 // Small helpers shared by the benchmark figures.
 import { fork } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -122,4 +123,16 @@ export function markdownTable(cols, rows) {
     `|${width.map((w, i) => (i === 0 ? ` ${'-'.repeat(w)} ` : ` ${'-'.repeat(w - 1)}: `)).join('|')}|`,
     ...rows.map((r) => line(cols.map(([k]) => r[k]))),
   ];
+}
+
+/** A process's resident set and its peak since the last resetPeakRss (Linux: /proc/PID/status), in bytes. */
+export function rssOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+/** Start a new peak for rssOf (writing 5 to clear_refs resets VmHWM to the current RSS). */
+export function resetPeakRss(pid) {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }

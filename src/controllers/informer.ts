@@ -35,7 +35,15 @@ interface InformerOptions {
   /** Names the informer in logs. */
   name?: string;
   onError?: (err: unknown) => void;
+  /**
+   * client-go's SetTransform: what the cache keeps and handlers get of each object, e.g. only the metadata a
+   * controller reads, so that an informer over a million objects does not hold a million decoded objects.
+   */
+  transform?: (obj: JSONObject) => JSONObject;
 }
+
+/** Objects per page of a relist (client-go's reflector pages its lists by 500 too): never all decoded at once. */
+const RELIST_PAGE = 500;
 
 export class Informer {
   private cache = new Map<string, JSONObject>();
@@ -51,6 +59,7 @@ export class Informer {
   private readonly clock: Clock;
   private readonly backoff: RateLimiter;
   private readonly onError: (err: unknown) => void;
+  private readonly transform: (obj: JSONObject) => JSONObject;
 
   constructor(
     private readonly store: InformerSource,
@@ -60,6 +69,7 @@ export class Informer {
     this.clock = opts.clock ?? realClock;
     this.backoff = opts.relistBackoff ?? new ExponentialFailureRateLimiter(100, 30_000);
     this.onError = opts.onError ?? ((err) => console.error(`informer ${opts.name ?? ''}:`, err));
+    this.transform = opts.transform ?? ((obj) => obj);
   }
 
   /**
@@ -112,11 +122,20 @@ export class Informer {
   private async relist(): Promise<void> {
     this.watcher?.close();
     this.watcher = undefined;
-    const list = await this.store.list({ namespace: this.namespace });
-    if (this.stopped) return;
-    this.replace(list.items);
+    // In pages, each transformed before the next is read; the continue token keeps the first page's snapshot.
+    const items: JSONObject[] = [];
+    let resourceVersion: string | undefined;
+    let continueToken: string | undefined;
+    do {
+      const page = await this.store.list({ namespace: this.namespace, limit: RELIST_PAGE, ...(continueToken ? { continueToken } : {}) });
+      if (this.stopped) return;
+      resourceVersion ??= page.resourceVersion;
+      for (const obj of page.items) items.push(this.transform(obj));
+      continueToken = page.continueToken;
+    } while (continueToken);
+    this.replace(items);
     this.synced = true;
-    const from = Number(list.resourceVersion);
+    const from = Number(resourceVersion);
     this.advance(from);
     this.watcher = this.store.watch(this.namespace, from, {}, (ev) => this.onEvent(ev), () => this.onWatchError());
   }
@@ -160,11 +179,11 @@ export class Informer {
   private onEvent(ev: WatchEvent): void {
     if (this.stopped) return;
     const key = keyOf(ev.object);
-    if (ev.type === 'ADDED' || ev.type === 'MODIFIED') this.put(key, ev.object);
+    if (ev.type === 'ADDED' || ev.type === 'MODIFIED') this.put(key, this.transform(ev.object));
     else if (ev.type === 'DELETED') {
       const old = this.cache.get(key);
       this.cache.delete(key);
-      this.notify((h) => h.delete?.(old ?? ev.object));
+      this.notify((h) => h.delete?.(old ?? this.transform(ev.object)));
     } else return;
     this.advance(revisionOf(ev.object));
   }

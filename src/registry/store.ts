@@ -18,7 +18,7 @@ import { FieldManager } from './field-manager/field-manager.js';
 export type { ObjectMeta } from '../api/meta.js';
 import type { ObjectMeta } from '../api/meta.js';
 import { parseJSON, stringifyJSON } from '../util/json-int64.js';
-import { closingQuote } from '../util/json-depth.js';
+import { objectEnd, storedLabels } from './stored-json.js';
 
 export const metaOf = (obj: JSONObject): ObjectMeta => {
   if (!isObject(obj['metadata'])) obj['metadata'] = {};
@@ -431,12 +431,11 @@ export class GenericStore {
         listRevision = page.revision;
         revision = page.revision;
         let stopAt = -1;
-        // Selectors see objects as served (a conversion webhook may change labels).
-        const objs = filtered ? await this.readAll(page.items) : undefined;
+        const selected = filtered ? await this.selected(page.items, opts) : undefined;
         for (let i = 0; i < page.items.length; i++) {
           const kv = page.items[i]!;
           lastKey = kv.key;
-          if (!objs || this.matches(objs[i]!, opts)) items.push(kv);
+          if (!selected || selected[i]) items.push(kv);
           if (limit && items.length >= limit) {
             stopAt = i;
             break;
@@ -467,6 +466,33 @@ export class GenericStore {
       if (remaining !== undefined) result.remainingItemCount = remaining;
     }
     return result;
+  }
+
+  /**
+   * Which key-values the selectors select. Selectors see objects as served (a conversion webhook may change
+   * labels): a label selector reads the labels out of the bytes of objects served as stored, the rest are decoded.
+   */
+  private async selected(kvs: readonly KeyValue[], opts: ListFilter): Promise<boolean[]> {
+    const out = new Array<boolean>(kvs.length);
+    const todo: number[] = [];
+    for (let i = 0; i < kvs.length; i++) {
+      const labels = opts.fieldMatch || !selectingFromStoredBytes ? undefined : this.labelsAsStored(kvs[i]!);
+      if (labels) out[i] = opts.labelMatch!(labels);
+      else todo.push(i);
+    }
+    if (todo.length > 0) {
+      const objs = await this.readAll(todo.map((i) => kvs[i]!));
+      todo.forEach((i, j) => (out[i] = this.matches(objs[j]!, opts)));
+    }
+    return out;
+  }
+
+  /** metadata.labels straight from the stored bytes, when they are served as stored; else undefined. */
+  private labelsAsStored(kv: KeyValue): Readonly<Record<string, string>> | undefined {
+    if (!this.servedAsStored(kv)) return undefined;
+    const at = this.type.storedBytesPrefix!.length;
+    const key = '"metadata":';
+    return kv.value.startsWith(key, at) ? storedLabels(kv.value, at + key.length) : undefined;
   }
 
   private matches(obj: JSONObject, opts: { labelMatch?: ListOptions['labelMatch']; fieldMatch?: ListOptions['fieldMatch'] }): boolean {
@@ -704,6 +730,7 @@ export class GenericStore {
     onEvent: (ev: WatchEvent) => void,
     onError: (status: S.StatusError) => void,
     onEnd?: () => void,
+    backlogFull?: () => Promise<void> | undefined,
   ): ResourceWatcher {
     const own = this.prefix(namespace);
     let processed = fromRevision;
@@ -732,7 +759,7 @@ export class GenericStore {
     };
     const inner = this.type.asyncCodec
       ? this.kv.watch(this.type.keyPrefix, this.convertingWatch(own, fromRevision, Boolean(filter.labelMatch || filter.fieldMatch), deliver, fail, onStorageError, () => closed))
-      : this.kv.watch(this.type.keyPrefix, { fromRevision, onEvent: (ev) => !closed && deliver(ev), onError: onStorageError });
+      : this.kv.watch(this.type.keyPrefix, { fromRevision, onEvent: (ev) => !closed && deliver(ev), onError: onStorageError, ...(backlogFull ? { backlogFull } : {}) });
     const close = (): void => {
       closed = true;
       inner.close();
@@ -930,20 +957,6 @@ export interface TableRowParts {
   cells: (now: number) => unknown[];
 }
 
-/** The index after the object (or array) opening at `start` in valid JSON text; -1 if it does not end. */
-function objectEnd(text: string, start: number): number {
-  let depth = 0;
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22 /* " */) i = closingQuote(text, i);
-    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) depth++;
-    else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      if (--depth === 0) return i + 1;
-    }
-  }
-  return -1;
-}
-
 /** The object's JSON as one string. */
 export function rawObjectText(o: RawObject): string {
   const start = o.start ?? 0;
@@ -967,6 +980,15 @@ function resourceVersionAt(value: string): number {
 function setResourceVersion(obj: JSONObject, rv: string): void {
   const meta = metaOf(obj);
   meta.resourceVersion = rv;
+}
+
+/**
+ * Whether label selectors read labels from the stored bytes (see GenericStore.selected). Always on when serving;
+ * tests turn it off (with serveStoredBytes) to compare both paths.
+ */
+let selectingFromStoredBytes = true;
+export function selectFromStoredBytes(on: boolean): void {
+  selectingFromStoredBytes = on;
 }
 
 interface ContinueToken {

@@ -6,7 +6,7 @@ import { GO_VALUE, goQuote, invalid as invalidField, notSupported, required, typ
 import { managerOrUserAgent } from '../registry/field-manager/manager-name.js';
 import type { GenericStore, ListResult, DeleteOptions } from '../registry/store.js';
 import type { KeyValue } from '../storage/types.js';
-import { metaOf, rawObjectText } from '../registry/store.js';
+import { metaOf, rawObjectText, selectFromStoredBytes } from '../registry/store.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
@@ -95,6 +95,7 @@ function servesProtobuf(store: GenericStore): boolean {
 let servingStoredBytes = true;
 export function serveStoredBytes(on: boolean): void {
   servingStoredBytes = on;
+  selectFromStoredBytes(on);
 }
 
 export function negotiate(r: ResourceRequest, shape: ResponseShape, store?: GenericStore): Negotiated {

@@ -419,6 +419,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // What every replica runs, stopped in reverse on close: the caches requests are served from, and what
   // serves the CRDs as they change.
   const controllers: { stop(): void }[] = [rbacAuthorizer, webhookConfigs, policyInformer, bindingInformer];
+  // Work that waits for the listeners (controllers started later, e.g. on winning an election, run at once).
+  let listening = false;
+  const afterListening: Array<() => void> = [];
+  const whenListening = (f: () => void): void => {
+    if (listening) f();
+    else afterListening.push(f);
+  };
   const crdInformer = crdServingInformer(crds, serving);
   await crdInformer.start();
   controllers.push(crdInformer);
@@ -456,8 +463,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await eventTtl.start();
       const gc = new GarbageCollector(() => [...storageBuiltins.map(([, s]) => s), ...serving!.storageStores()]);
       started.push(gc);
-      // Not awaited: its informers' first lists do not hold up serving (a cascade may start a moment later).
-      void gc.start().catch((e: unknown) => console.error('garbage collector:', e));
+      // Once the listeners are up: its informers' first lists decode every stored object, which must not hold up
+      // start-up or readiness (kube runs its collector in another process); a cascade may start a moment later.
+      whenListening(() => void gc.start().catch((e: unknown) => console.error('garbage collector:', e)));
       // kube-controller-manager's per-namespace defaults: the `default` ServiceAccount and the kube-root-ca.crt
       // ConfigMap. The CA published is the one its client would trust the apiserver by: the server's CA, or,
       // on plain HTTP only, none (an insecure client config's CAData is empty, and kube publishes it as "").
@@ -681,6 +689,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     s.requestTimeout = 0;
     s.on('clientError', answerClientError);
   }
+  listening = true;
+  for (const f of afterListening.splice(0)) f();
   return out;
 }
 

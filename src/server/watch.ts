@@ -49,6 +49,9 @@ export interface WatchBufferLimits {
  */
 export const DEFAULT_WATCH_BUFFER: WatchBufferLimits = { bytes: 10 * 1024 * 1024, events: 1000 };
 
+/** How long a watch may stay over its buffer limits without its client taking any of the output. */
+const STUCK_MS = 1000;
+
 // Event objects are shared by every watcher of a resource (see GenericStore.watch): serialize each once.
 const jsonOf = new WeakMap<JSONObject, string>();
 function objectJSON(obj: JSONObject): string {
@@ -88,9 +91,27 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
     return t;
   };
   const limits = w.buffer ?? DEFAULT_WATCH_BUFFER;
-  // What live events (not the initial ones, bounded by what a list returns anyway) still wait to be sent.
-  let pendingBytes = 0;
+  // Live events (not the initial ones, bounded by what a list returns anyway) written behind output the
+  // socket had not taken yet, and how many of those it has taken since.
   let pendingEvents = 0;
+  let taken = 0;
+  let stuckTimer: NodeJS.Timeout | undefined;
+  const overLimits = (): boolean => res.writableLength > limits.bytes || pendingEvents > limits.events;
+  /** Ends the watch if, STUCK_MS from now, it is still over the limits and the client has taken nothing meanwhile. */
+  const watchForStuck = (takenBefore: number): void => {
+    stuckTimer = setTimeout(() => {
+      // Judged after the loop's next I/O pass: after a long pause (a major GC of a large heap) timers run
+      // before the socket's completed writes are counted, and a client that read meanwhile looked stuck.
+      setImmediate(() => {
+        stuckTimer = undefined;
+        if (closed || abandoned || !overLimits()) return;
+        // The client does not keep up: end the watch and drop what it never read, freeing the buffers
+        // (destroying the socket, since ending it would wait for the unread output to drain).
+        if (taken === takenBefore) abandon();
+        else watchForStuck(taken);
+      });
+    }, STUCK_MS);
+  };
   let abandoned = false;
   // Deferred: an event may arrive while the watch is still being set up (store.watch replaying).
   const abandon = (): void => {
@@ -123,18 +144,20 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
     }
     const size = typeof line === 'string' ? Buffer.byteLength(line) : line.length;
     w.onEvent?.(size);
-    if (pendingBytes + size > limits.bytes || pendingEvents + 1 > limits.events) {
-      // The client does not keep up: end the watch and drop what it never read, freeing the buffers
-      // (destroying the socket, since ending it would wait for the unread output to drain).
-      abandon();
+    // What is held is what the socket has not taken (writableLength): a write the kernel accepts at once
+    // holds nothing. Over the limits, the client gets STUCK_MS to take some of it: a burst written in one
+    // turn (a resumed watch replaying thousands of events) reaches a client that reads only after the turn,
+    // and ending the watch at once took such a client for a stuck one.
+    if (res.writableLength === 0) {
+      res.write(line);
       return;
     }
-    pendingBytes += size;
     pendingEvents++;
     res.write(line, () => {
-      pendingBytes -= size;
       pendingEvents--;
+      taken++;
     });
+    if (stuckTimer === undefined && overLimits()) watchForStuck(taken);
   };
   const bookmark = (rv: number, annotations?: Record<string, string>): JSONObject => {
     const metadata: JSONObject = { resourceVersion: String(rv), creationTimestamp: null };
@@ -150,6 +173,7 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
     closed = true;
     watcher.close();
     clearTimeout(timer);
+    clearTimeout(stuckTimer);
     if (ticker) clearInterval(ticker);
     res.end();
   };
@@ -164,6 +188,8 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
     },
     // The resource's storage was rebuilt (its CRD changed): the stream ends, and clients watch again.
     finish,
+    // A replay of history goes at the client's pace: the next batch once the socket has taken the last.
+    () => (closed || abandoned || !res.writableNeedDrain ? undefined : drainedOrClosed(res)),
   );
   const timer = setTimeout(finish, w.timeoutMs);
   // Periodic bookmarks carry the watch cache's resourceVersion, whatever the selectors let through, and only
@@ -175,4 +201,17 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
   const ticker = w.bookmarks ? setInterval(tick, w.bookmarkIntervalMs) : undefined;
   req.on('close', finish);
   res.on('close', finish);
+}
+
+/** Resolves when the response's buffered output has drained, or it closed. */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }

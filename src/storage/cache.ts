@@ -300,6 +300,7 @@ export class CachedKVStore implements KVStore {
     };
     inner = this.inner.watch(prefix, {
       fromRevision: opts.fromRevision,
+      ...(opts.backlogFull ? { backlogFull: () => opts.backlogFull!() } : {}),
       onEvent: (ev) => {
         if (!open) return;
         if (held.length === 0 && this.caughtUp(ev.kv.modRevision)) return emit(ev);

@@ -72,6 +72,11 @@ export interface WatchOptions {
    * watch from a compacted revision fails before any event) or 'closed' (the store closed).
    */
   onError?(err: StorageError): void;
+  /**
+   * Backpressure for a replay of history: asked between batches of past events, a promise to wait for before
+   * the next (the consumer's output is full), or undefined to go on. Live events are never held back.
+   */
+  backlogFull?(): Promise<void> | undefined;
 }
 
 export class StorageError extends Error {

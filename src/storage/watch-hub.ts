@@ -97,7 +97,10 @@ export class WatchHub {
       w.fail(err instanceof StorageError ? err : new StorageError('unavailable', `watch replay failed: ${String(err)}`));
       return;
     }
-    setImmediate(() => this.replay(w));
+    // The consumer's output full: the next batch waits for it to drain (reading history is faster than a socket).
+    const full = w.backlogFull();
+    if (full) void full.then(() => setImmediate(() => this.replay(w)));
+    else setImmediate(() => this.replay(w));
   }
 }
 
@@ -113,6 +116,10 @@ class HubWatcher implements Watcher {
     private readonly opts: WatchOptions,
   ) {
     this.cursor = Math.max(0, opts.fromRevision);
+  }
+
+  backlogFull(): Promise<void> | undefined {
+    return this.opts.backlogFull?.();
   }
 
   offerLive(ev: StoreEvent): void {

@@ -41,10 +41,11 @@ export function jsonDepthOffset(text: string, max = MAX_BODY_DEPTH): number {
 
 /** The index of the quote closing the JSON string whose opening quote is at `open` (text.length if none). */
 export function closingQuote(text: string, open: number): number {
-  for (let i = open + 1; i < text.length; i++) {
-    const d = text.charCodeAt(i);
-    if (d === 0x5c /* \ */) i++;
-    else if (d === 0x22 /* " */) return i;
+  // indexOf finds quotes natively (strings are most of stored JSON); a quote after an odd run of backslashes is escaped.
+  for (let i = text.indexOf('"', open + 1); i >= 0; i = text.indexOf('"', i + 1)) {
+    let b = i - 1;
+    while (b > open && text.charCodeAt(b) === 0x5c /* \ */) b--;
+    if ((i - 1 - b) % 2 === 0) return i;
   }
   return text.length;
 }

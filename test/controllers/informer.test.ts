@@ -170,3 +170,27 @@ test('informer: a relist that fails is retried with backoff', async () => {
   inf.stop();
   await kv.close();
 });
+
+test('informer: lists in pages, and a transform decides what the cache keeps and handlers get', async () => {
+  const { kv, store, events, record } = setup();
+  // More than two pages of the relist.
+  for (let i = 0; i < 1203; i++) await store.create('', ns(`n-${String(i).padStart(4, '0')}`, { big: 'x'.repeat(60) }));
+  const slim = (o: JSONObject): JSONObject => ({ metadata: { name: metaOf(o).name!, resourceVersion: metaOf(o).resourceVersion! } });
+  const inf = new Informer(store, { transform: slim });
+  const seen: JSONObject[] = [];
+  inf.addEventHandler(record);
+  inf.addEventHandler({ add: (o) => seen.push(o), update: (_, o) => seen.push(o), delete: (o) => seen.push(o) });
+  await inf.start();
+  assert.equal(inf.list().length, 1203);
+  assert.equal(new Set(inf.list().map(keyOf)).size, 1203);
+  assert.deepEqual(inf.get('n-0007'), slim((await store.get('', 'n-0007'))));
+
+  await store.create('', ns('late', { big: 'y' }));
+  await remove(store, 'n-0000');
+  await waitFor(() => events.includes('delete n-0000'), 'the delete');
+  assert.deepEqual(Object.keys(inf.get('late')!.metadata as JSONObject).sort(), ['name', 'resourceVersion']);
+  assert.ok(seen.every((o) => Object.keys(o).join() === 'metadata' && Object.keys(o['metadata'] as JSONObject).sort().join() === 'name,resourceVersion'), 'handlers get the transformed objects only');
+  assert.equal(inf.get('n-0000'), undefined);
+  inf.stop();
+  await kv.close();
+});

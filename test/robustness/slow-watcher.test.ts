@@ -58,3 +58,40 @@ test('a watcher that never reads is closed once its buffer is full; a reading on
     await api.close();
   }
 });
+
+test('a watch resumed thousands of events back gets them all: a burst to a reading client is not a stuck client', { timeout: 60_000 }, async () => {
+  const api = await startApi({ watchBuffer: { bytes: 1024 * 1024, events: 1000 } });
+  try {
+    const first = await api.req('POST', CM, { metadata: { name: 'cm-start' } });
+    assert.equal(first.status, 201);
+    const rv = first.json.metadata.resourceVersion;
+    const N = 2500;
+    for (let i = 0; i < N; i += 50) {
+      const batch = [];
+      for (let j = i; j < i + 50; j++) batch.push(api.req('POST', CM, { metadata: { name: `cm-${j}` }, data: { v: 'y'.repeat(500) } }));
+      for (const r of await Promise.all(batch)) assert.equal(r.status, 201);
+    }
+    // Every one of the N events is replayed in one go, well past the 1,000-event limit.
+    const ac = new AbortController();
+    const res = await fetch(`${api.url}${CM}?watch=true&resourceVersion=${rv}`, { signal: ac.signal });
+    let events = 0;
+    let buf = '';
+    let error = '';
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      buf += Buffer.from(chunk).toString();
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        if (line.startsWith('{"type":"ERROR"')) error = line;
+        events++;
+      }
+      if (events >= N) break;
+    }
+    ac.abort();
+    assert.equal(error, '');
+    assert.equal(events, N, 'every replayed event arrived before the watch ended');
+  } finally {
+    await api.close();
+  }
+});

@@ -111,9 +111,12 @@ test('LIST and GET from stored bytes answer what decoding answers, byte for byte
     await post('a', JSON.stringify(odd).replace('"replicas":1', '"replicas":9007199254740993'));
     await post('a', { ...cronTab('plain'), spec: { cronSpec: 'x', image: 'y', replicas: 3 } });
     await post('b', { ...cronTab('big'), spec: { cronSpec: 'x', image: 'é'.repeat(600_000) } });
+    // Label selectors read labels from the stored bytes: text that looks like labels elsewhere must not count.
+    await post('b', cronTab('decoy', { labels: { tier: 'web', n: '7' }, annotations: { 'labels.example.com/x': '"labels":{"tier":"db"}', labels: '{"tier":"db"}' } }));
+    await post('b', cronTab('unlabelled'));
 
     const whole = await same(api, `${CT}/crontabs`);
-    assert.equal(JSON.parse(whole.body.toString()).items.length, 403);
+    assert.equal(JSON.parse(whole.body.toString()).items.length, 405);
     assert.equal(whole.headers['transfer-encoding'], 'chunked', 'a large list is streamed');
     assert.equal(whole.headers['content-length'], undefined);
     const { slow } = await both(api, `${CT}/crontabs`);
@@ -131,6 +134,9 @@ test('LIST and GET from stored bytes answer what decoding answers, byte for byte
       `${CT}/crontabs?labelSelector=tier%3Ddb`,
       `${CT}/crontabs?labelSelector=tier%20in%20(web),n!%3D7`,
       `${CT}/crontabs?labelSelector=nothing`,
+      `${CT}/crontabs?labelSelector=!tier`,
+      `${CT}/namespaces/b/crontabs?labelSelector=tier%3Dweb,n%3D7`,
+      `${CT}/crontabs?labelSelector=tier%3Ddb&fieldSelector=metadata.namespace%3Db`,
       `${CT}/namespaces/a/crontabs?fieldSelector=metadata.name%3Dodd`,
       `${CT}/crontabs?fieldSelector=metadata.namespace%3Db`,
       `${CT}/crontabs?resourceVersion=0`,
@@ -148,12 +154,12 @@ test('LIST and GET from stored bytes answer what decoding answers, byte for byte
     // Tables: rows streamed one at a time, compared with the table built whole.
     const table = await same(api, `${CT}/crontabs?includeObject=Object`, TABLE);
     assert.equal(table.headers['transfer-encoding'], 'chunked', 'a large table is streamed');
-    assert.equal(JSON.parse(table.body.toString()).rows.length, 403);
+    assert.equal(JSON.parse(table.body.toString()).rows.length, 405);
     for (const path of [`${CT}/crontabs`, `${CT}/namespaces/a/crontabs?labelSelector=tier%3Ddb`, `${CT}/namespaces/empty/crontabs`, `${CT}/crontabs?limit=7`]) {
       await sameTables(api, path);
     }
 
-    assert.equal(await samePages(api, `${CT}/crontabs`, 37), 403);
+    assert.equal(await samePages(api, `${CT}/crontabs`, 37), 405);
     assert.equal(await samePages(api, `${CT}/namespaces/a/crontabs?labelSelector=tier%3Dweb`, 50), 133);
     assert.equal(await samePages(api, `${CT}/namespaces/empty/crontabs`, 5), 0);
 

@@ -116,3 +116,34 @@ describe('sqlite store: watch', () => {
     assert.equal(late.errors[0]!.code, 'closed');
   });
 });
+
+describe('sqlite store: replay backpressure', () => {
+  it('a replay from history waits between batches while backlogFull says so, then delivers everything in order', async () => {
+    const s = mem(0);
+    for (let i = 0; i < 2500; i++) assert.ok((await s.create(`/k/${String(i).padStart(5, '0')}`, 'v')).ok);
+    const seen: number[] = [];
+    let release: (() => void) | undefined;
+    let asked = 0;
+    s.watch('/k/', {
+      fromRevision: 0,
+      onEvent: (e) => seen.push(e.kv.modRevision),
+      // Full after every batch until released.
+      backlogFull: () => {
+        asked++;
+        return new Promise<void>((r) => (release = r));
+      },
+    });
+    await waitFor(() => seen.length >= 1000, 'the first batch');
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(seen.length, 1000, 'the replay waits while the consumer is full');
+    for (let i = 0; seen.length < 2500 && i < 10; i++) {
+      const before = asked;
+      release!();
+      await waitFor(() => asked > before || seen.length === 2500, 'the next batch');
+    }
+    assert.equal(seen.length, 2500);
+    assert.deepEqual(seen, [...seen].sort((a, b) => a - b));
+    assert.equal(new Set(seen).size, 2500);
+    await s.close();
+  });
+});

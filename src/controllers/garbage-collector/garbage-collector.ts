@@ -76,7 +76,7 @@ export class GarbageCollector {
     const starting: Promise<void>[] = [];
     for (const [prefix, store] of current) {
       if (this.watched.has(prefix)) continue;
-      const informer = new Informer(store, { name: `gc ${prefix}`, ...(this.opts.clock ? { clock: this.opts.clock } : {}) });
+      const informer = new Informer(store, { name: `gc ${prefix}`, transform: gcView, ...(this.opts.clock ? { clock: this.opts.clock } : {}) });
       informer.addEventHandler({
         add: (obj) => this.observed(prefix, obj),
         update: (_old, obj) => this.observed(prefix, obj),
@@ -273,3 +273,14 @@ export class GarbageCollector {
   }
 }
 
+/** The metadata the collector's handlers read (kube's collector uses metadata-only informers): its informers over every resource keep no more. */
+const GC_METADATA = ['name', 'namespace', 'uid', 'resourceVersion', 'ownerReferences', 'finalizers', 'deletionTimestamp'] as const;
+export function gcView(obj: JSONObject): JSONObject {
+  const meta = metaOf(obj) as JSONObject;
+  const kept: JSONObject = {};
+  for (const k of GC_METADATA) if (meta[k] !== undefined) kept[k] = meta[k]!;
+  const out: JSONObject = { metadata: kept };
+  if (obj['apiVersion'] !== undefined) out['apiVersion'] = obj['apiVersion'];
+  if (obj['kind'] !== undefined) out['kind'] = obj['kind'];
+  return out;
+}
