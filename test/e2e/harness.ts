@@ -107,7 +107,8 @@ async function logicalClusterKubeconfig(rootKubeconfig: string, name: string): P
   const conn = connectionFromKubeconfig(rootKubeconfig);
   const path = '/apis/tenancy.crd-apiserver.io/v1alpha1/logicalclusters';
   const created = await request(conn, 'POST', path, { metadata: { name } });
-  if (created.status !== 201) throw new Error(`creating logical cluster ${name}: ${JSON.stringify(created.body)}`);
+  // 409: a restart on the same data directory, where the cluster is already there.
+  if (created.status !== 201 && created.status !== 409) throw new Error(`creating logical cluster ${name}: ${JSON.stringify(created.body)}`);
   const deadline = Date.now() + 10_000;
   for (;;) {
     const got = await request(conn, 'GET', `${path}/${name}`);
