@@ -51,7 +51,7 @@ test('the shell is served without credentials, with a restrictive CSP; data is n
   assert.match(js.headers()['content-type']!, /^text\/javascript/);
   const redirect = await context.request.get(`${t.url}/console`, { maxRedirects: 0 });
   assert.equal(redirect.status(), 301);
-  assert.equal(redirect.headers()['location'], '/console/');
+  assert.equal(redirect.headers()['location'], 'console/');
   // Anything else under /console/ is the API's, behind authentication.
   assert.equal((await context.request.get(`${t.url}/console/other`)).status(), 401);
   await context.close();
@@ -223,6 +223,9 @@ test("a logical cluster's console, at /clusters/<name>/console/, reads that clus
   await kubectl(['create', '-f', '-'], 'apiVersion: tenancy.crd-apiserver.io/v1alpha1\nkind: LogicalCluster\nmetadata:\n  name: console-team\n');
   await kubectl(['wait', '--for=condition=Ready', 'logicalcluster/console-team', '--timeout=30s']);
   const base = `${t.url}/clusters/console-team`;
+  const toConsole = await browser.newContext({ ignoreHTTPSErrors: true });
+  assert.equal((await toConsole.request.get(`${base}/console`, { maxRedirects: 0 })).headers()['location'], 'console/');
+  await toConsole.close();
   const inCluster = t.file('console-team.kubeconfig', readFileSync(t.kubeconfig, 'utf8').replace(/(server: https:\/\/[^\s]+)/, '$1/clusters/console-team'));
   const crd = cronTabCrd().replaceAll('crontabs', 'widgets').replaceAll('crontab', 'widget').replaceAll('CronTab', 'Widget').replaceAll('- ct', '- wd');
   await kubectl(['--kubeconfig', inCluster, 'create', '-f', '-'], crd);

@@ -27,7 +27,8 @@ export function withConsole(assets: () => Promise<ConsoleAssets>): Filter {
     if (path !== CONSOLE_PATH && !path.startsWith(`${CONSOLE_PATH}/`)) return next();
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (path === CONSOLE_PATH) {
-      res.writeHead(301, { Location: `${CONSOLE_PATH}/`, 'Content-Length': 0 });
+      // Relative, so that a logical cluster's /clusters/<name>/console goes to its own console.
+      res.writeHead(301, { Location: 'console/', 'Content-Length': 0 });
       return void res.end();
     }
     const file = (await assets()).files.get(path.slice(CONSOLE_PATH.length + 1));
