@@ -27,7 +27,7 @@ export class LogicalClusters {
   private readonly instances = new Map<string, Promise<ClusterInstance>>();
   /** The started ones, for requests to reach without a promise in between. */
   private readonly started = new Map<string, ClusterInstance>();
-  /** Requests under way (watches included) per started cluster, and when its last one ended. */
+  /** Watches under way per started cluster, and when its last request began or watch ended. */
   private readonly inflight = new Map<string, number>();
   private readonly lastUsed = new Map<string, number>();
   private readonly sweeper?: ReturnType<typeof setInterval>;
@@ -45,7 +45,7 @@ export class LogicalClusters {
     }
   }
 
-  /** Stops the servers of clusters that have had no request under way for the idle timeout. */
+  /** Stops the servers of clusters with no watch under way and no request for the idle timeout. */
   stopIdle(now = Date.now()): void {
     for (const name of this.started.keys()) {
       if ((this.inflight.get(name) ?? 0) === 0 && now - (this.lastUsed.get(name) ?? now) >= this.idleTimeoutMs) void this.stopInstance(name);
@@ -113,12 +113,17 @@ export class LogicalClusters {
     const chain = inst.chains[listener];
     if (!chain) return root(ctx);
     ctx.path = rest;
-    this.inflight.set(name, (this.inflight.get(name) ?? 0) + 1);
-    ctx.res.once('close', () => {
-      if (this.started.get(name) !== inst) return;
-      this.inflight.set(name, Math.max(0, (this.inflight.get(name) ?? 1) - 1));
-      this.lastUsed.set(name, Date.now());
-    });
+    this.lastUsed.set(name, Date.now());
+    // Only a watch outlasts the idle timeout (other requests end within --request-timeout): only watches are
+    // counted until they end, which spares every other request a listener.
+    if (mayWatch(ctx.query.get('watch'), rest)) {
+      this.inflight.set(name, (this.inflight.get(name) ?? 0) + 1);
+      ctx.res.once('close', () => {
+        if (this.started.get(name) !== inst) return;
+        this.inflight.set(name, Math.max(0, (this.inflight.get(name) ?? 1) - 1));
+        this.lastUsed.set(name, Date.now());
+      });
+    }
     return chain(ctx);
   }
 
@@ -155,4 +160,9 @@ export class LogicalClusters {
       return this.enter(name, inst, listener, root, ctx, rest);
     };
   }
+}
+
+/** Whether a request may be a watch (`?watch`, as request info reads it, or a /watch/ path): it is then counted until it ends. */
+function mayWatch(w: string | null, path: string): boolean {
+  return (w !== null && (w === '' || w === '1' || w.toLowerCase() === 'true')) || path.includes('/watch/');
 }

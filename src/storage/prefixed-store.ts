@@ -26,7 +26,14 @@ export function clusterStore(kv: KVStore, cluster: string): KVStore {
 
 /** A view of kv whose keys starting with `from` are stored with `to` in its place (no other key is valid). */
 export function prefixedStore(kv: KVStore, from: string, to: string): KVStore {
-  const strip = (x: KeyValue): KeyValue => ({ ...x, key: from + x.key.slice(to.length) });
+  // One view object per stored key-value: a caching store hands out the same one while it is current, and
+  // what the registry keeps per key-value (decoded objects, where the resourceVersion goes) is kept by identity.
+  const views = new WeakMap<KeyValue, KeyValue>();
+  const strip = (x: KeyValue): KeyValue => {
+    let v = views.get(x);
+    if (!v) views.set(x, (v = { ...x, key: from + x.key.slice(to.length) }));
+    return v;
+  };
   const full = (key: string): string => {
     if (!key.startsWith(from)) throw new Error(`key ${JSON.stringify(key)} is outside ${JSON.stringify(from)}`);
     return to + key.slice(from.length);

@@ -27,7 +27,10 @@ function setup(idleMs: number): { lc: LogicalClusters; seen: string[]; starts: n
   return state;
 }
 
-const ctx = (path: string): RequestContext & { res: EventEmitter } => ({ path, res: new EventEmitter(), req: { headers: {} } }) as unknown as RequestContext & { res: EventEmitter };
+const ctx = (url: string): RequestContext & { res: EventEmitter } => {
+  const [path, query = ''] = url.split('?');
+  return { path, query: new URLSearchParams(query), res: new EventEmitter(), req: { headers: {} } } as unknown as RequestContext & { res: EventEmitter };
+};
 
 test('paths go to their cluster’s chain with the rest of the path; others to root’s', async () => {
   const s = setup(0);
