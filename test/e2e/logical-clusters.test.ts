@@ -3,6 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { parse, stringify } from 'yaml';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { requireKubectl, startTestServer, squeeze, type KubectlResult, type TestServer } from './harness.js';
@@ -33,27 +34,14 @@ async function ok(p: Promise<KubectlResult>): Promise<string> {
   return r.stdout;
 }
 
-const crontabCrd = (field: string, type: string): string => `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: crontabs.stable.example.com
-spec:
-  group: stable.example.com
-  scope: Namespaced
-  names: {plural: crontabs, singular: crontab, kind: CronTab, shortNames: [ct]}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              ${field}: {type: ${type}}
-`;
+/** The seed's CronTab CRD (test/fixtures) with spec holding one field of the given type, and an optional schema description. */
+function crontabCrd(field: string, type: string, description?: string): string {
+  const crd = parse(readFileSync(new URL('../fixtures/crontab-crd.yaml', import.meta.url), 'utf8'));
+  const schema = crd.spec.versions[0].schema.openAPIV3Schema;
+  schema.properties.spec.properties = { [field]: { type } };
+  if (description) schema.description = description;
+  return stringify(crd);
+}
 
 async function createCluster(name: string): Promise<void> {
   await ok(s.kubectl(['apply', '-f', '-'], { stdin: `apiVersion: tenancy.crd-apiserver.io/v1alpha1\nkind: LogicalCluster\nmetadata:\n  name: ${name}\n` }));
@@ -217,7 +205,7 @@ test('the same CRD in several clusters is compiled once', async () => {
   const names = ['share-a', 'share-b', 'share-c'];
   for (const c of names) await createCluster(c);
   // A schema no other test installs, so that this test's compilations are its own.
-  const crd = crontabCrd('cronSpec', 'string').replace('type: object\n        properties:', 'type: object\n        description: shared across clusters\n        properties:');
+  const crd = crontabCrd('cronSpec', 'string', 'shared across clusters');
   const before = schemaCompilations();
   for (const c of names) {
     await ok(inCluster(c, ['apply', '-f', '-'], crd));
