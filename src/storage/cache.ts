@@ -420,13 +420,14 @@ export class CachedKVStore implements KVStore {
     this.index = new KeyIndex(this.mergeAt);
     const index = new KeyIndex(this.mergeAt);
     // The first page fixes the revision; the rest are read at it.
-    let page = await this.inner.list('', { limit: this.pageSize });
+    // Every page is read: how many keys remain after each is not asked (it would be counted each time).
+    let page = await this.inner.list('', { limit: this.pageSize, countRemaining: false });
     const revision = page.revision;
     for (;;) {
       if (gen !== this.generation) return;
       index.putInOrder(page.items);
       if (!page.more || page.items.length === 0) break;
-      page = await this.inner.list('', { limit: this.pageSize, after: page.items[page.items.length - 1]!.key, revision });
+      page = await this.inner.list('', { limit: this.pageSize, after: page.items[page.items.length - 1]!.key, revision, countRemaining: false });
     }
     this.index = index;
     this.rev = revision;

@@ -204,7 +204,7 @@ export class SqliteStore implements KVStore {
     const rows = stmt.all(params);
     const more = limit > 0 && rows.length > limit;
     const items = (more ? rows.slice(0, limit) : rows).map((r) => ({ key: r.k, value: r.v, createRevision: r.c, modRevision: r.m }));
-    if (!more) return { items, revision, more };
+    if (!more || opts.countRemaining === false) return { items, revision, more };
     const after: RangeParams = { ...params, lo: items[items.length - 1]!.key };
     const remaining = (atHead ? this.st.countHead[1] : this.st.countAt[1]).get(after)!.n;
     return { items, revision, more, remaining };

@@ -33,6 +33,8 @@ export interface ListOptions {
   after?: string;
   /** Read as of this revision (must not be compacted); absent means the newest. */
   revision?: number;
+  /** false: leave `remaining` out (counting it reads every key after the page; a reader of every page needs it not). */
+  countRemaining?: boolean;
 }
 
 export interface ListResult {

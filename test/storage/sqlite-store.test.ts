@@ -111,3 +111,16 @@ describe('sqlite store: automatic compaction', () => {
     await s.close();
   });
 });
+
+describe('sqlite store: pages without the count of what remains', () => {
+  it('countRemaining: false leaves remaining out and pages the same keys', async () => {
+    const s = openSqliteStore(':memory:', { compactionIntervalMs: 0 });
+    for (const k of ['a', 'b', 'c', 'd']) await s.create(`/p/${k}`, k);
+    const counted = await s.list('/p/', { limit: 2 });
+    const bare = await s.list('/p/', { limit: 2, countRemaining: false });
+    assert.equal(counted.remaining, 2);
+    assert.equal(bare.remaining, undefined);
+    assert.deepEqual({ ...bare, remaining: 2 }, counted);
+    await s.close();
+  });
+});
