@@ -3,22 +3,13 @@
 // Each run uses a fresh data dir and free ports, so it does not disturb a server on 6443.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
 import { freePort, here, median, sleep } from './util.mjs';
+import { probe } from './startup.mjs';
 
 const runs = Number(process.argv[2] ?? 5);
 
-function probe(port) {
-  return new Promise((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/readyz', agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode));
-    });
-    req.on('error', () => resolve(0));
-  });
-}
 
 async function once() {
   const dataDir = mkdtempSync(join(os.tmpdir(), 'crd-apiserver-npm-start-'));

@@ -3,7 +3,8 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { freePort, here, sleep } from './util.mjs';
 
-function probe(port) {
+/** GET /readyz on a loopback port: its status, or 0 while nothing answers. */
+export function probe(port) {
   return new Promise((resolve) => {
     const req = http.get({ host: '127.0.0.1', port, path: '/readyz', agent: false }, (res) => {
       res.resume();

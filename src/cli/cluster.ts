@@ -7,8 +7,9 @@ import { parseDocument } from 'yaml';
 import { connectionFromKubeconfig, request, responseError, type Connection } from './kube-client.js';
 import { UsageError, type ParsedArgs } from './flags.js';
 import { isObject } from '../util/json.js';
+import { LOGICAL_CLUSTERS_PATH } from '../apis/tenancy/v1alpha1/logical-cluster.js';
 
-const COLLECTION = '/apis/tenancy.crd-apiserver.io/v1alpha1/logicalclusters';
+const COLLECTION = LOGICAL_CLUSTERS_PATH;
 const RESOURCE = 'logicalcluster.tenancy.crd-apiserver.io';
 const POLL_MS = 20;
 

@@ -6,7 +6,8 @@
 // under the resource's prefix (namespace filters and continue tokens work unchanged), keys are unique across
 // clusters, and their order is root's order with each cluster's object right after root's of the same name.
 import type { KeyValue, KVStore, ListOptions, ListResult, StoreEvent, WatchOptions, Watcher } from '../storage/types.js';
-import { clusterKeyPrefix, clusterLocalKey } from '../storage/prefixed-store.js';
+import { clusterKey, clusterOfKey } from '../storage/prefixed-store.js';
+import { STORAGE_ROOT } from '../storage/copy-store.js';
 import { GenericStore } from '../registry/store.js';
 import type { Admission } from '../registry/admission.js';
 import * as S from '../api/status.js';
@@ -16,7 +17,6 @@ import { ROOT_CLUSTER, TENANCY_GROUP } from '../apis/tenancy/v1alpha1/logical-cl
 
 export const CLUSTER_ANNOTATION = `${TENANCY_GROUP}/cluster`;
 const SEP = '\u0001';
-const ROOT = '/registry';
 const META_ORDER = ObjectMeta.fields.map((f) => f.json);
 
 const readOnly: Admission = {
@@ -42,13 +42,6 @@ function annotate(value: string, cluster: string): string {
   return stringifyJSON(obj);
 }
 
-/** A real key's cluster and the key its cluster's server names it by. */
-function clusterOfKey(key: string): { cluster: string; local: string } {
-  const local = clusterLocalKey(key);
-  if (local === key) return { cluster: ROOT_CLUSTER, local };
-  return { cluster: key.slice(`${ROOT}/clusters/`.length, key.length - (local.length - ROOT.length)), local };
-}
-
 const present = (x: KeyValue, cluster: string, local: string): KeyValue => ({
   ...x,
   key: cluster === ROOT_CLUSTER ? local : `${local}${SEP}${cluster}`,
@@ -62,7 +55,6 @@ function justBefore(key: string): string {
 }
 
 function allClustersView(kv: KVStore, clusters: () => readonly string[]): KVStore {
-  const realPrefix = (cluster: string, prefix: string): string => (cluster === ROOT_CLUSTER ? prefix : clusterKeyPrefix(cluster) + prefix.slice(ROOT.length));
   const refuse = (): Promise<never> => Promise.reject(S.methodNotAllowed());
   return {
     currentRevision: () => kv.currentRevision(),
@@ -75,7 +67,7 @@ function allClustersView(kv: KVStore, clusters: () => readonly string[]): KVStor
     close: async () => {},
     count: async (prefix) => {
       let n = 0;
-      for (const c of [ROOT_CLUSTER, ...clusters()]) n += await kv.count(realPrefix(c, prefix));
+      for (const c of [ROOT_CLUSTER, ...clusters()]) n += await kv.count(clusterKey(c, prefix));
       return n;
     },
     list: async (prefix: string, opts: ListOptions = {}): Promise<ListResult> => {
@@ -86,13 +78,13 @@ function allClustersView(kv: KVStore, clusters: () => readonly string[]): KVStor
       const found: KeyValue[] = [];
       let more = false;
       for (const c of [ROOT_CLUSTER, ...clusters()]) {
-        const real = realPrefix(c, prefix);
+        const real = clusterKey(c, prefix);
         const fromKey = base !== undefined && base.length > prefix.length ? real + justBefore(base.slice(prefix.length)) : undefined;
         const page = await kv.list(real, { ...(fromKey !== undefined ? { after: fromKey } : {}), ...(revision !== undefined ? { revision } : {}), ...(opts.limit ? { limit: opts.limit + 1 } : {}) });
         revision ??= page.revision;
         more ||= page.more;
         for (const item of page.items) {
-          const p = present(item, c, c === ROOT_CLUSTER ? item.key : ROOT + item.key.slice(clusterKeyPrefix(c).length));
+          const p = present(item, c, clusterOfKey(item.key).local);
           if (after === undefined || p.key > after) found.push(p);
         }
       }
@@ -103,7 +95,7 @@ function allClustersView(kv: KVStore, clusters: () => readonly string[]): KVStor
       return { items, revision: revision ?? (await kv.currentRevision()), more };
     },
     watch: (prefix: string, opts: WatchOptions): Watcher =>
-      kv.watch(`${ROOT}/`, {
+      kv.watch(STORAGE_ROOT, {
         ...opts,
         onEvent: (ev: StoreEvent) => {
           const { cluster, local } = clusterOfKey(ev.kv.key);

@@ -8,6 +8,7 @@ import { metaOf } from '../registry/store.js';
 import { ROOT_CLUSTER } from '../apis/tenancy/v1alpha1/logical-cluster.js';
 import * as S from '../api/status.js';
 import { writeError } from './http.js';
+import { watchParam } from './request-info.js';
 
 /** What a started cluster gives its dispatcher: the handler chain of each listener, and how to stop it. */
 export interface ClusterInstance {
@@ -164,5 +165,5 @@ export class LogicalClusters {
 
 /** Whether a request may be a watch (`?watch`, as request info reads it, or a /watch/ path): it is then counted until it ends. */
 function mayWatch(w: string | null, path: string): boolean {
-  return (w !== null && (w === '' || w === '1' || w.toLowerCase() === 'true')) || path.includes('/watch/');
+  return watchParam(w) || path.includes('/watch/');
 }

@@ -88,8 +88,7 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
 
   if (watchPrefix && info.verb === 'get') info.verb = 'watch';
   else if (info.name === '' && info.verb === 'get') {
-    const w = query.get('watch');
-    info.verb = w !== null && (w === '' || w === '1' || w.toLowerCase() === 'true') ? 'watch' : 'list';
+    info.verb = watchParam(query.get('watch')) ? 'watch' : 'list';
   } else if (info.name === '' && info.verb === 'delete') info.verb = 'deletecollection';
   // A watch of a single object by name becomes a watch with a name field selector.
   if (info.verb === 'get' && info.name !== '' && info.subresource === '') {
@@ -97,4 +96,9 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
     if (w !== null && (w === '1' || w.toLowerCase() === 'true')) info.verb = 'watch';
   }
   return info;
+}
+
+/** Whether a `watch` query value asks for a watch, as kube's request info reads it (present and empty, 1, true). */
+export function watchParam(w: string | null): boolean {
+  return w !== null && (w === '' || w === '1' || w.toLowerCase() === 'true');
 }

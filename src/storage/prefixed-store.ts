@@ -8,9 +8,21 @@ import type { KeyValue, KVStore, ListOptions, ListResult, StoreEvent, Watcher, W
 /** The root of every key of ours. */
 const ROOT = '/registry';
 const CLUSTERS = `${ROOT}/clusters/`;
+/** The cluster whose keys keep kube's layout (the API's own name for it is declared with LogicalCluster). */
+const ROOT_CLUSTER_NAME = 'root';
 
 /** Where a logical cluster's keys live: root keeps kube's layout (`/registry/...`). */
 export const clusterKeyPrefix = (cluster: string): string => `${CLUSTERS}${cluster}`;
+
+/** A key of the cluster's server (`/registry/...`) as the store holds it; root's as they are. */
+export const clusterKey = (cluster: string, key: string): string => (cluster === ROOT_CLUSTER_NAME ? key : clusterKeyPrefix(cluster) + key.slice(ROOT.length));
+
+/** The cluster a stored key belongs to, and the key its cluster's server names it by. */
+export function clusterOfKey(key: string): { cluster: string; local: string } {
+  const local = clusterLocalKey(key);
+  if (local === key) return { cluster: ROOT_CLUSTER_NAME, local };
+  return { cluster: key.slice(CLUSTERS.length, key.length - (local.length - ROOT.length)), local };
+}
 
 /** A key as its cluster's server sees it: `/registry/clusters/<name>/namespaces/x` → `/registry/namespaces/x`; root's as they are. */
 export function clusterLocalKey(key: string): string {

@@ -20,6 +20,7 @@ import { readManifestsInWorker, type ManifestReading, type ManifestText } from '
 import { isObject, type JSONObject } from '../util/json.js';
 import type { KVStore, KeyValue } from '../storage/types.js';
 import { clusterStore } from '../storage/prefixed-store.js';
+import { LOGICAL_CLUSTERS_PATH } from '../apis/tenancy/v1alpha1/logical-cluster.js';
 import { STORAGE_ROOT } from '../storage/copy-store.js';
 
 export interface TestEnvOptions {
@@ -111,7 +112,7 @@ export async function startTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv> 
 /** The server the process's cluster-isolated environments share, with how many use it. */
 let shared: { served: Promise<Served>; dir: string; users: number } | undefined;
 let clusterSeq = 0;
-const LOGICAL_CLUSTERS = '/apis/tenancy.crd-apiserver.io/v1alpha1/logicalclusters';
+const LOGICAL_CLUSTERS = LOGICAL_CLUSTERS_PATH;
 
 /** An environment in a new logical cluster of the shared server (started by the first such environment). */
 async function startClusterEnv(opts: TestEnvOptions): Promise<TestEnv> {

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { clusterKubeconfig } from '../../src/cli/cluster.js';
+import { LOGICAL_CLUSTERS_PATH } from '../../src/apis/tenancy/v1alpha1/logical-cluster.js';
 import { connectionFromKubeconfig, request } from '../../src/cli/kube-client.js';
 import { serve, type Served } from '../../src/cli/serve.js';
 import type { KVStore } from '../../src/storage/types.js';
@@ -105,7 +106,7 @@ const clusterUnderTest = process.env.CRD_APISERVER_TEST_CLUSTER;
 /** Creates the logical cluster through root's API, waits for Ready, and writes a kubeconfig for it beside root's. */
 async function logicalClusterKubeconfig(rootKubeconfig: string, name: string): Promise<string> {
   const conn = connectionFromKubeconfig(rootKubeconfig);
-  const path = '/apis/tenancy.crd-apiserver.io/v1alpha1/logicalclusters';
+  const path = LOGICAL_CLUSTERS_PATH;
   const created = await request(conn, 'POST', path, { metadata: { name } });
   // 409: a restart on the same data directory, where the cluster is already there.
   if (created.status !== 201 && created.status !== 409) throw new Error(`creating logical cluster ${name}: ${JSON.stringify(created.body)}`);

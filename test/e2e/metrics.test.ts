@@ -5,32 +5,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { requireKubectl, startTestServer, type TestServer } from './harness.js';
 import { startAdmissionWebhook, type AdmissionWebhookServer } from '../fixtures/admission-webhook.js';
 import { parsePrometheusText, samples, total, type Family } from '../server/prometheus-text.js';
 
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: crontabs.stable.example.com
-spec:
-  group: stable.example.com
-  scope: Namespaced
-  names: {plural: crontabs, singular: crontab, kind: CronTab}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              cronSpec: {type: string}
-              image: {type: string}
-`;
+/** The seed's CronTab CRD (cronSpec, image, replicas). */
+const CRD = readFileSync(new URL('../fixtures/crontab-crd.yaml', import.meta.url), 'utf8');
 
 const crontab = (name: string, image: string): string => `apiVersion: stable.example.com/v1
 kind: CronTab

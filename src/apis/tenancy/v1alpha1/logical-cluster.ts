@@ -19,6 +19,8 @@ import type { KindDeclaration } from '../../kind.js';
 export const TENANCY_GROUP = 'tenancy.crd-apiserver.io';
 /** The cluster the root paths serve; no LogicalCluster object names it. */
 export const ROOT_CLUSTER = 'root';
+/** The collection's path in root's API. */
+export const LOGICAL_CLUSTERS_PATH = `/apis/${TENANCY_GROUP}/v1alpha1/logicalclusters`;
 /** Held by every LogicalCluster until its contents are gone. */
 export const LOGICAL_CLUSTER_FINALIZER = `${TENANCY_GROUP}/logical-cluster`;
 const OPENAPI = 'io.crd-apiserver.api.tenancy.v1alpha1';
