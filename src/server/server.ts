@@ -642,7 +642,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   function startLogicalCluster(name: string): Promise<RunningServer> {
     return startServer({ ...opts, kv: clusterStore(kv, name), leaderElection: undefined, parent: { metrics, flowControl } });
   }
-  if (parent) return out;
+  if (parent) {
+    // A cluster's server has no listeners of its own: what waits for them (the garbage collector) starts now.
+    listening = true;
+    for (const f of afterListening.splice(0)) f();
+    return out;
+  }
   if (opts.tls) {
     const chain = entry('secure');
     // Go's defaults unless configured: TLS 1.2+, and for TLS 1.2 only Go's default suites.

@@ -214,3 +214,13 @@ test('the same CRD in several clusters is compiled once', async () => {
   }
   assert.equal(schemaCompilations() - before, 1);
 });
+
+test("a cluster's garbage collector removes the dependents of a deleted owner", async () => {
+  await createCluster('gc-a');
+  await ok(inCluster('gc-a', ['create', 'configmap', 'owner']));
+  const uid = await ok(inCluster('gc-a', ['get', 'configmap', 'owner', '-o', 'jsonpath={.metadata.uid}']));
+  const dependent = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dependent\n  ownerReferences:\n  - apiVersion: v1\n    kind: ConfigMap\n    name: owner\n    uid: ${uid}\n`;
+  await ok(inCluster('gc-a', ['apply', '-f', '-'], dependent));
+  await ok(inCluster('gc-a', ['delete', 'configmap', 'owner']));
+  await ok(inCluster('gc-a', ['wait', '--for=delete', 'configmap/dependent', '--timeout=30s']));
+});
