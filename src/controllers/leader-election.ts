@@ -67,8 +67,16 @@ export function microTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
-export class LeaderElector {
+/** Whether this replica leads now, and word when that changes (a logical cluster's controllers follow root's). */
+export interface Leadership {
+  readonly isLeader: boolean;
+  /** Calls listener with each change; returns what unsubscribes it. */
+  onChange(listener: (leading: boolean) => void): () => void;
+}
+
+export class LeaderElector implements Leadership {
   readonly identity: string;
+  private readonly listeners = new Set<(leading: boolean) => void>();
   private readonly timing: LeaderElectionTiming;
   private readonly clock: Clock;
   private readonly now: () => number;
@@ -98,6 +106,15 @@ export class LeaderElector {
 
   get isLeader(): boolean {
     return this.leading;
+  }
+
+  onChange(listener: (leading: boolean) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private tell(leading: boolean): void {
+    for (const l of [...this.listeners]) l(leading);
   }
 
   /**
@@ -148,6 +165,7 @@ export class LeaderElector {
       this.schedule(this.timing.retryPeriodMs);
       if (!this.leading) {
         this.leading = true;
+        this.tell(true);
         await Promise.resolve(this.opts.onStartedLeading()).catch((e: unknown) => this.onError(e));
       }
       return;
@@ -161,6 +179,7 @@ export class LeaderElector {
     if (!this.leading) return;
     this.leading = false;
     this.opts.onStoppedLeading();
+    this.tell(false);
   }
 
   private async tryAcquireOrRenew(): Promise<boolean> {
@@ -282,6 +301,39 @@ export interface LeaderElectionConfig extends Partial<LeaderElectionTiming> {
   identity?: string;
 }
 
+type Started = Array<{ stop(): void }>;
+
+/** What runs only while this replica leads: stop() ends it; stopped() also releases what it holds. */
+export interface ElectedControllers {
+  stop(): void;
+  stopped(): Promise<void>;
+  readonly leading: boolean;
+  /** What a logical cluster's controllers follow. */
+  readonly leadership: Leadership;
+}
+
+/** Terms of what `start` starts: a term that ends while its controllers start stops them once started. */
+function terms(start: () => Promise<Started>): { begin(): Promise<void>; end(): void } {
+  let running: Started = [];
+  let term = 0;
+  const stopAll = (cs: Started): void => {
+    for (const c of [...cs].reverse()) c.stop();
+  };
+  return {
+    begin: async () => {
+      const mine = ++term;
+      const started = await start();
+      if (mine === term) running = started;
+      else stopAll(started);
+    },
+    end: () => {
+      term++;
+      stopAll(running);
+      running = [];
+    },
+  };
+}
+
 /**
  * Runs what `start` starts while this replica holds the controllers' Lease, and stops it when the term
  * ends. The first attempt is awaited (with its term's start when it wins), so a lone server is
@@ -290,32 +342,55 @@ export interface LeaderElectionConfig extends Partial<LeaderElectionTiming> {
 export async function leaderElectedControllers(
   leases: GenericStore,
   config: LeaderElectionConfig,
-  start: () => Promise<Array<{ stop(): void }>>,
+  start: () => Promise<Started>,
   onError?: (err: unknown) => void,
-): Promise<{ stop(): void; stopped(): Promise<void>; elector: LeaderElector }> {
-  let running: Array<{ stop(): void }> = [];
-  let term = 0;
-  const stopTerm = (): void => {
-    term++;
-    for (const c of running.reverse()) c.stop();
-    running = [];
-  };
-  const elector = new LeaderElector({
-    ...config,
-    ...CONTROLLERS_LEASE,
-    leases,
-    onError,
-    onStartedLeading: async () => {
-      const mine = ++term;
-      const started = await start();
-      // The term may have ended while its controllers were starting.
-      if (mine === term) running = started;
-      else for (const c of started.reverse()) c.stop();
-    },
-    onStoppedLeading: stopTerm,
-  });
+): Promise<ElectedControllers> {
+  const t = terms(start);
+  const elector = new LeaderElector({ ...config, ...CONTROLLERS_LEASE, leases, onError, onStartedLeading: t.begin, onStoppedLeading: t.end });
   await elector.start();
   let stopping: Promise<void> | undefined;
-  const stopped = (): Promise<void> => (stopping ??= elector.stop().finally(stopTerm));
-  return { stop: () => void stopped(), stopped, elector };
+  const stopped = (): Promise<void> => (stopping ??= elector.stop().finally(t.end));
+  return {
+    stop: () => void stopped(),
+    stopped,
+    get leading() {
+      return elector.isLeader;
+    },
+    leadership: elector,
+  };
+}
+
+/**
+ * Runs what `start` starts while `leader` leads: a logical cluster's writing controllers run on the replica that
+ * holds root's Lease, so that with several replicas each cluster's controllers run on one of them. Awaits the
+ * start when it leads now, as leaderElectedControllers does.
+ */
+export async function followLeadership(leader: Leadership, start: () => Promise<Started>, onError: (err: unknown) => void = console.error): Promise<ElectedControllers> {
+  const t = terms(start);
+  let leading = leader.isLeader;
+  const unsubscribe = leader.onChange((now) => {
+    if (now === leading) return;
+    leading = now;
+    if (now) t.begin().catch(onError);
+    else t.end();
+  });
+  try {
+    if (leading) await t.begin();
+  } catch (e) {
+    unsubscribe();
+    throw e;
+  }
+  const stopped = async (): Promise<void> => {
+    unsubscribe();
+    leading = false;
+    t.end();
+  };
+  return {
+    stop: () => void stopped(),
+    stopped,
+    get leading() {
+      return leading;
+    },
+    leadership: leader,
+  };
 }

@@ -13,6 +13,8 @@ import { watchParam } from './request-info.js';
 /** What a started cluster gives its dispatcher: the handler chain of each listener, and how to stop it. */
 export interface ClusterInstance {
   chains: { secure?: Handler; insecure?: Handler };
+  /** Whether its writing controllers run here now. */
+  leading(): boolean;
   close(): Promise<void>;
 }
 
@@ -46,11 +48,22 @@ export class LogicalClusters {
     }
   }
 
-  /** Stops the servers of clusters with no watch under way and no request for the idle timeout. */
+  /**
+   * Stops the servers of clusters with no watch under way and no request for the idle timeout, and of clusters
+   * deleted meanwhile (on a replica other than the one whose controller finalized them).
+   */
   stopIdle(now = Date.now()): void {
     for (const name of this.started.keys()) {
-      if ((this.inflight.get(name) ?? 0) === 0 && now - (this.lastUsed.get(name) ?? now) >= this.idleTimeoutMs) void this.stopInstance(name);
+      const idle = (this.inflight.get(name) ?? 0) === 0 && now - (this.lastUsed.get(name) ?? now) >= this.idleTimeoutMs;
+      if (idle || !this.serves(name)) void this.stopInstance(name);
     }
+  }
+
+  /** Something changed in the cluster: its server is started if it is not, and counts as used now. */
+  touch(name: string): void {
+    if (!this.serves(name)) return;
+    if (this.started.has(name)) this.lastUsed.set(name, Date.now());
+    else void this.instance(name).catch((e: unknown) => console.error(`logical cluster ${name}:`, e));
   }
 
   /** The clusters that exist and are not being deleted. */

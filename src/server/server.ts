@@ -38,7 +38,8 @@ import { ApfBootstrapEnsurer } from '../controllers/apf-bootstrap.js';
 import { FlowSchemaDanglingController } from '../controllers/flowschema-dangling.js';
 import { mergeSchemaFor, trackManagedFields } from './merge-schema.js';
 import { CrdController, crdServingInformer, type FinalizerTiming } from '../crd/controller.js';
-import { leaderElectedControllers, type LeaderElectionConfig } from '../controllers/leader-election.js';
+import { followLeadership, leaderElectedControllers, type LeaderElectionConfig, type Leadership } from '../controllers/leader-election.js';
+import { ClusterActivity } from './cluster-activity.js';
 import { admissionChain } from '../admission/chain.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { mutatingWebhooks, validatingWebhooks, WebhookConfigurations, type WebhookDependencies } from '../admission/webhooks.js';
@@ -171,6 +172,8 @@ export interface ServerOptions {
 export interface ParentServing {
   metrics: ServerMetrics;
   flowControl?: { dispatcher: Dispatcher; objectCount(group: string, resource: string): number | undefined };
+  /** With leader election: the cluster's writing controllers run while its parent leads. */
+  leadership?: Leadership;
 }
 
 /** The modes of --authorization-mode this server has. */
@@ -501,6 +504,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         const lcController = new LogicalClusterController(stores.get(logicalClusterKind)!, clusters.informer, clusters.manager, kv);
         started.push(lcController);
         await lcController.start();
+        // With several replicas: the servers of clusters written to through any of them start here, for their controllers.
+        if (opts.leaderElection) {
+          const activity = new ClusterActivity(kv, clusters.manager);
+          started.push(activity);
+          await activity.start();
+        }
       }
     } catch (e) {
       for (const c of [...started].reverse()) c.stop();
@@ -517,7 +526,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const manager = new LogicalClusters(informer, (name) => startLogicalCluster(name), opts.logicalClusterIdleTimeoutMs);
     clusters = { informer, manager };
   }
-  const election = opts.leaderElection ? await leaderElectedControllers(stores.get(leaseKind)!, opts.leaderElection, startWritingControllers) : undefined;
+  // A cluster's server started while root's first term starts (ClusterActivity's replay) waits for its leadership.
+  let electionKnown!: () => void;
+  const electionSettled = new Promise<void>((resolve) => (electionKnown = resolve));
+  const election = opts.leaderElection
+    ? await leaderElectedControllers(stores.get(leaseKind)!, opts.leaderElection, startWritingControllers)
+    : parent?.leadership
+      ? await followLeadership(parent.leadership, startWritingControllers)
+      : undefined;
+  electionKnown();
   if (election) controllers.push(election);
   else controllers.push(...(await startWritingControllers()));
   // API Priority and Fairness (on by default, as in kube): one dispatcher for every listener, configured from
@@ -596,7 +613,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     authorize: (a) => authorizerHooks.authorize(a),
     rulesFor: (u, ns) => authorizerHooks.rulesFor(u, ns),
     rbac: rbacAuthorizer,
-    leading: () => election?.elector.isLeader ?? true,
+    leading: () => election?.leading ?? true,
     chains: {},
     clusters: clusters?.manager,
     close: async () => {
@@ -639,8 +656,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     return clusters ? clusters.manager.dispatch(chain, listenerName) : chain;
   };
   /** A logical cluster's server: this one's configuration over the cluster's view of the store, sharing this one's serving. */
-  function startLogicalCluster(name: string): Promise<RunningServer> {
-    return startServer({ ...opts, kv: clusterStore(kv, name), leaderElection: undefined, parent: { metrics, flowControl } });
+  async function startLogicalCluster(name: string): Promise<RunningServer> {
+    await electionSettled;
+    return startServer({ ...opts, kv: clusterStore(kv, name), leaderElection: undefined, parent: { metrics, flowControl, ...(election ? { leadership: election.leadership } : {}) } });
   }
   if (parent) {
     // A cluster's server has no listeners of its own: what waits for them (the garbage collector) starts now.

@@ -11,6 +11,9 @@ const CLUSTERS = `${ROOT}/clusters/`;
 /** The cluster whose keys keep kube's layout (the API's own name for it is declared with LogicalCluster). */
 const ROOT_CLUSTER_NAME = 'root';
 
+/** Where every logical cluster's keys but root's live. */
+export const CLUSTERS_KEY_PREFIX = CLUSTERS;
+
 /** Where a logical cluster's keys live: root keeps kube's layout (`/registry/...`). */
 export const clusterKeyPrefix = (cluster: string): string => `${CLUSTERS}${cluster}`;
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
 import { leaseKind } from '../../src/apis/coordination/v1/lease.js';
-import { LeaderElector, validateLeaderElection, microTime } from '../../src/controllers/leader-election.js';
+import { LeaderElector, followLeadership, validateLeaderElection, microTime, type Leadership } from '../../src/controllers/leader-election.js';
 import { GenericStore } from '../../src/registry/store.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import * as S from '../../src/api/status.js';
@@ -97,4 +97,47 @@ test("client-go's checks of the timings; MicroTime with six digits", () => {
   assert.equal(validateLeaderElection({ leaseDurationMs: 15_000, renewDeadlineMs: 2_000, retryPeriodMs: 2_000 }), 'renewDeadline must be greater than retryPeriod*JitterFactor');
   assert.equal(validateLeaderElection({ leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 }), undefined);
   assert.equal(microTime(Date.UTC(2026, 10, 26, 1, 2, 3, 45)), '2026-11-26T01:02:03.045000Z');
+});
+
+test("followLeadership runs its controllers while the followed leadership leads, and not after it is stopped", async () => {
+  const listeners = new Set<(leading: boolean) => void>();
+  let leading = false;
+  const leader: Leadership & { set(v: boolean): void } = {
+    get isLeader() {
+      return leading;
+    },
+    onChange: (l) => (listeners.add(l), () => listeners.delete(l)),
+    set(v) {
+      leading = v;
+      for (const l of [...listeners]) l(v);
+    },
+  };
+  const log: string[] = [];
+  let n = 0;
+  const start = async () => {
+    const term = ++n;
+    log.push(`start ${term}`);
+    return [{ stop: () => void log.push(`stop ${term}`) }];
+  };
+  const followed = await followLeadership(leader, start);
+  assert.equal(followed.leading, false);
+  assert.deepEqual(log, []);
+  leader.set(true);
+  await sleep(0);
+  assert.equal(followed.leading, true);
+  leader.set(false);
+  leader.set(true);
+  await sleep(0);
+  assert.deepEqual(log, ['start 1', 'stop 1', 'start 2']);
+  await followed.stopped();
+  assert.equal(listeners.size, 0);
+  leader.set(false);
+  leader.set(true);
+  await sleep(0);
+  assert.deepEqual(log, ['start 1', 'stop 1', 'start 2', 'stop 2']);
+  // Leading already: the first term's start is awaited.
+  const again = await followLeadership(leader, start);
+  assert.equal(again.leading, true);
+  assert.equal(log.at(-1), 'start 3');
+  again.stop();
 });

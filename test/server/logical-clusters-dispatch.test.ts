@@ -19,7 +19,7 @@ function setup(idleMs: number): { lc: LogicalClusters; seen: string[]; starts: n
     async (name) => {
       state.starts++;
       const chain: Handler = async (ctx) => void state.seen.push(`${name}:${ctx.path}`);
-      const inst: ClusterInstance = { chains: { insecure: chain }, close: async () => void state.closes++ };
+      const inst: ClusterInstance = { chains: { insecure: chain }, leading: () => true, close: async () => void state.closes++ };
       return inst;
     },
     idleMs,
