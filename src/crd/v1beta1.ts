@@ -1,8 +1,9 @@
 // apiextensions.k8s.io/v1beta1 CustomResourceDefinitions (removed from Kubernetes in 1.22, served here for
 // the older manifests): their defaults and the conversion to and from v1, as kube 1.21 did them through the
-// internal form. v1beta1 has top-level `version`, `validation`, `subresources` and `additionalPrinterColumns`
-// (columns with `JSONPath`) used by every version that has none of its own, `conversion.webhookClientConfig`
-// and `conversion.conversionReviewVersions`, and `preserveUnknownFields` defaulting to true.
+// internal form. v1beta1 has top-level `version`, `validation`, `subresources`, `additionalPrinterColumns`
+// (columns with `JSONPath`) and `selectableFields` used by every version that has none of its own,
+// `conversion.webhookClientConfig` and `conversion.conversionReviewVersions`, and `preserveUnknownFields`
+// defaulting to true.
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
 import { toInternalSpec } from './internal.js';
@@ -48,13 +49,14 @@ function defaultV1beta1Spec(spec: JSONObject): void {
 
 /** A (defaulted) v1beta1 spec as v1: top-level fields copied into every version that has none. */
 function specToV1(spec: JSONObject): JSONObject {
-  const { version: _version, validation, subresources, additionalPrinterColumns, conversion, versions, preserveUnknownFields, ...rest } = spec;
+  const { version: _version, validation, subresources, additionalPrinterColumns, selectableFields, conversion, versions, preserveUnknownFields, ...rest } = spec;
   const out: JSONObject = { ...rest };
   out['versions'] = (Array.isArray(versions) ? versions : []).map((v) => {
     if (!isObject(v)) return v;
     const x: JSONObject = { ...v };
     if (x['schema'] == null && validation != null) x['schema'] = structuredClone(validation);
     if (x['subresources'] == null && subresources != null) x['subresources'] = structuredClone(subresources);
+    if (x['selectableFields'] == null && selectableFields != null) x['selectableFields'] = structuredClone(selectableFields);
     const cols = x['additionalPrinterColumns'] ?? additionalPrinterColumns;
     if (Array.isArray(cols)) x['additionalPrinterColumns'] = cols.map(columnToV1);
     else delete x['additionalPrinterColumns'];
@@ -89,6 +91,7 @@ function specToV1beta1(spec: JSONObject): JSONObject {
   });
   if (internal.version) out['version'] = internal.version;
   if (internal.additionalPrinterColumns) out['additionalPrinterColumns'] = internal.additionalPrinterColumns.map(columnToV1beta1);
+  if (internal.selectableFields) out['selectableFields'] = internal.selectableFields;
   const conv = isObject(spec['conversion']) ? spec['conversion'] : undefined;
   if (conv) {
     const { webhook, ...c } = conv;
