@@ -1,8 +1,7 @@
 // The bytes of a value in etcd, as kube-apiserver's etcd3 store writes them: the object in its storage
 // encoding (Kubernetes protobuf with the `k8s\0` envelope for built-in kinds, CRDs as v1beta1 JSON, JSON
-// for the rest), then
-// the encryption-at-rest transformer when its resource has one. Above the etcd store values stay the
-// object's JSON text, so the conversion happens here, on the way in and out of etcd.
+// for the rest), then the encryption-at-rest transformer when its resource has one. Above the etcd store
+// values stay the object's JSON text, so the conversion happens here, on the way in and out of etcd.
 //
 // The object codecs come from above (the server's tables of Go structs, the CRD conversion): storage only
 // composes them.
