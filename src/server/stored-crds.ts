@@ -48,9 +48,9 @@ export function storedV1beta1(v1: JSONObject): string {
   return `${escapeHTML(stringifyJSON({ kind: KIND, apiVersion: V1BETA1, ...body }))}\n`;
 }
 
-/** The v1 JSON the registry stores for a CRD stored at v1beta1 (its empty resourceVersion in place). */
+/** The v1 JSON the registry stores for a CRD stored at v1beta1 (its empty resourceVersion in place); takes `v1beta1` over. */
 export function storedV1(v1beta1: JSONObject): string {
-  const body = goEncode(crdKind.object, crdToV1(v1beta1), KEEP_ORDER);
+  const body = goEncode(crdKind.object, crdToV1(v1beta1, { owned: true }), KEEP_ORDER);
   if (isObject(body['metadata'])) body['metadata'] = withResourceVersionSlot(body['metadata']);
   return stringifyJSON({ kind: KIND, apiVersion: V1, ...body });
 }
