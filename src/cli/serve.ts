@@ -137,7 +137,7 @@ export function builtinKeyPrefixes(): Map<string, GroupResource> {
 /** The bytes of values in etcd, as kube-apiserver writes them (see storage/etcd-value-codec.ts). */
 export function etcdCodec(mediaType: StorageMediaType = STORAGE_MEDIA_TYPES[0], transformers?: KeyTransformerLookup): EtcdValueCodec {
   const protobuf = protobufStorageCodecs({ write: mediaType !== 'application/json' });
-  // CRDs are JSON either way; kube-apiserver's are at v1beta1. A logical cluster's keys are root's layout
+  // CRDs are JSON either way, at v1beta1 as kube-apiserver stores them. A logical cluster's keys are root's layout
   // under `/clusters/<name>`, and encoded alike.
   const objects = (key: string) => {
     const local = clusterLocalKey(key);

@@ -90,9 +90,12 @@ export function toInternalSpec(spec: CustomResourceDefinitionSpec | undefined): 
   if (versions.length === 0) return out;
 
   out.version = asString(versions[0]!.name);
-  for (const [key, type] of hoisted) {
+  const identical = new Map(hoisted.map(([key, type]) => [key, versions.every((v) => semanticEqualLarge(v[key], versions[0]![key], type))]));
+  // Selectable fields name paths of the schema: kube hoists them only along with it.
+  if (!identical.get('schema')) identical.set('selectableFields', false);
+  for (const [key] of hoisted) {
+    if (!identical.get(key)) continue;
     const first = versions[0]![key];
-    if (!versions.every((v) => semanticEqualLarge(v[key], first, type))) continue;
     if (present(first)) (out as unknown as Record<string, unknown>)[key === 'schema' ? 'validation' : key] = first;
     for (const v of versions) delete v[key];
   }

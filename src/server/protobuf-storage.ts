@@ -32,7 +32,7 @@ const META_KEYS = ObjectMeta.fields.map((f) => f.json);
  * The registry stores `metadata.resourceVersion` as "" in its place (reads splice the revision in there);
  * Go's JSON leaves an empty resourceVersion out (omitempty), so the decoded object gets it back.
  */
-function withResourceVersionSlot(meta: Record<string, unknown>): Record<string, unknown> {
+export function withResourceVersionSlot(meta: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of META_KEYS) {
     if (k === 'resourceVersion') out[k] = meta[k] ?? '';

@@ -1,9 +1,10 @@
 // The bytes of a value in etcd, as kube-apiserver's etcd3 store writes them: the object in its storage
-// encoding (Kubernetes protobuf with the `k8s\0` envelope for built-in kinds, JSON for the rest), then
-// the encryption-at-rest transformer when its resource has one. Above the etcd store values stay the
-// object's JSON text, so the conversion happens here, on the way in and out of etcd.
+// encoding (Kubernetes protobuf with the `k8s\0` envelope for built-in kinds, CRDs as v1beta1 JSON, JSON
+// for the rest), then the encryption-at-rest transformer when its resource has one. Above the etcd store
+// values stay the object's JSON text, so the conversion happens here, on the way in and out of etcd.
 //
-// The protobuf codec comes from above (the server's tables of Go structs): storage only composes it.
+// The object codecs come from above (the server's tables of Go structs, the CRD conversion): storage only
+// composes them.
 import type { KeyTransformerLookup } from './encryption/encrypting-store.js';
 
 /** How the objects under one key are written: the JSON text to its storage bytes and back. */
@@ -14,7 +15,8 @@ export interface ObjectCodec {
   decode(bytes: Buffer): string;
   /**
    * A value stored as JSON text (`{`): what the server holds for it, stale when a write would store it in
-   * another form (default: as is, stale when `encode` writes protobuf).
+   * another form (default: as is, stale when `encode` writes protobuf). CRDs' is their JSON at another
+   * version (kube's v1beta1), converted to the server's.
    */
   readText?(text: string): DecodedValue;
 }
@@ -44,7 +46,7 @@ export const TEXT_CODEC: EtcdValueCodec = {
 export const isProtobufValue = (b: Buffer): boolean => b.length >= 4 && b[0] === 0x6b && b[1] === 0x38 && b[2] === 0x73 && b[3] === 0x00;
 
 export interface EtcdValueCodecOptions {
-  /** Built-in kinds' protobuf codecs by key. */
+  /** Built-in kinds' protobuf codecs (and CRDs' v1beta1 JSON) by key. */
   objects?: ObjectCodecLookup;
   /** Encryption at rest, in binary mode (strings are latin1 bytes): encrypts the encoded object, as kube does. */
   transformers?: KeyTransformerLookup;

@@ -333,6 +333,15 @@ test('selectable fields may not point into metadata, and at most 8', () => {
   check(crd, ['spec.selectableFields: Too many: 9: must have at most 8 items']);
 });
 
+test('the same selectable fields in versions whose schemas differ are valid (kube hoists them only with the schema)', () => {
+  const crd = twoVersions();
+  const schema = structuredClone(crd.spec.versions[1]!.schema!);
+  (schema.openAPIV3Schema!['properties'] as Record<string, any>)['spec'].properties.extra = { type: 'string' };
+  crd.spec.versions[0]!.schema = schema;
+  for (const v of crd.spec.versions) v.selectableFields = [{ jsonPath: '.spec.cronSpec' }];
+  check(crd, []);
+});
+
 test('per-version selectable fields with a hoisted schema are rejected (kube wording)', () => {
   const crd = twoVersions();
   crd.spec.versions[0]!.schema = structuredClone(crd.spec.versions[1]!.schema);

@@ -2,7 +2,9 @@
 // the raw etcd values (admissionregistration's kinds included) are Kubernetes protobuf in the `k8s\0` envelope (encrypted when the resource is, with
 // raw ciphertext as kube writes it); values put into etcd as kube-apiserver writes them (k8s.io/api's
 // fixture bytes) are served by kubectl get; a no-op update stays a no-op across a restart (the cache
-// then holds what etcd's bytes decode to).
+// then holds what etcd's bytes decode to). CRDs are JSON at apiextensions.k8s.io/v1beta1, as kube stores
+// them: kubectl's are written so and served as the same v1 text after a restart, kube-apiserver's are
+// served as v1, and the v1 JSON earlier versions wrote is read and rewritten at v1beta1.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
@@ -304,13 +306,98 @@ test('a CRD kube-apiserver stored (JSON at apiextensions.k8s.io/v1beta1) is serv
   const crd = await getJSON('/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.kube.example.com');
   assert.equal(crd.apiVersion, 'apiextensions.k8s.io/v1');
   assert.deepEqual(crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.size, { type: 'integer' });
-  // Our controllers' status update stored it as v1 JSON.
+  // Our controllers' status update stored it as kube does, at v1beta1, the schema still in the spec.
   const stored = JSON.parse((await raw.get(key).exec()).kvs[0]!.value.toString());
-  assert.equal(stored.apiVersion, 'apiextensions.k8s.io/v1');
+  assert.equal(stored.apiVersion, 'apiextensions.k8s.io/v1beta1');
+  assert.deepEqual(stored.spec.validation, v1beta1.spec.validation);
+  assert.ok(stored.status.conditions.some((c: { type: string }) => c.type === 'Established'));
   r = await s!.kubectl(['create', '-f', '-'], { stdin: 'apiVersion: kube.example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: pb}\nspec: {size: 3}\n' });
   assert.equal(r.code, 0, r.stderr);
   const cr = (await raw.get('/registry/kube.example.com/widgets/pb/w').exec()).kvs[0]!.value;
   assert.equal(JSON.parse(cr.toString()).spec.size, 3);
+});
+
+const GADGETS = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.pb.example.com, labels: {z: "1", a: "2"}}
+spec:
+  group: pb.example.com
+  names: {plural: gadgets, singular: gadget, kind: Gadget, listKind: GadgetList}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size: {type: string, description: "<b> & c"}}}}}}
+    subresources: {status: {}}
+    additionalPrinterColumns: [{name: Size, type: string, jsonPath: .spec.size}]
+  - name: v2
+    served: true
+    storage: false
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size: {type: string, maxLength: 9}}}}}}
+    subresources: {status: {}}
+`;
+
+test('a CRD made with kubectl is stored as kube-apiserver stores it (apiextensions.k8s.io/v1beta1 JSON) and served as the same v1 text after a restart', async () => {
+  const key = '/registry/apiextensions.k8s.io/customresourcedefinitions/gadgets.pb.example.com';
+  const path = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.pb.example.com';
+  let r = await s!.kubectl(['apply', '--server-side', '-f', '-'], { stdin: GADGETS });
+  assert.equal(r.code, 0, r.stderr);
+  r = await s!.kubectl(['wait', '--for', 'condition=established', '--timeout=20s', 'crd/gadgets.pb.example.com']);
+  assert.equal(r.code, 0, r.stderr);
+  const text = (await raw.get(key).exec()).kvs[0]!.value.toString('utf8');
+  // Go's encoding/json Encoder: TypeMeta first, HTML characters escaped, a newline at the end.
+  assert.ok(text.startsWith('{"kind":"CustomResourceDefinition","apiVersion":"apiextensions.k8s.io/v1beta1","metadata":{"name":"gadgets.pb.example.com","uid":'), text.slice(0, 200));
+  assert.ok(text.endsWith('}\n'));
+  assert.ok(text.includes('"description":"\\u003cb\\u003e \\u0026 c"'));
+  const stored = JSON.parse(text);
+  assert.equal(stored.metadata.resourceVersion, undefined);
+  // managedFields are kept as they are: their entries name v1.
+  assert.deepEqual([...new Set(stored.metadata.managedFields.map((m: { apiVersion: string }) => m.apiVersion))], ['apiextensions.k8s.io/v1']);
+  assert.deepEqual(Object.keys(stored.spec), ['group', 'version', 'names', 'scope', 'subresources', 'versions', 'conversion', 'preserveUnknownFields']);
+  assert.equal(stored.spec.version, 'v1');
+  assert.deepEqual(stored.spec.subresources, { status: {} });
+  assert.deepEqual(stored.spec.versions[0].additionalPrinterColumns, [{ name: 'Size', type: 'string', JSONPath: '.spec.size' }]);
+  assert.equal(stored.spec.versions[1].schema.openAPIV3Schema.properties.spec.properties.size.maxLength, 9);
+  assert.equal(stored.spec.preserveUnknownFields, false);
+  assert.deepEqual(stored.status.storedVersions, ['v1']);
+
+  // Served as v1, byte for byte the same from the cache (the registry's text) and, after a restart, from etcd.
+  const served = await s!.kubectl(['get', '--raw', path]);
+  assert.equal(served.code, 0, served.stderr);
+  const crd = JSON.parse(served.stdout);
+  assert.equal(crd.apiVersion, 'apiextensions.k8s.io/v1');
+  assert.deepEqual(crd.spec.versions[0].subresources, { status: {} });
+  assert.deepEqual(crd.spec.versions[0].additionalPrinterColumns, [{ name: 'Size', type: 'string', jsonPath: '.spec.size' }]);
+  assert.equal(crd.spec.versions[1].additionalPrinterColumns, undefined);
+  await s!.close();
+  s = await startTestServer({ etcd: { servers: [etcd.url] } });
+  const again = await s.kubectl(['get', '--raw', path]);
+  assert.equal(again.stdout, served.stdout);
+  // An update that changes nothing stays a no-op.
+  assert.equal((await put(path, crd)).metadata.resourceVersion, crd.metadata.resourceVersion);
+});
+
+test('a CRD stored as v1 JSON (by an earlier version) is served as it was, and rewritten at v1beta1 by a no-op update', async () => {
+  const key = '/registry/apiextensions.k8s.io/customresourcedefinitions/gadgets.pb.example.com';
+  const path = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.pb.example.com';
+  const before = await s!.kubectl(['get', '--raw', path]);
+  const crd = JSON.parse(before.stdout);
+  // The v1 text the registry stores (its resourceVersion empty in place), as earlier versions put it into etcd.
+  const registryText = JSON.stringify({ ...crd, metadata: { ...crd.metadata, resourceVersion: '' } });
+  await raw.put(key).value(registryText).exec();
+  let obj: Record<string, any> = {};
+  for (let i = 0; i < 50; i++) {
+    obj = await getJSON(path);
+    if (obj.metadata.resourceVersion !== crd.metadata.resourceVersion) break;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  assert.deepEqual({ ...obj, metadata: { ...obj.metadata, resourceVersion: '' } }, { ...crd, metadata: { ...crd.metadata, resourceVersion: '' } });
+  const updated = await put(path, obj);
+  assert.ok(Number(updated.metadata.resourceVersion) > Number(obj.metadata.resourceVersion));
+  assert.equal(JSON.parse((await raw.get(key).exec()).kvs[0]!.value.toString()).apiVersion, 'apiextensions.k8s.io/v1beta1');
+  assert.equal((await put(path, updated)).metadata.resourceVersion, updated.metadata.resourceVersion);
 });
 
 test('--storage-media-type application/json stores built-ins as JSON (and reads the protobuf already there)', async () => {

@@ -11,7 +11,6 @@ import { hasProtobufForm } from '../../src/server/protobuf.js';
 import { etcdValueCodec } from '../../src/storage/etcd-value-codec.js';
 import { transformersFromConfig } from '../../src/storage/encryption/config.js';
 import { BUILTIN_KINDS } from '../../src/apis/index.js';
-import { storedCRDCodec } from '../../src/server/stored-crds.js';
 import { typedOrder } from '../../src/registry/typed-order.js';
 import { parseJSON, stringifyJSON } from '../../src/util/json-int64.js';
 import { requireKubectl, startTestServer } from '../e2e/harness.js';
@@ -244,15 +243,4 @@ spec:
   }
 });
 
-test('CRDs stay JSON: ours (v1) are read as they are; kube-apiserver\'s (v1beta1) as the v1 JSON we would store, stale', () => {
-  const v1 = '{"kind":"CustomResourceDefinition","apiVersion":"apiextensions.k8s.io/v1","metadata":{"name":"a.b.c","resourceVersion":""}}';
-  assert.deepEqual(storedCRDCodec.readText!(v1), { value: v1 });
-  assert.equal(storedCRDCodec.encode(v1), undefined);
-  const kube = { kind: 'CustomResourceDefinition', apiVersion: 'apiextensions.k8s.io/v1beta1', metadata: { name: 'ws.k.io', uid: 'u' }, spec: { group: 'k.io', version: 'v1', names: { plural: 'ws', kind: 'W' }, scope: 'Cluster' } };
-  const read = storedCRDCodec.readText!(JSON.stringify(kube));
-  assert.equal(read.stale, true);
-  const obj = JSON.parse(read.value);
-  assert.equal(obj.apiVersion, 'apiextensions.k8s.io/v1');
-  assert.deepEqual(obj.metadata, { name: 'ws.k.io', uid: 'u', resourceVersion: '' });
-  assert.deepEqual(obj.spec.versions.map((v: { name: string }) => v.name), ['v1']);
-});
+// CRDs (JSON at v1beta1, as kube stores them): test/server/stored-crds.test.ts.

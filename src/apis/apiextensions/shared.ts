@@ -87,7 +87,7 @@ export const v1beta1ColumnDefinition = struct(
   columnFields.map((x) => (x.json === 'jsonPath' ? { ...x, json: 'JSONPath' } : x)),
 );
 
-const SelectableField = struct('SelectableField', [
+export const SelectableField = struct('SelectableField', [
   f(undefined, 'jsonPath', 'string', '', {
     go: 'JSONPath',
     doc: 'jsonPath is a simple JSON path which is evaluated against each custom resource to produce a field selector value. Only JSON paths without the array notation are allowed. Must point to a field of type string, boolean or integer. Types with enum values and strings with formats are allowed. If jsonPath refers to absent field in a resource, the jsonPath evaluates to an empty string. Must not point to metdata fields. Required.',

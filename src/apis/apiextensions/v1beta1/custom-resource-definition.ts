@@ -7,15 +7,33 @@ import { metadataField } from '../../meta/v1/object-meta.js';
 import type { KindDeclaration } from '../../kind.js';
 import {
   CustomResourceDefinitionNames,
-  CustomResourceDefinitionStatus,
-  CustomResourceDefinitionVersion,
+  CustomResourceDefinitionStatus as SharedStatus,
+  CustomResourceDefinitionVersion as SharedVersion,
   CustomResourceSubresources,
   CustomResourceValidation,
+  SelectableField,
   WebhookClientConfig,
   v1beta1ColumnDefinition,
   crdCommon,
   crdServed,
 } from '../shared.js';
+
+// v1's fields, with v1beta1's printer columns (`JSONPath`).
+const CustomResourceDefinitionVersion = struct(
+  'CustomResourceDefinitionVersion',
+  SharedVersion.fields.map((x) => (x.json === 'additionalPrinterColumns' ? { ...x, type: v1beta1ColumnDefinition } : x)),
+);
+
+// kube 1.33's conditions have no omitempty (at v1 too: there the shared declaration leaves an absent list out,
+// as this server has always served it). What kube-apiserver stores in etcd writes `"conditions":null`.
+const CustomResourceDefinitionStatus = struct(
+  'CustomResourceDefinitionStatus',
+  SharedStatus.fields.map((x) => {
+    if (x.json !== 'conditions') return x;
+    const { omitempty: _omitempty, ...rest } = x;
+    return rest;
+  }),
+);
 
 const CustomResourceConversion = struct('CustomResourceConversion', [
   f(undefined, 'strategy', 'string', '', { named: 'ConversionStrategyType' }),
@@ -32,6 +50,7 @@ export const CustomResourceDefinitionSpec = struct('CustomResourceDefinitionSpec
   f(undefined, 'subresources', CustomResourceSubresources, 'ptr omit'),
   f(undefined, 'versions', CustomResourceDefinitionVersion, 'slice omit'),
   f(undefined, 'additionalPrinterColumns', v1beta1ColumnDefinition, 'slice omit'),
+  f(undefined, 'selectableFields', SelectableField, 'slice omit'),
   f(undefined, 'conversion', CustomResourceConversion, 'ptr omit'),
   f(undefined, 'preserveUnknownFields', 'bool', 'ptr omit'),
 ]);
