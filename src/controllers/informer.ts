@@ -132,6 +132,9 @@ export class Informer {
       resourceVersion ??= page.resourceVersion;
       for (const obj of page.items) items.push(this.transform(obj));
       continueToken = page.continueToken;
+      // A store answering from memory resolves at once: without a turn of the event loop between pages, a relist of
+      // a million objects would hold every request (and /readyz) until it ends.
+      if (continueToken) await new Promise((resolve) => setImmediate(resolve));
     } while (continueToken);
     this.replace(items);
     this.synced = true;

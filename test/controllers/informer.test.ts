@@ -194,3 +194,26 @@ test('informer: lists in pages, and a transform decides what the cache keeps and
   inf.stop();
   await kv.close();
 });
+
+test('informer: a relist gives the event loop a turn between pages (requests are not held behind a long first list)', async () => {
+  const { kv, store } = setup();
+  for (let i = 0; i < 1203; i++) await store.create('', ns(`n-${String(i).padStart(4, '0')}`));
+  // The store answers from memory at once; a page's continuation would otherwise run before any I/O or timer.
+  const order: string[] = [];
+  const source: InformerSource = {
+    list: async (opts) => {
+      const page = await store.list(opts);
+      order.push('page');
+      return page;
+    },
+    watch: (...args) => store.watch(...args),
+  };
+  const inf = new Informer(source);
+  const started = inf.start();
+  setImmediate(() => order.push('immediate'));
+  await started;
+  assert.deepEqual(order, ['page', 'immediate', 'page', 'page']);
+  assert.equal(inf.list().length, 1203);
+  inf.stop();
+  await kv.close();
+});
