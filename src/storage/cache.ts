@@ -74,6 +74,8 @@ export interface CachedStoreOptions {
   serveWatches?: boolean;
   /** With serveWatches: how many recent events are kept for watches to start from (default 10,000). */
   watchCacheEvents?: number;
+  /** A background load or reload failed and is retried in retryMs (default: a line on stderr). */
+  onLoadError?: (err: unknown, retryMs: number) => void;
 }
 
 type State = 'loading' | 'live' | 'failed' | 'closed';
@@ -100,6 +102,9 @@ const MAX_LOAD_ATTEMPTS = 5;
 const BACKGROUND_PAGE = 2_000;
 /** Keys per page of createCachedStore's load, which nothing waits behind. */
 const BLOCKING_PAGE = 10_000;
+
+const logLoadError = (err: unknown, retryMs: number): void =>
+  console.error(`watch cache: loading failed, retrying in ${retryMs} ms (reads go to the store meanwhile): ${err instanceof Error ? err.message : String(err)}`);
 
 const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -526,6 +531,8 @@ export class CachedKVStore implements KVStore {
           this.ring?.failAll(new StorageError('closed', 'storage is closed'));
           return;
         }
+        // Reads go on to the inner store meanwhile (and fail there as the load did, for a value it cannot read).
+        (this.opts.onLoadError ?? logLoadError)(err, this.retryMs);
         clearTimeout(this.retryTimer);
         this.retryTimer = setTimeout(() => this.reload(), this.retryMs);
         this.retryTimer.unref();

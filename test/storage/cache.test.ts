@@ -224,10 +224,12 @@ describe('cached store: loading in the background (startCachedStore)', () => {
     const probe = new ProbeStore(mem());
     await filled(probe.inner);
     probe.listFailures = 3;
-    const cache = startCachedStore(probe, { loadPageSize: 10, reloadRetryMs: 1 });
+    const failures: string[] = [];
+    const cache = startCachedStore(probe, { loadPageSize: 10, reloadRetryMs: 1, onLoadError: (err) => failures.push((err as Error).message) });
     assert.equal((await cache.get('/r/003'))?.value, 'v3');
     await waitFor(() => cache.serving, 'the cache to serve');
     assert.equal(cache.size, 30);
+    assert.deepEqual(failures, ['list failed (probe)', 'list failed (probe)', 'list failed (probe)']);
     await cache.close();
   });
 
