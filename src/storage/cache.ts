@@ -150,6 +150,13 @@ export class CachedKVStore implements KVStore {
   private retryTimer: NodeJS.Timeout | undefined;
   private retryMs: number;
   private closePromise: Promise<void> | undefined;
+  private firstLoadEnded!: () => void;
+  /**
+   * Settles when the first load has ended: loaded, or failed once (it is retried; reads go to the inner store), or
+   * the cache closed. For work that would read everything (a garbage collector's first lists) and is better done
+   * from memory than alongside the load.
+   */
+  readonly firstLoad: Promise<void> = new Promise((resolve) => (this.firstLoadEnded = resolve));
   private readonly catchUpMs: number;
   private readonly mergeAt: number | undefined;
   private readonly shared: boolean;
@@ -376,6 +383,7 @@ export class CachedKVStore implements KVStore {
 
   private async shutdown(): Promise<void> {
     this.state = 'closed';
+    this.firstLoadEnded();
     this.generation++;
     clearTimeout(this.retryTimer);
     this.watcher?.close();
@@ -476,6 +484,7 @@ export class CachedKVStore implements KVStore {
       this.ring.reset(revision, new StorageError('closed', 'the watch cache is reloading'));
     }
     this.state = 'live';
+    this.firstLoadEnded();
     const watcher = this.inner.watch('', {
       fromRevision: revision,
       onEvent: (ev) => this.apply(gen, ev),
@@ -522,6 +531,7 @@ export class CachedKVStore implements KVStore {
         this.retryMs = this.baseRetryMs;
       },
       (err: unknown) => {
+        this.firstLoadEnded();
         if (this.state === 'closed') return;
         if (err instanceof StorageError && err.code === 'closed') {
           // The inner store is gone: nothing to follow; reads go to it and fail there.

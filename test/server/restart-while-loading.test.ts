@@ -1,6 +1,7 @@
 // A restart on a store whose watch cache has not loaded yet (kube's ResilientWatchCacheInitialization): the
 // server starts and is ready without waiting for the load, answers from the store meanwhile (a write read
-// back at once, a watch from a list's resourceVersion), and serves from memory once the cache has loaded.
+// back at once, a watch from a list's resourceVersion), and serves from memory once the cache has loaded, its
+// garbage collector started then.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../../src/server/server.js';
@@ -94,6 +95,13 @@ test('restarted on a store the cache has not loaded: ready at once, correct answ
         assert.equal(del.type, 'DELETED');
         assert.equal(del.object.metadata.name, 'c8');
         assert.equal((await api.req('GET', `${base}/c8`)).status, 404);
+        // The garbage collector, started once the load ended: a dependent goes with its owner.
+        const owner = (await api.req('GET', `${base}/c1`)).json;
+        const dependent = cronTab('dependent', { ownerReferences: [{ apiVersion: 'stable.example.com/v1', kind: 'CronTab', name: 'c1', uid: owner.metadata.uid }] });
+        assert.equal((await api.req('POST', base, dependent)).status, 201);
+        assert.equal((await api.req('DELETE', `${base}/c1`)).status, 200);
+        for (let i = 0; i < 500 && (await api.req('GET', `${base}/dependent`)).status !== 404; i++) await new Promise((r) => setTimeout(r, 10));
+        assert.equal((await api.req('GET', `${base}/dependent`)).status, 404, 'the dependent was collected');
       } finally {
         w.close();
       }

@@ -233,6 +233,30 @@ describe('cached store: loading in the background (startCachedStore)', () => {
     await cache.close();
   });
 
+  it('firstLoad settles when the first load ends: loaded, failed once, or closed', async () => {
+    const settled = (p: Promise<void>): Promise<boolean> => Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 20))]);
+    const slow = new SlowLoadStore(mem());
+    await filled(slow.inner);
+    const cache = startCachedStore(slow, { loadPageSize: 10 });
+    assert.equal(await settled(cache.firstLoad), false);
+    slow.release();
+    assert.equal(await settled(cache.firstLoad), true);
+    assert.equal(cache.serving, true);
+    await cache.close();
+
+    const failing = new ProbeStore(mem());
+    failing.listFailures = 100;
+    const failed = startCachedStore(failing, { reloadRetryMs: 1_000, onLoadError: () => {} });
+    assert.equal(await settled(failed.firstLoad), true);
+    assert.equal(failed.serving, false);
+    await failed.close();
+
+    const held = new SlowLoadStore(mem(), { holdFirst: true });
+    const closed = startCachedStore(held);
+    await closed.close();
+    assert.equal(await settled(closed.firstLoad), true);
+  });
+
   it('closes while loading: the load stops, calls fail as closed', async () => {
     const slow = new SlowLoadStore(mem());
     await filled(slow.inner);
