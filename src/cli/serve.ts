@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { openSqliteStore, type SqliteStore } from '../storage/sqlite-store.js';
 import type { StorageSync } from '../storage/sqlite-schema.js';
-import { createCachedStore } from '../storage/cache.js';
+import { CachedKVStore } from '../storage/cache.js';
 import { openEtcdStore, type EtcdStoreOptions } from '../storage/etcd-store.js';
 import { ensureCertificates } from '../auth/certs.js';
 import { writeKubeconfig } from '../auth/kubeconfig.js';
@@ -168,23 +168,25 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
   const audit = auditFromFlags(opts.audit);
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  // Current reads are served from memory; writes, watches and older revisions go to SQLite or etcd.
+  // Current reads are served from memory; writes, watches and older revisions go to SQLite or etcd. The cache
+  // loads in the background (below), as kube-apiserver's watch caches initialize without holding readiness: until
+  // it has loaded and caught up, reads go to the store.
   // Encryption at rest sits under the cache: the cache and everything above it hold plaintext.
   // On etcd, values are stored as kube-apiserver stores them: built-in kinds as protobuf, then encrypted
   // (raw ciphertext), both in the etcd store's value codec. SQLite stores JSON, encrypted above it as text.
   const transformers = opts.encryptionProviderConfig
     ? keyTransformerLookup(loadEncryptionConfig(opts.encryptionProviderConfig, opts.etcd !== undefined), builtinKeyPrefixes())
     : undefined;
-  let kv: KVStore;
+  let kv: CachedKVStore;
   let sqlite: SqliteStore | undefined;
   if (opts.etcd) {
     const codec = etcdCodec(opts.storageMediaType, transformers);
     // etcd may have other writers (replicas): its current reads check the cache against etcd's revision, and
     // watches are served from the cache.
-    kv = await createCachedStore(await openEtcdStore({ ...opts.etcd, codec }), { sharedStore: true, serveWatches: true });
+    kv = new CachedKVStore(await openEtcdStore({ ...opts.etcd, codec }), { sharedStore: true, serveWatches: true });
   } else {
     sqlite = openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' });
-    kv = await createCachedStore(transformers ? new EncryptingKVStore(sqlite, transformers) : sqlite);
+    kv = new CachedKVStore(transformers ? new EncryptingKVStore(sqlite, transformers) : sqlite);
   }
   const [certs, saKeys] = await Promise.all([
     ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] }),
@@ -221,6 +223,9 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
     audit,
     logger: opts.logger,
   });
+  // Loaded once the listeners are up: start-up's own reads are few and small, and each step of it that waits
+  // for I/O would otherwise wait behind a page of the load too.
+  kv.startLoading();
   // `snapshot save` asks the server for a copy: no other process can read the locked database (see snapshot-socket.ts).
   const snapshots = sqlite ? await snapshotListener(join(dataDir, SNAPSHOT_SOCKET), sqlite) : undefined;
   const kubeconfigPath = join(dataDir, 'kubeconfig');

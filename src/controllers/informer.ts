@@ -44,6 +44,10 @@ interface InformerOptions {
 
 /** Objects per page of a relist (client-go's reflector pages its lists by 500 too): never all decoded at once. */
 const RELIST_PAGE = 500;
+/** Listed objects handed to the handlers per turn of the event loop. */
+const REPLACE_CHUNK = 10_000;
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class Informer {
   private cache = new Map<string, JSONObject>();
@@ -127,13 +131,18 @@ export class Informer {
     let resourceVersion: string | undefined;
     let continueToken: string | undefined;
     do {
-      const page = await this.store.list({ namespace: this.namespace, limit: RELIST_PAGE, ...(continueToken ? { continueToken } : {}) });
+      // remainingItemCount is not read here (nor by client-go's reflector): not counted at each page.
+      const page = await this.store.list({ namespace: this.namespace, limit: RELIST_PAGE, countRemaining: false, ...(continueToken ? { continueToken } : {}) });
       if (this.stopped) return;
       resourceVersion ??= page.resourceVersion;
       for (const obj of page.items) items.push(this.transform(obj));
       continueToken = page.continueToken;
+      // A store answering from memory resolves at once: without a turn of the event loop between pages, a relist of
+      // a million objects would hold every request (and /readyz) until it ends.
+      if (continueToken) await nextTurn();
     } while (continueToken);
-    this.replace(items);
+    await this.replace(items);
+    if (this.stopped) return;
     this.synced = true;
     const from = Number(resourceVersion);
     this.advance(from);
@@ -161,14 +170,25 @@ export class Informer {
     }, delayMs);
   }
 
-  /** A fresh list: handlers hear of what was added, updated (every listed object, as client-go's Replace) and deleted. */
-  private replace(items: JSONObject[]): void {
-    const seen = new Set<string>();
-    for (const obj of items) {
+  /**
+   * A fresh list: handlers hear of what was added, updated (every listed object, as client-go's Replace) and deleted.
+   * In chunks with a turn of the event loop between them, as client-go's handlers hear of a Replace's items one
+   * delta at a time: a million objects' handlers would otherwise hold every request for seconds.
+   */
+  private async replace(items: JSONObject[]): Promise<void> {
+    // Nothing cached (the first list): nothing to delete, no set of the keys listed needed.
+    const seen = this.cache.size > 0 ? new Set<string>() : undefined;
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0 && i % REPLACE_CHUNK === 0) {
+        await nextTurn();
+        if (this.stopped) return;
+      }
+      const obj = items[i]!;
       const key = keyOf(obj);
-      seen.add(key);
+      seen?.add(key);
       this.put(key, obj);
     }
+    if (!seen) return;
     for (const [key, old] of [...this.cache]) {
       if (seen.has(key)) continue;
       this.cache.delete(key);

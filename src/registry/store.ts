@@ -35,6 +35,11 @@ export interface ListOptions {
   revision?: number;
   /** Read at least this fresh (NotOlderThan). */
   minRevision?: number;
+  /**
+   * false: no remainingItemCount. Counting it reads every key after the page, which a reader of every page
+   * (an informer's relist) pays for at each one; from a store without the cache, that is per page O(keys).
+   */
+  countRemaining?: boolean;
 }
 
 /** Label and field selectors, as matchers over an object's labels and selectable fields. */
@@ -427,7 +432,7 @@ export class GenericStore {
       // Selectors filter after reading, so read pages until the limit is filled or the keys run out.
       for (;;) {
         const want = limit ? (filtered ? Math.max(limit - items.length, 100) : limit - items.length) : 0;
-        const page = await this.kv.list(prefix, { after, revision, limit: want });
+        const page = await this.kv.list(prefix, { after, revision, limit: want, ...(opts.countRemaining === false ? { countRemaining: false } : {}) });
         listRevision = page.revision;
         revision = page.revision;
         let stopAt = -1;
@@ -444,7 +449,7 @@ export class GenericStore {
         if (stopAt >= 0) {
           const leftInPage = page.items.length - 1 - stopAt;
           more = leftInPage > 0 || page.more;
-          if (more && !filtered) remaining = leftInPage + (page.more ? (page.remaining ?? 0) : 0);
+          if (more && !filtered && opts.countRemaining !== false) remaining = leftInPage + (page.more ? (page.remaining ?? 0) : 0);
           break;
         }
         if (!page.more) break;

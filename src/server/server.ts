@@ -468,7 +468,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       started.push(gc);
       // Once the listeners are up: its informers' first lists decode every stored object, which must not hold up
       // start-up or readiness (kube runs its collector in another process); a cascade may start a moment later.
-      whenListening(() => void gc.start().catch((e: unknown) => console.error('garbage collector:', e)));
+      // With the watch cache loading in the background, once it has loaded: its lists then come from memory, rather
+      // than reading every object from the store a second time alongside the load.
+      const loaded = kv instanceof CachedKVStore ? kv.firstLoad : Promise.resolve();
+      whenListening(() => void loaded.then(() => gc.start()).catch((e: unknown) => console.error('garbage collector:', e)));
       // kube-controller-manager's per-namespace defaults: the `default` ServiceAccount and the kube-root-ca.crt
       // ConfigMap. The CA published is the one its client would trust the apiserver by: the server's CA, or,
       // on plain HTTP only, none (an insecure client config's CAData is empty, and kube publishes it as "").

@@ -9,6 +9,13 @@
 // event arrives before the write resolves and nothing waits. Whenever the cache is not fresh
 // (reloading after the watch broke, or a write gave up waiting), reads go to the inner store.
 //
+// Loading in the background (startCachedStore, startLoading; `serve` does so once it listens) is kube's
+// ResilientWatchCacheInitialization: readiness does not wait for the cache. Until it has loaded and caught up
+// with every write handed back meanwhile, the cache is not fresh and reads go to the inner store, as above;
+// watches opened meanwhile go on across the switch (once it serves, each event waits until it has applied it).
+// The load reads pages of 2,000 keys with a turn of the event loop between them, so requests are answered
+// while it runs.
+//
 // With other writers on the same inner store (several replicas on one etcd), the cache's own writes are
 // not all there is: a current read first asks the store for its revision (one round trip, shared by the
 // reads that arrive while it is under way) and is answered from memory once the cache has applied that
@@ -44,7 +51,7 @@ import {
 } from './types.js';
 
 export interface CachedStoreOptions {
-  /** Keys read per list page while loading (default 10,000). */
+  /** Keys read per list page while loading (default 10,000 for createCachedStore's load, 2,000 for loads while serving). */
   loadPageSize?: number;
   /** Longest a write waits for its event before resolving anyway (default 5 s); reads then go to the inner store until the cache catches up. */
   catchUpTimeoutMs?: number;
@@ -67,6 +74,8 @@ export interface CachedStoreOptions {
   serveWatches?: boolean;
   /** With serveWatches: how many recent events are kept for watches to start from (default 10,000). */
   watchCacheEvents?: number;
+  /** A background load or reload failed and is retried in retryMs (default: a line on stderr). */
+  onLoadError?: (err: unknown, retryMs: number) => void;
 }
 
 type State = 'loading' | 'live' | 'failed' | 'closed';
@@ -85,11 +94,37 @@ const MAX_RETRY_MS = 5_000;
 /** Loading restarts when the revision it pins is compacted under it; give up after this many tries. */
 const MAX_LOAD_ATTEMPTS = 5;
 
+/**
+ * Keys per page of a load while requests are served (startLoading, reloads): each page is a turn of the event
+ * loop that requests wait behind (10 ms or so for 2,000 stored CronTabs from SQLite; 10,000 take 1.5× less in
+ * all, but hold the loop five times as long).
+ */
+const BACKGROUND_PAGE = 2_000;
+/** Keys per page of createCachedStore's load, which nothing waits behind. */
+const BLOCKING_PAGE = 10_000;
+
+const logLoadError = (err: unknown, retryMs: number): void =>
+  console.error(`watch cache: loading failed, retrying in ${retryMs} ms (reads go to the store meanwhile): ${err instanceof Error ? err.message : String(err)}`);
+
+const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * A cache over inner that loads in the background (kube's ResilientWatchCacheInitialization): returned at
+ * once, it answers current reads, lists and watches from inner until it has loaded and caught up with every
+ * write handed back meanwhile, then from memory. A failed load is retried as a reload is.
+ */
+export function startCachedStore(inner: KVStore, opts: CachedStoreOptions = {}): CachedKVStore {
+  const cache = new CachedKVStore(inner, opts);
+  cache.startLoading();
+  return cache;
+}
+
 /** Load every key of inner into memory and keep following it. Closes inner if the load fails. */
 export async function createCachedStore(inner: KVStore, opts: CachedStoreOptions = {}): Promise<CachedKVStore> {
   const cache = new CachedKVStore(inner, opts);
   try {
-    await cache.load();
+    // Nothing is served while it loads: larger pages.
+    await cache.load(BLOCKING_PAGE);
   } catch (err) {
     await inner.close().catch(() => {});
     throw err;
@@ -115,7 +150,13 @@ export class CachedKVStore implements KVStore {
   private retryTimer: NodeJS.Timeout | undefined;
   private retryMs: number;
   private closePromise: Promise<void> | undefined;
-  private readonly pageSize: number;
+  private firstLoadEnded!: () => void;
+  /**
+   * Settles when the first load has ended: loaded, or failed once (it is retried; reads go to the inner store), or
+   * the cache closed. For work that would read everything (a garbage collector's first lists) and is better done
+   * from memory than alongside the load.
+   */
+  readonly firstLoad: Promise<void> = new Promise((resolve) => (this.firstLoadEnded = resolve));
   private readonly catchUpMs: number;
   private readonly mergeAt: number | undefined;
   private readonly shared: boolean;
@@ -134,7 +175,6 @@ export class CachedKVStore implements KVStore {
     readonly inner: KVStore,
     private readonly opts: CachedStoreOptions = {},
   ) {
-    this.pageSize = Math.max(1, opts.loadPageSize ?? 10_000);
     this.catchUpMs = Math.max(0, opts.catchUpTimeoutMs ?? 5_000);
     this.retryMs = this.baseRetryMs;
     this.mergeAt = opts.indexMergeAt;
@@ -343,6 +383,7 @@ export class CachedKVStore implements KVStore {
 
   private async shutdown(): Promise<void> {
     this.state = 'closed';
+    this.firstLoadEnded();
     this.generation++;
     clearTimeout(this.retryTimer);
     this.watcher?.close();
@@ -400,10 +441,11 @@ export class CachedKVStore implements KVStore {
    * Read every key at one revision, then watch from it. Restarts if that revision is compacted
    * meanwhile. Called by createCachedStore and on reloads; not for other callers.
    */
-  async load(): Promise<void> {
+  async load(pageSize = BACKGROUND_PAGE): Promise<void> {
+    const size = Math.max(1, this.opts.loadPageSize ?? pageSize);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.loadOnce();
+        return await this.loadOnce(size);
       } catch (err) {
         const retry = err instanceof StorageError && err.code === 'compacted' && attempt < MAX_LOAD_ATTEMPTS;
         if (!retry) throw err;
@@ -411,7 +453,7 @@ export class CachedKVStore implements KVStore {
     }
   }
 
-  private async loadOnce(): Promise<void> {
+  private async loadOnce(pageSize: number): Promise<void> {
     const gen = ++this.generation;
     this.state = 'loading';
     // Reads go to the inner store from here on, and writes need not wait for the cache.
@@ -421,13 +463,17 @@ export class CachedKVStore implements KVStore {
     const index = new KeyIndex(this.mergeAt);
     // The first page fixes the revision; the rest are read at it.
     // Every page is read: how many keys remain after each is not asked (it would be counted each time).
-    let page = await this.inner.list('', { limit: this.pageSize, countRemaining: false });
+    let page = await this.inner.list('', { limit: pageSize, countRemaining: false });
     const revision = page.revision;
     for (;;) {
       if (gen !== this.generation) return;
       index.putInOrder(page.items);
       if (!page.more || page.items.length === 0) break;
-      page = await this.inner.list('', { limit: this.pageSize, after: page.items[page.items.length - 1]!.key, revision, countRemaining: false });
+      // A store that answers at once (SQLite) would otherwise hold the event loop for the whole load: requests
+      // served from the inner store meanwhile get their turn between pages.
+      await yieldToIo();
+      if (gen !== this.generation) return;
+      page = await this.inner.list('', { limit: pageSize, after: page.items[page.items.length - 1]!.key, revision, countRemaining: false });
     }
     this.index = index;
     this.rev = revision;
@@ -438,6 +484,7 @@ export class CachedKVStore implements KVStore {
       this.ring.reset(revision, new StorageError('closed', 'the watch cache is reloading'));
     }
     this.state = 'live';
+    this.firstLoadEnded();
     const watcher = this.inner.watch('', {
       fromRevision: revision,
       onEvent: (ev) => this.apply(gen, ev),
@@ -469,6 +516,14 @@ export class CachedKVStore implements KVStore {
     this.reload();
   }
 
+  /**
+   * For a cache made with `new` (not loaded): load in the background, as startCachedStore does. Until loaded, every
+   * read goes to the inner store.
+   */
+  startLoading(): void {
+    if (this.generation === 0) this.reload();
+  }
+
   private reload(): void {
     if (this.state === 'closed') return;
     this.load().then(
@@ -476,6 +531,7 @@ export class CachedKVStore implements KVStore {
         this.retryMs = this.baseRetryMs;
       },
       (err: unknown) => {
+        this.firstLoadEnded();
         if (this.state === 'closed') return;
         if (err instanceof StorageError && err.code === 'closed') {
           // The inner store is gone: nothing to follow; reads go to it and fail there.
@@ -485,6 +541,8 @@ export class CachedKVStore implements KVStore {
           this.ring?.failAll(new StorageError('closed', 'storage is closed'));
           return;
         }
+        // Reads go on to the inner store meanwhile (and fail there as the load did, for a value it cannot read).
+        (this.opts.onLoadError ?? logLoadError)(err, this.retryMs);
         clearTimeout(this.retryTimer);
         this.retryTimer = setTimeout(() => this.reload(), this.retryMs);
         this.retryTimer.unref();

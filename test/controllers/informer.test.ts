@@ -11,6 +11,8 @@ import { Informer, keyOf, type InformerSource } from '../../src/controllers/info
 import type { JSONObject } from '../../src/util/json.js';
 import { waitFor } from '../storage/helpers.js';
 import { FakeClock } from './fake-clock.js';
+import { PassThroughStore } from '../storage/pass-through-store.js';
+import type { ListOptions as KVListOptions } from '../../src/storage/types.js';
 
 const ns = (name: string, labels: Record<string, string> = {}): JSONObject => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
 
@@ -193,4 +195,76 @@ test('informer: lists in pages, and a transform decides what the cache keeps and
   assert.equal(inf.get('n-0000'), undefined);
   inf.stop();
   await kv.close();
+});
+
+test('informer: a relist gives the event loop a turn between pages (requests are not held behind a long first list)', async () => {
+  const { kv, store } = setup();
+  for (let i = 0; i < 1203; i++) await store.create('', ns(`n-${String(i).padStart(4, '0')}`));
+  // The store answers from memory at once; a page's continuation would otherwise run before any I/O or timer.
+  const order: string[] = [];
+  const source: InformerSource = {
+    list: async (opts) => {
+      const page = await store.list(opts);
+      order.push('page');
+      return page;
+    },
+    watch: (...args) => store.watch(...args),
+  };
+  const inf = new Informer(source);
+  const started = inf.start();
+  setImmediate(() => order.push('immediate'));
+  await started;
+  assert.deepEqual(order, ['page', 'immediate', 'page', 'page']);
+  assert.equal(inf.list().length, 1203);
+  inf.stop();
+  await kv.close();
+});
+
+test('informer: a relist does not have the keys after each page counted', async () => {
+  // Counting them reads every later key, per page: from a store without the watch cache, a relist of n keys
+  // would read n²/500 of them.
+  const inner = openSqliteStore(':memory:');
+  const asked: Array<boolean | undefined> = [];
+  const kv = new (class extends PassThroughStore {
+    override list(prefix: string, opts?: KVListOptions) {
+      asked.push(opts?.countRemaining);
+      return super.list(prefix, opts);
+    }
+  })(inner);
+  const store = new GenericStore(kv, namespaceType());
+  for (let i = 0; i < 1203; i++) await store.create('', ns(`n-${String(i).padStart(4, '0')}`));
+  asked.length = 0;
+  const inf = new Informer(store);
+  await inf.start();
+  assert.equal(inf.list().length, 1203);
+  assert.deepEqual(asked, [false, false, false]);
+  // An API list's page still says how many remain.
+  const page = await store.list({ namespace: '', limit: 500 });
+  assert.equal(page.remainingItemCount, 703);
+  const uncounted = await store.list({ namespace: '', limit: 500, countRemaining: false });
+  assert.equal(uncounted.remainingItemCount, undefined);
+  assert.ok(uncounted.continueToken);
+  inf.stop();
+  await kv.close();
+});
+
+test("informer: a long list's handlers are run in chunks, with turns of the event loop between them", async () => {
+  const objects = Array.from({ length: 20_001 }, (_, i) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: `n-${i}`, resourceVersion: String(i + 1) } }));
+  // One page holding them all: any turn taken before start() resolves is the handlers'.
+  const source: InformerSource = {
+    list: async () => ({ items: objects, resourceVersion: '20001' }),
+    watch: () => ({ close: () => {} }),
+  };
+  const inf = new Informer(source);
+  let adds = 0;
+  inf.addEventHandler({ add: () => adds++ });
+  const started = inf.start();
+  let addsAtTurn = -1;
+  setImmediate(() => (addsAtTurn = adds));
+  await started;
+  assert.ok(addsAtTurn > 0 && addsAtTurn < 20_001, `the handlers had heard of ${addsAtTurn} objects at the first turn`);
+  assert.equal(adds, 20_001);
+  assert.equal(inf.list().length, 20_001);
+  assert.equal(inf.hasSynced(), true);
+  inf.stop();
 });

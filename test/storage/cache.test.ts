@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createCachedStore, type CachedKVStore } from '../../src/storage/cache.js';
+import { createCachedStore, startCachedStore, type CachedKVStore } from '../../src/storage/cache.js';
 import {
   openSqliteStore,
   StorageError,
@@ -15,6 +15,7 @@ import {
 } from '../../src/storage/index.js';
 import { prng, record, waitFor } from './helpers.js';
 import { PassThroughStore } from './pass-through-store.js';
+import { SlowLoadStore } from './slow-load-store.js';
 
 const mem = (): SqliteStore => openSqliteStore(':memory:', { compactionIntervalMs: 0 });
 
@@ -143,6 +144,129 @@ describe('cached store: loading', () => {
     probe.listFailures = 1;
     await assert.rejects(createCachedStore(probe), /list failed/);
     await rejectsWith(probe.inner.currentRevision(), 'closed');
+  });
+});
+
+describe('cached store: loading in the background (startCachedStore)', () => {
+  /** 30 keys under /r/ (three load pages of 10), at revisions 1–30. */
+  async function filled(inner: KVStore): Promise<void> {
+    for (let i = 0; i < 30; i++) await inner.create(`/r/${String(i).padStart(3, '0')}`, `v${i}`);
+  }
+
+  it('answers from the inner store while loading, a write included, then from memory once loaded and caught up', async () => {
+    const slow = new SlowLoadStore(mem());
+    await filled(slow.inner);
+    const cache = startCachedStore(slow, { loadPageSize: 10 });
+    // The first page fixed the load's revision (30); the rest is held.
+    await waitFor(() => slow.loadPages === 1, 'the first page');
+    assert.equal(cache.serving, false);
+    await sameView(cache, slow.inner, '/r/', {}, 'while loading');
+    await sameView(cache, slow.inner, '/r/', { limit: 4, after: '/r/010' }, 'a page while loading');
+    const watch = record(cache, '/r/', 30);
+    // A write acknowledged during the load is read back at once, by get, list, count and currentRevision.
+    const upd = await cache.update('/r/005', 'changed', 6);
+    const created = await cache.create('/r/100', 'new');
+    assert.ok(upd.ok && created.ok);
+    assert.deepEqual(await cache.get('/r/005'), upd.kv);
+    assert.equal(await cache.currentRevision(), 32);
+    await sameView(cache, slow.inner, '/r/', {}, 'after writes while loading');
+    // Older revisions too (read at the load's revision, from the inner store).
+    assert.equal((await cache.list('/r/', { revision: 30 })).items.find((kv) => kv.key === '/r/005')?.value, 'v5');
+    await waitFor(() => watch.events.length === 2, 'the watch opened during the load');
+    assert.deepEqual(watch.revs(), [31, 32]);
+
+    slow.release();
+    await waitFor(() => cache.serving, 'the cache to serve');
+    assert.equal(slow.loadPages, 3);
+    // Loaded at 30, caught up to 32 from the watch: memory has the writes made meanwhile.
+    assert.equal(cache.cachedRevision, 32);
+    assert.equal(cache.size, 31);
+    const reads = slow.reads;
+    assert.deepEqual(await cache.get('/r/005'), upd.kv);
+    assert.deepEqual(await cache.get('/r/100'), created.kv);
+    assert.deepEqual(await cache.list('/r/'), await slow.inner.list('/r/'));
+    assert.equal(slow.reads, reads, 'answered from memory');
+    // The watch goes on across the switch: the next write once, in order.
+    const del = await cache.delete('/r/000');
+    assert.ok(del.ok);
+    assert.equal(await cache.get('/r/000'), undefined);
+    await waitFor(() => watch.events.length === 3, 'the delete');
+    assert.deepEqual(watch.revs(), [31, 32, 33]);
+    assert.deepEqual(watch.errors, []);
+    await cache.close();
+  });
+
+  it('keeps reads on the inner store after the load until the cache has caught up with the writes made during it', async () => {
+    const probe = new ProbeStore(mem());
+    const slow = new SlowLoadStore(probe);
+    await filled(probe.inner);
+    const cache = startCachedStore(slow, { loadPageSize: 10 });
+    await waitFor(() => slow.loadPages === 1, 'the first page');
+    const upd = await cache.update('/r/007', 'changed', 8);
+    assert.ok(upd.ok);
+    // The cache's watch from the load's revision will not deliver the write yet.
+    probe.delivery = 'held';
+    slow.release();
+    await waitFor(() => slow.loadPages === 3 && probe.watches.length === 1, 'the load and its watch');
+    assert.equal(cache.cachedRevision, 30);
+    assert.equal(cache.serving, false);
+    // Never older than the acknowledged write.
+    assert.deepEqual(await cache.get('/r/007'), upd.kv);
+    assert.equal((await cache.list('/r/')).revision, 31);
+    probe.delivery = 'sync';
+    probe.releaseHeld();
+    assert.equal(cache.serving, true);
+    assert.deepEqual(await cache.get('/r/007'), upd.kv);
+    await cache.close();
+  });
+
+  it('retries a failed load, serving from the inner store meanwhile', async () => {
+    const probe = new ProbeStore(mem());
+    await filled(probe.inner);
+    probe.listFailures = 3;
+    const failures: string[] = [];
+    const cache = startCachedStore(probe, { loadPageSize: 10, reloadRetryMs: 1, onLoadError: (err) => failures.push((err as Error).message) });
+    assert.equal((await cache.get('/r/003'))?.value, 'v3');
+    await waitFor(() => cache.serving, 'the cache to serve');
+    assert.equal(cache.size, 30);
+    assert.deepEqual(failures, ['list failed (probe)', 'list failed (probe)', 'list failed (probe)']);
+    await cache.close();
+  });
+
+  it('firstLoad settles when the first load ends: loaded, failed once, or closed', async () => {
+    const settled = (p: Promise<void>): Promise<boolean> => Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 20))]);
+    const slow = new SlowLoadStore(mem());
+    await filled(slow.inner);
+    const cache = startCachedStore(slow, { loadPageSize: 10 });
+    assert.equal(await settled(cache.firstLoad), false);
+    slow.release();
+    assert.equal(await settled(cache.firstLoad), true);
+    assert.equal(cache.serving, true);
+    await cache.close();
+
+    const failing = new ProbeStore(mem());
+    failing.listFailures = 100;
+    const failed = startCachedStore(failing, { reloadRetryMs: 1_000, onLoadError: () => {} });
+    assert.equal(await settled(failed.firstLoad), true);
+    assert.equal(failed.serving, false);
+    await failed.close();
+
+    const held = new SlowLoadStore(mem(), { holdFirst: true });
+    const closed = startCachedStore(held);
+    await closed.close();
+    assert.equal(await settled(closed.firstLoad), true);
+  });
+
+  it('closes while loading: the load stops, calls fail as closed', async () => {
+    const slow = new SlowLoadStore(mem());
+    await filled(slow.inner);
+    const cache = startCachedStore(slow, { loadPageSize: 10 });
+    await waitFor(() => slow.loadPages === 1, 'the first page');
+    await cache.close();
+    slow.release();
+    await rejectsWith(cache.get('/r/001'), 'closed');
+    await rejectsWith(slow.inner.currentRevision(), 'closed');
+    assert.equal(cache.serving, false);
   });
 });
 

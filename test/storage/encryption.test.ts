@@ -13,7 +13,8 @@ import { loadEncryptionConfig, transformersFromConfig } from '../../src/storage/
 import { EncryptingKVStore } from '../../src/storage/encryption/encrypting-store.js';
 import { keyTransformerLookup, resourceOfKey } from '../../src/storage/encryption/resource-keys.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
-import { createCachedStore } from '../../src/storage/cache.js';
+import { createCachedStore, startCachedStore } from '../../src/storage/cache.js';
+import { waitFor } from './helpers.js';
 
 const KEY1 = 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8='; // bytes 0..31
 const KEY2 = Buffer.alloc(32, 7).toString('base64');
@@ -234,6 +235,14 @@ test('the encrypting store under the watch cache: ciphertext in SQLite, plaintex
     await assert.rejects(createCachedStore(new EncryptingKVStore(openSqliteStore(path, { sync: 'normal' }), lookup)), {
       message: 'no matching key was found for the provided AES transformer',
     });
+    // Loading in the background as `serve` does, the server is up: that read fails as kube's does, the load is retried.
+    const failures: string[] = [];
+    const background = startCachedStore(new EncryptingKVStore(openSqliteStore(path, { sync: 'normal' }), lookup), { reloadRetryMs: 1, onLoadError: (err) => failures.push((err as Error).message) });
+    await assert.rejects(background.get(SECRET_KEY), { message: 'no matching key was found for the provided AES transformer' });
+    await waitFor(() => failures.length >= 2, 'two failed loads');
+    assert.equal(failures[0], 'no matching key was found for the provided AES transformer');
+    assert.equal(background.serving, false);
+    await background.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
