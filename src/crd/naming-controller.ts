@@ -1,17 +1,15 @@
 // The naming controller (apiextensions' pkg/controller/status/naming_controller.go): which requested
-// names a CRD may hold, with the NamesAccepted condition; and, as the nonstructuralschema controller
-// does, the NonStructuralSchema condition. Names held or freed by one CRD matter to the others in its
-// group, so they are looked at again after a change or a deletion.
+// names a CRD may hold, with the NamesAccepted condition. Names held or freed by one CRD matter to the
+// others in its group, so they are looked at again after a change or a deletion.
 import { Controller, type ControllerOptions } from '../controllers/controller.js';
 import type { InformerView } from '../controllers/informer.js';
 import { realClock, type Clock } from '../controllers/clock.js';
 import type { GenericStore } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
 import { deepEqual } from '../util/json.js';
-import { cachedNonStructuralCondition } from './non-structural-cache.js';
-import { findCondition, namingSync, removeCRDCondition, setCRDCondition } from './names.js';
+import { namingSync } from './names.js';
 import { updateCrdStatus } from './status-update.js';
-import type { CustomResourceDefinition, CustomResourceDefinitionStatus } from './types.js';
+import type { CustomResourceDefinition } from './types.js';
 
 export type CrdControllerOptions = Pick<ControllerOptions, 'clock' | 'onError' | 'rateLimiter'>;
 
@@ -45,13 +43,10 @@ export class NamingController {
     }
     const crd = asCRD(cached);
     const now = new Date(this.clock.now());
-    const all = this.informer.list().map(asCRD);
-    const named = namingSync(crd, all, now);
-    const status = withNonStructuralCondition(crd, named ?? crd.status ?? {}, now);
-    if (deepEqual(status, crd.status ?? {})) return;
-    const updated = await updateCrdStatus(this.crds, crd, status);
+    const status = namingSync(crd, () => this.informer.list().map(asCRD), now);
+    if (!status || deepEqual(status, crd.status ?? {})) return;
     // Names this CRD gave up may be what another in the group waits for.
-    if (updated && named) this.requeueOthersInGroup(name);
+    if (await updateCrdStatus(this.crds, crd, status)) this.requeueOthersInGroup(name);
   }
 
   private requeueOthersInGroup(name: string): void {
@@ -61,12 +56,4 @@ export class NamingController {
       if (c.spec?.group === group && c.metadata.name !== name) this.controller.enqueue(c.metadata.name ?? '');
     }
   }
-}
-
-/** The NonStructuralSchema condition set while the schema has violations (possible only through v1beta1), removed after. */
-function withNonStructuralCondition(crd: CustomResourceDefinition, status: CustomResourceDefinitionStatus, now: Date): CustomResourceDefinitionStatus {
-  const cond = cachedNonStructuralCondition(crd);
-  if (cond) return { ...status, conditions: setCRDCondition(status.conditions, structuredClone(cond), now) };
-  if (findCondition(status, 'NonStructuralSchema')) return { ...status, conditions: removeCRDCondition(status.conditions, 'NonStructuralSchema') };
-  return status;
 }
