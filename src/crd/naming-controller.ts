@@ -15,10 +15,15 @@ export type CrdControllerOptions = Pick<ControllerOptions, 'clock' | 'onError' |
 
 const asCRD = (o: JSONObject): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
 const nameOf = (o: JSONObject): string => asCRD(o).metadata.name ?? '';
+/** A CRD's name is <plural>.<group>. */
+const groupOfName = (name: string): string => name.slice(name.indexOf('.') + 1);
+const NAMING_WORKERS = 4;
 
 export class NamingController {
   readonly controller: Controller;
   private readonly clock: Clock;
+  /** The last sync queued per group. */
+  private readonly groups = new Map<string, Promise<void>>();
 
   constructor(
     private readonly crds: GenericStore,
@@ -26,12 +31,29 @@ export class NamingController {
     opts: CrdControllerOptions = {},
   ) {
     this.clock = opts.clock ?? realClock;
-    this.controller = new Controller({ ...opts, name: 'crd naming controller', sync: (key) => this.sync(key) });
+    // Several workers, one sync per group at a time: names conflict only within a group, and kube's single worker
+    // (its conflict resolution is not thread-safe) made a thousand CRDs' status writes wait one behind another.
+    this.controller = new Controller({ ...opts, name: 'crd naming controller', workers: NAMING_WORKERS, sync: (key) => this.inGroupOrder(key) });
     informer.addEventHandler({
       add: (o) => this.controller.enqueue(nameOf(o)),
       update: (_old, o) => this.controller.enqueue(nameOf(o)),
       delete: (o) => this.requeueOthersInGroup(nameOf(o)),
     });
+  }
+
+  /** Syncs of CRDs of one group in turn: each sees the names the one before it accepted. */
+  private inGroupOrder(name: string): Promise<void> {
+    const group = groupOfName(name);
+    const run = (this.groups.get(group) ?? Promise.resolve()).then(() => this.sync(name));
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.groups.set(group, settled);
+    void settled.then(() => {
+      if (this.groups.get(group) === settled) this.groups.delete(group);
+    });
+    return run;
   }
 
   async sync(name: string): Promise<void> {
@@ -50,7 +72,7 @@ export class NamingController {
   }
 
   private requeueOthersInGroup(name: string): void {
-    const group = name.slice(name.indexOf('.') + 1);
+    const group = groupOfName(name);
     for (const o of this.informer.list()) {
       const c = asCRD(o);
       if (c.spec?.group === group && c.metadata.name !== name) this.controller.enqueue(c.metadata.name ?? '');

@@ -87,3 +87,28 @@ test('naming controller: informer events queue the CRD', async () => {
   assert.equal(await naming.controller.queue.get(), NAME);
   await env.close();
 });
+
+test('naming controller with several workers: CRDs of one group are synced in turn (one gets a contested name), other groups at once', async () => {
+  const env = await crdEnv();
+  const naming = new NamingController(env.crds, env.informer, env.opts);
+  await env.create();
+  const rival = cronTab();
+  rival.metadata.name = 'cts.stable.example.com';
+  rival.spec.names = { plural: 'cts', singular: 'crontab', kind: 'Ct', listKind: 'CtList' };
+  await env.create(rival);
+  const other = cronTab();
+  other.metadata.name = 'crontabs.other.example.com';
+  other.spec.group = 'other.example.com';
+  await env.create(other);
+  await env.informer.start();
+  naming.controller.run();
+  await naming.controller.idle();
+  await env.settle();
+  await naming.controller.idle();
+  const accepted = await Promise.all([NAME, 'cts.stable.example.com'].map(async (n) => conditionOf(await env.get(n), 'NamesAccepted')?.status));
+  assert.deepEqual(accepted.sort(), ['False', 'True'], 'the singular "crontab" went to one of them');
+  assert.equal(conditionOf(await env.get('crontabs.other.example.com'), 'NamesAccepted')?.status, 'True');
+  assert.deepEqual(env.errors, []);
+  await naming.controller.stop();
+  await env.close();
+});
