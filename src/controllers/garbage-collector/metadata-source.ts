@@ -27,6 +27,8 @@ export function metadataSource(store: GenericStore): InformerSource {
       }
       return { ...r, items };
     },
+    // waitForStore's revisions: nothing decoded.
+    listKV: (opts) => store.listKV(opts),
     watch: (...args) => store.watch(...args),
   };
 }
