@@ -55,6 +55,11 @@ export interface ServedResource {
   deprecationWarning?: string;
   /** Position among the group's versions, as Kubernetes version priority orders them (0 = preferred). */
   versionPriority?: number;
+  /**
+   * Changes whenever any field but verbs does (a CRD's uid, generation and accepted names, and the version):
+   * what the OpenAPI documents built from it are named by, without reading the schema. Absent: its content.
+   */
+  revision?: string;
 }
 
 export const gvString = (group: string, version: string): string => (group ? `${group}/${version}` : version);

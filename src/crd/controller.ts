@@ -1,11 +1,12 @@
 // The CRD controllers, run in-process over one CRD informer: the serving table, naming (accepted names,
-// NamesAccepted, NonStructuralSchema), establishing (Established), API approval
+// NamesAccepted), NonStructuralSchema, establishing (Established), API approval
 // (KubernetesAPIApprovalPolicyConformant) and finalizing (instance cleanup on delete), each its own
 // controller on the shared runtime in src/controllers.
 //
 // With several replicas every one serves what the CRDs say (crdServingInformer), while the writing
 // controllers run on the replica holding the controllers' Lease: they then share its informer.
 import type { Clock } from '../controllers/clock.js';
+import type { Controller } from '../controllers/controller.js';
 import { waitForIdle } from '../controllers/idle.js';
 import { Informer, scopedInformer } from '../controllers/informer.js';
 import type { GenericStore } from '../registry/store.js';
@@ -13,6 +14,7 @@ import { APIApprovalController } from './apiapproval-controller.js';
 import { EstablishingController } from './establishing-controller.js';
 import { FinalizerController, type FinalizerTiming } from './finalizer-controller.js';
 import { NamingController } from './naming-controller.js';
+import { NonStructuralSchemaController } from './non-structural-controller.js';
 import type { CrdServing } from './serving.js';
 import { servingHandlers } from './serving-handler.js';
 
@@ -36,6 +38,7 @@ export class CrdController {
   private readonly owned: boolean;
   private readonly view: ReturnType<typeof scopedInformer>;
   readonly naming: NamingController;
+  readonly nonStructural: NonStructuralSchemaController;
   readonly establishing: EstablishingController;
   readonly apiApproval: APIApprovalController;
   readonly finalizer: FinalizerController;
@@ -47,27 +50,37 @@ export class CrdController {
     this.view = scopedInformer(this.informer);
     const own = { clock: opts.clock };
     this.naming = new NamingController(crds, this.view, own);
+    this.nonStructural = new NonStructuralSchemaController(crds, this.view, own);
     this.establishing = new EstablishingController(crds, this.view, own);
     this.apiApproval = new APIApprovalController(crds, this.view, own);
     this.finalizer = new FinalizerController(crds, this.view, serving, timing, own);
   }
 
-  /** Starts the controllers and waits until the stored CRDs are named and established. */
+  /**
+   * Starts the controllers and waits until the stored CRDs are named and established. The NonStructuralSchema
+   * condition, which serving does not read, starts after that pass and is not waited for.
+   */
   async start(): Promise<void> {
     if (this.owned) await this.informer.start();
     for (const c of this.controllers()) c.controller.run();
-    await this.idle();
+    await waitForIdle([this.informer], this.servingControllers());
+    this.nonStructural.controller.run();
   }
 
   stop(): void {
     if (this.owned) this.informer.stop();
     this.view.removeHandlers();
-    for (const c of this.controllers()) void c.controller.stop();
+    for (const c of [...this.controllers(), this.nonStructural]) void c.controller.stop();
   }
 
-  /** Naming, establishing and API approval done, and their writes seen. The finalizer's waits are not awaited: they may last a minute. */
+  /** Naming, NonStructuralSchema, establishing and API approval done, and their writes seen. The finalizer's waits are not awaited: they may last a minute. */
   idle(): Promise<void> {
-    return waitForIdle([this.informer], [this.naming.controller, this.establishing.controller, this.apiApproval.controller]);
+    return waitForIdle([this.informer], [...this.servingControllers(), this.nonStructural.controller]);
+  }
+
+  /** What a stored CRD needs before its resources are served. */
+  private servingControllers(): Controller[] {
+    return [this.naming.controller, this.establishing.controller, this.apiApproval.controller];
   }
 
   private controllers(): Array<{ controller: { run(): void; stop(): Promise<void> } }> {

@@ -95,8 +95,7 @@ const forgetCompiled = new FinalizationRegistry<string>((key) => {
 let compilations = 0;
 export const schemaCompilations = (): number => compilations;
 
-function sharedSchemas(text: string, schema: Record<string, unknown>, hasStatus: boolean, hasDefaults: boolean): Schemas {
-  const key = `${hasStatus ? 's' : '-'}${createHash('sha256').update(text).digest('base64')}`;
+function sharedSchemas(key: string, schema: Record<string, unknown>, hasStatus: boolean, hasDefaults: boolean): Schemas {
   const known = compiledByContent.get(key)?.deref();
   if (known) return known;
   const compiled = compileSchemas(schema, hasStatus, hasDefaults);
@@ -276,14 +275,14 @@ export function storageVersionOf(crd: CustomResourceDefinition): string {
  * never written or read costs no compile at all.
  */
 export class CrdSchemas {
-  private readonly byVersion = new Map<string, { schema: Record<string, unknown>; hasStatus: boolean; text: string; compiled?: Schemas }>();
+  private readonly byVersion = new Map<string, { schema: Record<string, unknown>; hasStatus: boolean; digest?: SchemaDigest; compiled?: Schemas }>();
   private readonly versions = new Set<string>();
 
   constructor(crd: CustomResourceDefinition) {
     for (const v of crd.spec.versions) {
       this.versions.add(v.name);
       const schema = v.schema?.openAPIV3Schema as Record<string, unknown> | undefined;
-      if (schema) this.byVersion.set(v.name, { schema, hasStatus: Boolean(v.subresources?.status), text: stringifyJSON(schema) });
+      if (schema) this.byVersion.set(v.name, { schema, hasStatus: Boolean(v.subresources?.status) });
     }
   }
 
@@ -294,7 +293,8 @@ export class CrdSchemas {
 
   /** Any default keyword (a property named "default" only costs the read fast path); known without compiling. */
   hasDefaults(version: string): boolean {
-    return this.byVersion.get(version)?.text.includes('"default":') ?? false;
+    const entry = this.byVersion.get(version);
+    return entry ? this.digest(entry).hasDefaults : false;
   }
 
   /** Whether the version has a schema; known without compiling. */
@@ -306,8 +306,24 @@ export class CrdSchemas {
   get(version: string): Schemas | undefined {
     const entry = this.byVersion.get(version);
     if (!entry) return undefined;
-    return (entry.compiled ??= sharedSchemas(entry.text, entry.schema, entry.hasStatus, this.hasDefaults(version)));
+    return (entry.compiled ??= sharedSchemas(this.digest(entry).key, entry.schema, entry.hasStatus, this.digest(entry).hasDefaults));
   }
+
+  /**
+   * The schema's text, read once when first needed and not kept (a CRD's text is tens or hundreds of KB,
+   * and a restart with a thousand CRDs serialised every one of them before it was ready).
+   */
+  private digest(entry: { schema: Record<string, unknown>; hasStatus: boolean; digest?: SchemaDigest }): SchemaDigest {
+    if (entry.digest) return entry.digest;
+    const text = stringifyJSON(entry.schema);
+    return (entry.digest = { key: `${entry.hasStatus ? 's' : '-'}${createHash('sha256').update(text).digest('base64')}`, hasDefaults: text.includes('"default":') });
+  }
+}
+
+interface SchemaDigest {
+  /** What identical schemas share their compiled form by: whether status has its endpoint, and the text's SHA-256. */
+  key: string;
+  hasDefaults: boolean;
 }
 
 export function compileCrdSchemas(crd: CustomResourceDefinition): CrdSchemas {
@@ -335,6 +351,7 @@ export function customResourceType(
   const namespaced = crd.spec.scope === 'Namespaced';
   const hasStatus = Boolean(v.subresources?.status);
   const schemasOf = (): Schemas | undefined => opts.schemas.get(v.name);
+  let storedBytesPrefix: string | null | undefined;
   const codec = versionCodec(
     { group, preserveUnknownFields: crd.spec.preserveUnknownFields === true, schemas: opts.schemas },
     v.name,
@@ -349,8 +366,11 @@ export function customResourceType(
     table: customResourceTableConvertor(v.additionalPrinterColumns),
     selectableFields: selectableFieldSet(namespaced, v.selectableFields),
     // Sorted keys: stored custom resources begin with apiVersion then kind. With defaults in the schema,
-    // reads must default what is stored, so they cannot pass the bytes through.
-    storedBytesPrefix: opts.schemas.hasDefaults(v.name) ? undefined : `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(served.kind)},`,
+    // reads must default what is stored, so they cannot pass the bytes through. Decided on the first read:
+    // a CRD whose resources are never read costs no look at its schema.
+    get storedBytesPrefix(): string | undefined {
+      return (storedBytesPrefix ??= opts.schemas.hasDefaults(v.name) ? null : `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(served.kind)},`) ?? undefined;
+    },
     rawSinceRevision: opts.schemaRevision,
     fromStorage: codec.fromStorage,
     toStorage: codec.toStorage,

@@ -23,7 +23,8 @@ export class EstablishingController {
     opts: CrdControllerOptions = {},
   ) {
     this.clock = opts.clock ?? realClock;
-    this.controller = new Controller({ ...opts, name: 'crd establishing controller', sync: (key) => this.sync(key) });
+    // Each CRD on its own: several writes in flight share the storage's commits instead of waiting one behind another.
+    this.controller = new Controller({ ...opts, name: 'crd establishing controller', workers: 4, sync: (key) => this.sync(key) });
     // Kube's CRD handler queues a CRD here when it sees its names accepted and it not yet established.
     const consider = (o: JSONObject): void => {
       const crd = asCRD(o);

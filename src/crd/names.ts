@@ -125,15 +125,16 @@ const namesEqual = (a: Partial<CustomResourceDefinitionNames>, b: Partial<Custom
 
 /**
  * The naming controller's sync: the status to write, or undefined when nothing changes
- * (requested names already all accepted, or the same names and NamesAccepted as before).
+ * (requested names already all accepted, or the same names and NamesAccepted as before). The other
+ * CRDs may be given as a function: they are read only when the names are not all accepted.
  */
 export function namingSync(
   crd: CustomResourceDefinition,
-  allCRDs: readonly CustomResourceDefinition[],
+  allCRDs: readonly CustomResourceDefinition[] | (() => readonly CustomResourceDefinition[]),
   now: Date = new Date(),
 ): CustomResourceDefinitionStatus | undefined {
   if (namesEqual(crd.spec.names ?? {}, crd.status?.acceptedNames ?? {})) return undefined;
-  const r = computeAcceptedNames(crd, allCRDs);
+  const r = computeAcceptedNames(crd, typeof allCRDs === 'function' ? allCRDs() : allCRDs);
   const oldCond = findCondition(crd.status, 'NamesAccepted');
   if (namesEqual(crd.status?.acceptedNames ?? {}, r.acceptedNames) && oldCond && conditionEquivalent(oldCond, r.namesAccepted)) return undefined;
   let conditions = setCRDCondition(crd.status?.conditions, r.namesAccepted, now);

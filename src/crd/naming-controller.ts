@@ -1,26 +1,29 @@
 // The naming controller (apiextensions' pkg/controller/status/naming_controller.go): which requested
-// names a CRD may hold, with the NamesAccepted condition; and, as the nonstructuralschema controller
-// does, the NonStructuralSchema condition. Names held or freed by one CRD matter to the others in its
-// group, so they are looked at again after a change or a deletion.
+// names a CRD may hold, with the NamesAccepted condition. Names held or freed by one CRD matter to the
+// others in its group, so they are looked at again after a change or a deletion.
 import { Controller, type ControllerOptions } from '../controllers/controller.js';
 import type { InformerView } from '../controllers/informer.js';
 import { realClock, type Clock } from '../controllers/clock.js';
 import type { GenericStore } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
 import { deepEqual } from '../util/json.js';
-import { cachedNonStructuralCondition } from './non-structural-cache.js';
-import { findCondition, namingSync, removeCRDCondition, setCRDCondition } from './names.js';
+import { namingSync } from './names.js';
 import { updateCrdStatus } from './status-update.js';
-import type { CustomResourceDefinition, CustomResourceDefinitionStatus } from './types.js';
+import type { CustomResourceDefinition } from './types.js';
 
 export type CrdControllerOptions = Pick<ControllerOptions, 'clock' | 'onError' | 'rateLimiter'>;
 
 const asCRD = (o: JSONObject): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
 const nameOf = (o: JSONObject): string => asCRD(o).metadata.name ?? '';
+/** A CRD's name is <plural>.<group>. */
+const groupOfName = (name: string): string => name.slice(name.indexOf('.') + 1);
+const NAMING_WORKERS = 4;
 
 export class NamingController {
   readonly controller: Controller;
   private readonly clock: Clock;
+  /** The last sync queued per group. */
+  private readonly groups = new Map<string, Promise<void>>();
 
   constructor(
     private readonly crds: GenericStore,
@@ -28,12 +31,29 @@ export class NamingController {
     opts: CrdControllerOptions = {},
   ) {
     this.clock = opts.clock ?? realClock;
-    this.controller = new Controller({ ...opts, name: 'crd naming controller', sync: (key) => this.sync(key) });
+    // Several workers, one sync per group at a time: names conflict only within a group, and kube's single worker
+    // (its conflict resolution is not thread-safe) made a thousand CRDs' status writes wait one behind another.
+    this.controller = new Controller({ ...opts, name: 'crd naming controller', workers: NAMING_WORKERS, sync: (key) => this.inGroupOrder(key) });
     informer.addEventHandler({
       add: (o) => this.controller.enqueue(nameOf(o)),
       update: (_old, o) => this.controller.enqueue(nameOf(o)),
       delete: (o) => this.requeueOthersInGroup(nameOf(o)),
     });
+  }
+
+  /** Syncs of CRDs of one group in turn: each sees the names the one before it accepted. */
+  private inGroupOrder(name: string): Promise<void> {
+    const group = groupOfName(name);
+    const run = (this.groups.get(group) ?? Promise.resolve()).then(() => this.sync(name));
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.groups.set(group, settled);
+    void settled.then(() => {
+      if (this.groups.get(group) === settled) this.groups.delete(group);
+    });
+    return run;
   }
 
   async sync(name: string): Promise<void> {
@@ -45,28 +65,17 @@ export class NamingController {
     }
     const crd = asCRD(cached);
     const now = new Date(this.clock.now());
-    const all = this.informer.list().map(asCRD);
-    const named = namingSync(crd, all, now);
-    const status = withNonStructuralCondition(crd, named ?? crd.status ?? {}, now);
-    if (deepEqual(status, crd.status ?? {})) return;
-    const updated = await updateCrdStatus(this.crds, crd, status);
+    const status = namingSync(crd, () => this.informer.list().map(asCRD), now);
+    if (!status || deepEqual(status, crd.status ?? {})) return;
     // Names this CRD gave up may be what another in the group waits for.
-    if (updated && named) this.requeueOthersInGroup(name);
+    if (await updateCrdStatus(this.crds, crd, status)) this.requeueOthersInGroup(name);
   }
 
   private requeueOthersInGroup(name: string): void {
-    const group = name.slice(name.indexOf('.') + 1);
+    const group = groupOfName(name);
     for (const o of this.informer.list()) {
       const c = asCRD(o);
       if (c.spec?.group === group && c.metadata.name !== name) this.controller.enqueue(c.metadata.name ?? '');
     }
   }
-}
-
-/** The NonStructuralSchema condition set while the schema has violations (possible only through v1beta1), removed after. */
-function withNonStructuralCondition(crd: CustomResourceDefinition, status: CustomResourceDefinitionStatus, now: Date): CustomResourceDefinitionStatus {
-  const cond = cachedNonStructuralCondition(crd);
-  if (cond) return { ...status, conditions: setCRDCondition(status.conditions, structuredClone(cond), now) };
-  if (findCondition(status, 'NonStructuralSchema')) return { ...status, conditions: removeCRDCondition(status.conditions, 'NonStructuralSchema') };
-  return status;
 }

@@ -1,19 +1,22 @@
 // The schema engine bound into CRD validation: structural and keyword rules, plus defaults that must be
 // pruned and valid, checked with the same compiled validator and pruner custom resources use, and the
-// x-kubernetes-validations rules compiled with their cost limits.
+// x-kubernetes-validations rules compiled with their cost limits; a schema that passed is known by content.
 import { compileSchema, type JSONSchemaProps } from '../schema/compile.js';
 import { createCRDSchemaValidator } from './crd-schema-validate.js';
 import { checkValidationRules, withRuleCostTotal } from './cel-crd-checks.js';
 import type { SchemaStructureValidator } from './validation.js';
+import { passedByContent } from './schema-check-memo.js';
 
-export const crdSchemaValidator: SchemaStructureValidator = withRuleCostTotal(
-  createCRDSchemaValidator({
-    validateValue: (schema: JSONSchemaProps, value: unknown, path: string) => compileSchema(schema, { fieldPathPrefix: path }).validateValue(value),
-    pruneValue: (schema: JSONSchemaProps, value: unknown, isResourceRoot: boolean) => {
-      const copy = structuredClone(value);
-      compileSchema(schema).prune(copy, { resourceRoot: isResourceRoot, pruneOnly: true });
-      return copy;
-    },
-    checkRules: checkValidationRules,
-  }),
+export const crdSchemaValidator: SchemaStructureValidator = passedByContent(
+  withRuleCostTotal(
+    createCRDSchemaValidator({
+      validateValue: (schema: JSONSchemaProps, value: unknown, path: string) => compileSchema(schema, { fieldPathPrefix: path }).validateValue(value),
+      pruneValue: (schema: JSONSchemaProps, value: unknown, isResourceRoot: boolean) => {
+        const copy = structuredClone(value);
+        compileSchema(schema).prune(copy, { resourceRoot: isResourceRoot, pruneOnly: true });
+        return copy;
+      },
+      checkRules: checkValidationRules,
+    }),
+  ),
 );

@@ -43,7 +43,7 @@ const CR_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create'
 /** What discovery lists while the CRD is terminating (apiextensions' DiscoveryController). */
 const TERMINATING_VERBS = ['delete', 'deletecollection', 'get', 'list', 'watch'];
 
-function servedResource(crd: CustomResourceDefinition, version: string, priority: number): ServedResource {
+function servedResource(crd: CustomResourceDefinition, version: string, priority: number, fingerprint: string): ServedResource {
   const names = crd.status?.acceptedNames ?? {};
   const v = crd.spec.versions.find((x) => x.name === version)!;
   const kind = names.kind || crd.spec.names.kind;
@@ -67,6 +67,7 @@ function servedResource(crd: CustomResourceDefinition, version: string, priority
     deprecated: v.deprecated,
     deprecationWarning: v.deprecationWarning,
     versionPriority: priority,
+    revision: `${fingerprint}\u0000${version}`,
   };
 }
 
@@ -148,7 +149,7 @@ export class CrdServing {
     const schemas = reuse?.schemas ?? compileCrdSchemas(crd);
     const convert = crd.spec.conversion?.strategy === 'Webhook' ? this.webhookConverter?.(crd) : undefined;
     const schemaRevision = reuse?.schemaRevision ?? (Number(crd.metadata.resourceVersion ?? 0) || 0);
-    const types = sorted.map((v, i) => customResourceType(crd, v, servedResource(crd, v.name, i), { schemas, convert, schemaRevision, observeRatcheting: this.observeRatcheting }));
+    const types = sorted.map((v, i) => customResourceType(crd, v, servedResource(crd, v.name, i, fingerprint), { schemas, convert, schemaRevision, observeRatcheting: this.observeRatcheting }));
     const mergeSchema = this.mergeSchema;
     if (mergeSchema) {
       // One set of merge schemas per CRD, shared by its versions' field managers (they convert between them).

@@ -4,6 +4,7 @@
 // undefined and the caller decodes instead.
 import { closingQuote } from '../util/json-depth.js';
 import { isObject, type JSONObject } from '../util/json.js';
+import { parseJSON } from '../util/json-int64.js';
 
 /** The index after the object (or array) opening at `start` in valid JSON text; -1 if it does not end. */
 export function objectEnd(text: string, start: number): number {
@@ -91,4 +92,17 @@ export function storedLabels(text: string, metadataOpen: number): Readonly<Recor
   const set = Object.freeze(v as JSONObject as Record<string, string>);
   parsedLabels.set(labels, set);
   return set;
+}
+
+/**
+ * apiVersion, kind and metadata of stored JSON, parsed without the rest (a CRD's metadata is a few KB of its
+ * hundreds); undefined when they cannot be read so.
+ */
+export function storedHead(text: string): JSONObject | undefined {
+  const apiVersion = memberText(text, 0, 'apiVersion');
+  const kind = memberText(text, 0, 'kind');
+  const metadata = memberText(text, 0, 'metadata');
+  if (!apiVersion || !kind || !metadata) return undefined;
+  const head = parseJSON(`{"apiVersion":${apiVersion},"kind":${kind},"metadata":${metadata}}`);
+  return isObject(head) ? head : undefined;
 }

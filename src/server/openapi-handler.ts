@@ -1,5 +1,5 @@
 // /openapi/v3 (index and one document per group-version) and /openapi/v2, rebuilt only when the set of
-// served resources changes.
+// served resources changes; a v3 document only when its own inputs do, and not before it is asked for.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiRegistry } from './api-registry.js';
 import { publishOpenAPIV3, serveOpenAPIV3, type PublishedOpenAPIV3 } from './openapi.js';
@@ -13,7 +13,7 @@ function publishedV3(registry: ApiRegistry): PublishedOpenAPIV3 {
   const gen = registry.generation();
   const hit = v3Cache.get(registry);
   if (hit && hit.generation === gen) return hit.v3;
-  const v3 = publishOpenAPIV3(registry.served());
+  const v3 = publishOpenAPIV3(registry.served(), undefined, hit?.v3);
   v3Cache.set(registry, { generation: gen, v3 });
   return v3;
 }

@@ -10,6 +10,7 @@ import { type ServedResource } from '../api/resource.js';
 import { isBuiltinGroup, parseAcceptClauses } from './discovery.js';
 import { compareKubeVersions } from '../api/versions.js';
 import { goJSON, sha512HexUpper } from './discovery-json.js';
+import { stringifyJSON } from '../util/json-int64.js';
 import { DEFINITIONS } from './openapi-definitions.js';
 import { builtinKindDefinitions } from './openapi-builtin-kinds.js';
 import { BUILTIN_KINDS } from '../apis/index.js';
@@ -531,32 +532,40 @@ function bareDocument(paths: Record<string, Schema>, opts?: OpenAPIOptions): Ope
  * "apis", each built-in group ("apis/apiextensions.k8s.io"), every served group-version, and "version".
  * CRD groups get no group-level document (kube registers only their group-versions).
  */
+const apiDocument = (opts?: OpenAPIOptions): OpenAPIV3Document => bareDocument(discoveryPath('/api/', 'getAPIVersions', 'get available API versions', META + 'APIVersions'), opts);
+const apisDocument = (opts?: OpenAPIOptions): OpenAPIV3Document => bareDocument(discoveryPath('/apis/', 'getAPIVersions', 'get available API versions', META + 'APIGroupList'), opts);
+const groupDocument = (g: string, opts?: OpenAPIOptions): OpenAPIV3Document =>
+  bareDocument(discoveryPath(`/apis/${g}/`, 'getAPIGroup', 'get information of a group', META + 'APIGroup'), opts);
+const versionDocument = (opts?: OpenAPIOptions): OpenAPIV3Document =>
+  bareDocument(discoveryPath('/version/', 'getCodeVersion', 'get the version information for this server', 'io.k8s.apimachinery.pkg.version.Info', ['application/json']), opts);
+
+/**
+ * Every document kube-apiserver would list for what we serve, by /openapi/v3 key: "api", "api/v1",
+ * "apis", each built-in group ("apis/apiextensions.k8s.io"), every served group-version, and "version".
+ * CRD groups get no group-level document (kube registers only their group-versions).
+ */
 export function openapiV3Documents(resources: readonly ServedResource[], opts?: OpenAPIOptions): Map<string, OpenAPIV3Document> {
   const docs = new Map<string, OpenAPIV3Document>();
   const gvs = new Map<string, { group: string; version: string }>();
   for (const r of resources) gvs.set(groupVersionKey(r.group, r.version), { group: r.group, version: r.version });
-  docs.set('api', bareDocument(discoveryPath('/api/', 'getAPIVersions', 'get available API versions', META + 'APIVersions'), opts));
-  docs.set('apis', bareDocument(discoveryPath('/apis/', 'getAPIVersions', 'get available API versions', META + 'APIGroupList'), opts));
+  docs.set('api', apiDocument(opts));
+  docs.set('apis', apisDocument(opts));
   const builtinGroups = new Set([...gvs.values()].map((gv) => gv.group).filter((g) => g !== '' && isBuiltinGroup(g)));
-  for (const g of builtinGroups) {
-    docs.set(`apis/${g}`, bareDocument(discoveryPath(`/apis/${g}/`, 'getAPIGroup', 'get information of a group', META + 'APIGroup'), opts));
-  }
+  for (const g of builtinGroups) docs.set(`apis/${g}`, groupDocument(g, opts));
   const ordered = [...gvs.values()].sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : compareKubeVersions(a.version, b.version)));
   for (const { group, version } of ordered) docs.set(groupVersionKey(group, version), openapiV3GroupVersion(group, version, resources, opts));
-  docs.set(
-    'version',
-    bareDocument(discoveryPath('/version/', 'getCodeVersion', 'get the version information for this server', 'io.k8s.apimachinery.pkg.version.Info', ['application/json']), opts),
-  );
+  docs.set('version', versionDocument(opts));
   return docs;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Publishing: bytes, hashes, the index, and serving with kube's caching headers
+// Publishing: the index over each document's hash, the documents built on first fetch
 
 interface PublishedDocument {
-  body: string;
-  /** sha512 of body, upper-case hex: the ETag and the ?hash= of its index URL. */
-  hash: string;
+  /** Names what the body is built from (see documentHash): the ETag and the ?hash= of its index URL. */
+  readonly hash: string;
+  /** The JSON, built and serialised on first read, then kept. */
+  readonly body: string;
 }
 
 export interface PublishedOpenAPIV3 {
@@ -568,22 +577,129 @@ export interface PublishedOpenAPIV3 {
 /** kube-openapi handler3 constructServerRelativeURL. */
 export const serverRelativeURL = (key: string, hash: string): string => `/openapi/v3/${key}?hash=${hash}`;
 
-function publishDocument(doc: unknown): PublishedDocument {
-  const body = goJSON(doc);
-  return { body, hash: sha512HexUpper(body) };
+class BuiltDocument implements PublishedDocument {
+  readonly body: string;
+  readonly hash: string;
+  constructor(doc: unknown) {
+    this.body = goJSON(doc);
+    this.hash = sha512HexUpper(this.body);
+  }
 }
 
-/** Serializes every document once and builds the index over their hashes. */
-export function publishOpenAPIV3(resources: readonly ServedResource[], opts?: OpenAPIOptions & { now?: Date }): PublishedOpenAPIV3 {
+class LazyDocument implements PublishedDocument {
+  private built?: string;
+  constructor(
+    readonly hash: string,
+    private build: (() => OpenAPIV3Document) | undefined,
+  ) {}
+  get body(): string {
+    if (this.built === undefined) {
+      this.built = goJSON(this.build!());
+      this.build = undefined; // lets go of the resources it was built from
+    }
+    return this.built;
+  }
+}
+
+/** What a served resource's document depends on, when it carries no revision: its content, once per object. */
+const contentKeys = new WeakMap<ServedResource, string>();
+function resourceKey(r: ServedResource): string {
+  if (r.revision !== undefined) return `${r.revision}\u0000${r.verbs.join(',')}`;
+  let k = contentKeys.get(r);
+  if (k === undefined) contentKeys.set(r, (k = sha512HexUpper(stringifyJSON(r))));
+  return k;
+}
+
+/**
+ * The hash of how custom resources' documents are rendered: a sample's document, built once per process. Such
+ * a document's hash names its inputs rather than its bytes, so a change in the code that renders them (same
+ * inputs, other bytes) must change their hashes too, or a client's cache of the immutable ?hash= URLs would
+ * keep the old bytes.
+ */
+let rendering: string | undefined;
+function renderingHash(): string {
+  const sample: ServedResource = {
+    group: 'rendering.example.com',
+    version: 'v1',
+    resource: 'samples',
+    singularName: 'sample',
+    kind: 'Sample',
+    listKind: 'SampleList',
+    namespaced: true,
+    verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+    shortNames: [],
+    categories: [],
+    subresources: { status: true, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+    storageVersionHash: '',
+    schema: {
+      type: 'object',
+      properties: {
+        spec: { type: 'object', properties: { replicas: { type: 'integer', format: 'int32', default: 1 }, list: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' } } },
+        status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    },
+    selectableFields: ['spec.replicas'],
+  };
+  return (rendering ??= sha512HexUpper(goJSON(openapiV3GroupVersion(sample.group, sample.version, [sample]))));
+}
+
+/**
+ * sha512 of what a document is built from: how documents are rendered, its key, the server's version and
+ * each resource's revision or content. kube's ?hash= is the sha512 of the bytes, which needs every document
+ * built for the index; this one changes whenever the bytes would, and stays the same across restarts while
+ * the CRDs do.
+ */
+function inputHash(rendering: string, key: string, resources: readonly ServedResource[], opts?: OpenAPIOptions): string {
+  return sha512HexUpper([rendering, opts?.gitVersion ?? '', key, ...resources.map(resourceKey)].join('\u0000'));
+}
+
+/**
+ * Documents of built-in resources alone (and the discovery ones), by their inputs' hash: the same for every
+ * publish of a process, so built once, and named by the sha512 of their bytes as kube names them.
+ */
+const builtinDocuments = new Map<string, BuiltDocument>();
+
+/**
+ * The index and a document per key of openapiV3Documents. A document with a custom resource is built when
+ * first read and named by its inputs' hash; one of `previous` with the same hash is taken over as it is,
+ * built or not, so a CRD change rebuilds only its own group-version's document.
+ */
+export function publishOpenAPIV3(resources: readonly ServedResource[], opts?: OpenAPIOptions & { now?: Date }, previous?: PublishedOpenAPIV3): PublishedOpenAPIV3 {
+  const gvs = new Map<string, { group: string; version: string; resources: ServedResource[] }>();
+  for (const r of resources) {
+    const key = groupVersionKey(r.group, r.version);
+    const gv = gvs.get(key);
+    if (gv) gv.resources.push(r);
+    else gvs.set(key, { group: r.group, version: r.version, resources: [r] });
+  }
   const documents = new Map<string, PublishedDocument>();
-  for (const [key, doc] of openapiV3Documents(resources, opts)) documents.set(key, publishDocument(doc));
+  const add = (key: string, inputs: readonly ServedResource[], build: () => OpenAPIV3Document): void => {
+    const custom = inputs.some((r) => r.revision !== undefined);
+    const hash = inputHash(custom ? renderingHash() : '', key, inputs, opts);
+    if (!custom) {
+      let doc = builtinDocuments.get(hash);
+      if (!doc) builtinDocuments.set(hash, (doc = new BuiltDocument(build())));
+      documents.set(key, doc);
+      return;
+    }
+    const old = previous?.documents.get(key);
+    documents.set(key, old?.hash === hash ? old : new LazyDocument(hash, build));
+  };
+  add('api', [], () => apiDocument(opts));
+  add('apis', [], () => apisDocument(opts));
+  for (const g of new Set([...gvs.values()].map((gv) => gv.group).filter((g) => g !== '' && isBuiltinGroup(g)))) add(`apis/${g}`, [], () => groupDocument(g, opts));
+  for (const [key, gv] of gvs) {
+    gv.resources.sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+    add(key, gv.resources, () => openapiV3GroupVersion(gv.group, gv.version, gv.resources, opts));
+  }
+  add('version', [], () => versionDocument(opts));
   const index: OpenAPIV3Index = { paths: {} };
   // Go marshals the map with sorted keys.
   for (const key of [...documents.keys()].sort()) index.paths[key] = { serverRelativeURL: serverRelativeURL(key, documents.get(key)!.hash) };
-  return { index: publishDocument(index), documents, lastModified: opts?.now ?? new Date() };
+  return { index: new BuiltDocument(index), documents, lastModified: opts?.now ?? new Date() };
 }
 
-/** GET /openapi/v3: the index, its entries pointing at each document with ?hash=<sha512 of its bytes>. */
+/** GET /openapi/v3: the index, its entries pointing at each document with ?hash=<its hash>. */
 export function openapiV3Index(resources: readonly ServedResource[], opts?: OpenAPIOptions): OpenAPIV3Index {
   return JSON.parse(publishOpenAPIV3(resources, opts).index.body) as OpenAPIV3Index;
 }

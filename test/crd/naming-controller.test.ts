@@ -64,44 +64,6 @@ test('naming sync: a name held by another CRD of the group is refused; the other
   await env.close();
 });
 
-test('naming sync: a non-structural schema (through v1beta1) gets the NonStructuralSchema condition, dropped once fixed', async () => {
-  const env = await crdEnv();
-  const naming = new NamingController(env.crds, env.informer, env.opts);
-  // v1beta1 defaults preserveUnknownFields to true, which a structural schema forbids.
-  await env.v1beta1.create('', {
-    apiVersion: 'apiextensions.k8s.io/v1beta1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'olds.example.com' },
-    spec: { group: 'example.com', version: 'v1', scope: 'Namespaced', names: { plural: 'olds', kind: 'Old' } },
-  });
-  await env.informer.start();
-  await naming.sync('olds.example.com');
-  let crd = await env.get('olds.example.com');
-  const cond = conditionOf(crd, 'NonStructuralSchema');
-  assert.equal(cond?.status, 'True');
-  assert.equal(cond?.reason, 'Violations');
-  assert.match(cond?.message ?? '', /spec\.preserveUnknownFields: Invalid value: true: must be false/);
-  assert.equal(conditionOf(crd, 'NamesAccepted')?.status, 'True');
-
-  await env.crds.update(
-    '',
-    'olds.example.com',
-    (cur) => {
-      const spec = cur!['spec'] as JSONObject;
-      spec['preserveUnknownFields'] = false;
-      (spec['versions'] as JSONObject[])[0]!['schema'] = { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } };
-      return cur!;
-    },
-    '',
-  );
-  await env.settle();
-  await naming.sync('olds.example.com');
-  crd = await env.get('olds.example.com');
-  assert.equal(conditionOf(crd, 'NonStructuralSchema'), undefined);
-  assert.equal(conditionOf(crd, 'NamesAccepted')?.status, 'True');
-  await env.close();
-});
-
 test('naming sync: a stale cache writes nothing and is no error (the newer version brings the CRD back)', async () => {
   const env = await crdEnv();
   const naming = new NamingController(env.crds, env.informer, env.opts);
@@ -123,5 +85,30 @@ test('naming controller: informer events queue the CRD', async () => {
   await env.informer.start();
   assert.equal(naming.controller.queue.len(), 1);
   assert.equal(await naming.controller.queue.get(), NAME);
+  await env.close();
+});
+
+test('naming controller with several workers: CRDs of one group are synced in turn (one gets a contested name), other groups at once', async () => {
+  const env = await crdEnv();
+  const naming = new NamingController(env.crds, env.informer, env.opts);
+  await env.create();
+  const rival = cronTab();
+  rival.metadata.name = 'cts.stable.example.com';
+  rival.spec.names = { plural: 'cts', singular: 'crontab', kind: 'Ct', listKind: 'CtList' };
+  await env.create(rival);
+  const other = cronTab();
+  other.metadata.name = 'crontabs.other.example.com';
+  other.spec.group = 'other.example.com';
+  await env.create(other);
+  await env.informer.start();
+  naming.controller.run();
+  await naming.controller.idle();
+  await env.settle();
+  await naming.controller.idle();
+  const accepted = await Promise.all([NAME, 'cts.stable.example.com'].map(async (n) => conditionOf(await env.get(n), 'NamesAccepted')?.status));
+  assert.deepEqual(accepted.sort(), ['False', 'True'], 'the singular "crontab" went to one of them');
+  assert.equal(conditionOf(await env.get('crontabs.other.example.com'), 'NamesAccepted')?.status, 'True');
+  assert.deepEqual(env.errors, []);
+  await naming.controller.stop();
   await env.close();
 });

@@ -13,7 +13,8 @@ import {
   type Schema,
 } from '../../src/server/openapi.js';
 import { publishedObjectSchema } from '../../src/server/openapi-schema.js';
-import { allResources, cronTab } from './seed.js';
+import { allResources, cronTab, namespaces } from './seed.js';
+import type { ServedResource } from '../../src/api/resource.js';
 
 const GVK = { group: 'stable.example.com', version: 'v1', kind: 'CronTab' };
 const CT = '#/components/schemas/com.example.stable.v1.CronTab';
@@ -448,6 +449,62 @@ test('/openapi/v3 index: kube keys and URLs pinned to the sha512 of each documen
   }
   assert.deepEqual(JSON.parse(published.documents.get('apis/stable.example.com/v1')!.body), JSON.parse(JSON.stringify(openapiV3GroupVersion('stable.example.com', 'v1', resources))));
   assert.equal(published.index.body, JSON.stringify(index));
+});
+
+/** A CronTab as CrdServing serves it (with a revision), counting reads of its schema. */
+function countedCronTab(revision: string, overrides: Partial<ServedResource> = {}): { resource: ServedResource; reads: () => number } {
+  let reads = 0;
+  const base = cronTab({ revision, ...overrides });
+  const schema = base.schema;
+  const resource = Object.defineProperty({ ...base }, 'schema', {
+    enumerable: true,
+    get: () => {
+      reads++;
+      return schema;
+    },
+  });
+  return { resource, reads: () => reads };
+}
+
+test('/openapi/v3 index of custom resources: nothing built for it, each document built on its first read and kept', () => {
+  const ct = countedCronTab('uid-1/1');
+  const published = publishOpenAPIV3([namespaces, ct.resource]);
+  const key = 'apis/stable.example.com/v1';
+  const url = (JSON.parse(published.index.body) as { paths: Record<string, { serverRelativeURL: string }> }).paths[key]!.serverRelativeURL;
+  assert.match(url, /^\/openapi\/v3\/apis\/stable\.example\.com\/v1\?hash=[0-9A-F]{128}$/);
+  assert.equal(ct.reads(), 0, 'the index read no schema');
+  const doc = published.documents.get(key)!;
+  assert.deepEqual(JSON.parse(doc.body), JSON.parse(JSON.stringify(openapiV3GroupVersion('stable.example.com', 'v1', [cronTab()]))));
+  const built = ct.reads();
+  assert.ok(built > 0);
+  assert.equal(doc.body, published.documents.get(key)!.body);
+  // A later publish (any CRD event) takes the unchanged document over, built.
+  const again = publishOpenAPIV3([namespaces, ct.resource], undefined, published);
+  assert.equal(again.documents.get(key), doc);
+  assert.equal(ct.reads(), built);
+  // Built-in documents are named by the sha512 of their bytes, as kube names them.
+  const core = again.documents.get('api/v1')!;
+  assert.equal(core.hash, createHash('sha512').update(core.body).digest('hex').toUpperCase());
+});
+
+test('/openapi/v3 hashes of custom resources follow their inputs: same across restarts, changed with the document', () => {
+  const key = 'apis/stable.example.com/v1';
+  const hashOf = (resources: ServedResource[], gitVersion?: string): string => publishOpenAPIV3(resources, { gitVersion }).documents.get(key)!.hash;
+  const v1 = hashOf([namespaces, cronTab({ revision: 'uid-1/1' })]);
+  // Another process publishing the same CRDs (a restart): the same URLs, so clients' caches stay good.
+  assert.equal(hashOf([namespaces, cronTab({ revision: 'uid-1/1' })]), v1);
+  // A new generation (or other accepted names, or another CRD with the same group-version) is another document.
+  assert.notEqual(hashOf([namespaces, cronTab({ revision: 'uid-1/2' })]), v1);
+  assert.notEqual(hashOf([namespaces, cronTab({ revision: 'uid-1/1' }), cronTab({ revision: 'uid-2/1', resource: 'aardvarks', kind: 'Aardvark', listKind: 'AardvarkList' })]), v1);
+  // A terminating CRD publishes fewer verbs, hence fewer operations.
+  assert.notEqual(hashOf([namespaces, cronTab({ revision: 'uid-1/1', verbs: ['delete', 'deletecollection', 'get', 'list', 'watch'] })]), v1);
+  assert.notEqual(hashOf([namespaces, cronTab({ revision: 'uid-1/1' })], 'v1.33.1'), v1);
+  // Only the changed group-version's entry moves.
+  const a = publishOpenAPIV3([namespaces, cronTab({ revision: 'uid-1/1' }), cronTab({ revision: 'uid-3/1', group: 'other.example.com' })]);
+  const b = publishOpenAPIV3([namespaces, cronTab({ revision: 'uid-1/2' }), cronTab({ revision: 'uid-3/1', group: 'other.example.com' })], undefined, a);
+  assert.equal(b.documents.get('apis/other.example.com/v1'), a.documents.get('apis/other.example.com/v1'));
+  assert.notEqual(b.documents.get(key)!.hash, a.documents.get(key)!.hash);
+  assert.notEqual(b.index.hash, a.index.hash);
 });
 
 test('serving /openapi/v3: ETag, 304, redirect on a stale hash, immutable caching on the current one', () => {

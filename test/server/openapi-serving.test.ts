@@ -82,6 +82,14 @@ test('/openapi/v3 over HTTP: ?hash= URLs cached as immutable, a stale hash redir
     assert.equal(stale.status, 301);
     assert.equal(stale.headers.get('location'), next);
     assert.equal(stale.headers.get('cache-control'), null);
+    const doc = (await api.req('GET', next)).json;
+    assert.deepEqual(doc.components.schemas['com.example.stable.v1.CronTab'].properties.spec.properties.suspend, { type: 'boolean' });
+
+    // A change that leaves the spec (a label: no new generation) leaves the document and its URL.
+    const labelled = (await api.req('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com')).json;
+    labelled.metadata.labels = { team: 'a' };
+    assert.equal((await api.req('PUT', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com', labelled)).status, 200);
+    assert.equal((await api.req('GET', '/openapi/v3')).json.paths['apis/stable.example.com/v1'].serverRelativeURL, next);
   } finally {
     await api.close();
   }

@@ -11,6 +11,7 @@ import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS } from '../../
 import { Controller, RequeueAfter, type ControllerOptions } from '../controller.js';
 import { Informer } from '../informer.js';
 import { DependencyGraph } from './dependency-graph.js';
+import { metadataSource } from './metadata-source.js';
 import { decide, groupOf, ownerRefsOf, ownerState, type OwnerState } from './owner-refs.js';
 
 /** kube-controller-manager's writes are recorded for it. */
@@ -76,7 +77,7 @@ export class GarbageCollector {
     const starting: Promise<void>[] = [];
     for (const [prefix, store] of current) {
       if (this.watched.has(prefix)) continue;
-      const informer = new Informer(store, { name: `gc ${prefix}`, transform: gcView, ...(this.opts.clock ? { clock: this.opts.clock } : {}) });
+      const informer = new Informer(metadataSource(store), { name: `gc ${prefix}`, transform: gcView, ...(this.opts.clock ? { clock: this.opts.clock } : {}) });
       informer.addEventHandler({
         add: (obj) => this.observed(prefix, obj),
         update: (_old, obj) => this.observed(prefix, obj),
