@@ -1,7 +1,8 @@
 // The generic resource store: one implementation of get/list/watch/create/update/delete over the
 // revisioned KV store, for every resource type. Strategies supply what differs between types.
 import { randomUUID } from 'node:crypto';
-import type { KVStore, KeyValue, StoreEvent, WatchOptions, Watcher } from '../storage/types.js';
+import type { KVStore, KeyValue, LabelQuery, ListResult as KVListResult, StoreEvent, WatchOptions, Watcher } from '../storage/types.js';
+import { positiveRequirements, type LabelSelector } from './selectors.js';
 import { StorageError } from '../storage/types.js';
 import * as S from '../api/status.js';
 import { invalid, required, type FieldError } from '../api/field-error.js';
@@ -18,7 +19,7 @@ import { FieldManager } from './field-manager/field-manager.js';
 export type { ObjectMeta } from '../api/meta.js';
 import type { ObjectMeta } from '../api/meta.js';
 import { parseJSON, stringifyJSON } from '../util/json-int64.js';
-import { objectEnd, storedLabels } from './stored-json.js';
+import { objectEnd, storedLabels } from '../util/stored-json.js';
 
 export const metaOf = (obj: JSONObject): ObjectMeta => {
   if (!isObject(obj['metadata'])) obj['metadata'] = {};
@@ -28,6 +29,8 @@ export const metaOf = (obj: JSONObject): ObjectMeta => {
 export interface ListOptions {
   namespace: string;
   labelMatch?: (labels: Record<string, string>) => boolean;
+  /** The selector labelMatch matches, when it is a label selector: a store's label index narrows the list by it. */
+  labelSelector?: LabelSelector;
   fieldMatch?: (fields: Record<string, string>) => boolean;
   limit?: number;
   continueToken?: string;
@@ -38,7 +41,7 @@ export interface ListOptions {
 }
 
 /** Label and field selectors, as matchers over an object's labels and selectable fields. */
-export type ListFilter = Pick<ListOptions, 'labelMatch' | 'fieldMatch'>;
+export type ListFilter = Pick<ListOptions, 'labelMatch' | 'labelSelector' | 'fieldMatch'>;
 
 /** A delete's scope: the requester, and whether mutating admission already ran (each item of a deletecollection). */
 interface DeleteScope extends RequestScope {
@@ -423,11 +426,16 @@ export class GenericStore {
     let more = false;
     let remaining: number | undefined;
     const filtered = Boolean(opts.labelMatch || opts.fieldMatch);
+    const byLabels = this.labelQuery(opts);
+    // With a label index, pages hold only the keys that can match (the selectors still decide); where the
+    // store cannot answer from it (an older revision), the page is read whole, as without one.
+    const read = async (o: { after: string | undefined; revision: number | undefined; limit: number }): Promise<KVListResult> =>
+      (byLabels && (await this.kv.listByLabels!(prefix, byLabels, o))) || this.kv.list(prefix, o);
     try {
       // Selectors filter after reading, so read pages until the limit is filled or the keys run out.
       for (;;) {
         const want = limit ? (filtered ? Math.max(limit - items.length, 100) : limit - items.length) : 0;
-        const page = await this.kv.list(prefix, { after, revision, limit: want });
+        const page = await read({ after, revision, limit: want });
         listRevision = page.revision;
         revision = page.revision;
         let stopAt = -1;
@@ -466,6 +474,19 @@ export class GenericStore {
       if (remaining !== undefined) result.remainingItemCount = remaining;
     }
     return result;
+  }
+
+  /**
+   * What a store's label index is asked for a list, when it may be: a label selector with a requirement an
+   * object meets only by having the label, and labels as served that are the stored ones (as the scan reads
+   * them from the stored bytes), so not through a conversion webhook (which may change them). The stored
+   * labels of an object converted otherwise are its served ones, or more when pruning drops malformed ones:
+   * the index never leaves out an object the selector takes.
+   */
+  private labelQuery(opts: ListOptions): LabelQuery | undefined {
+    if (!opts.labelSelector || !opts.labelMatch || !this.kv.listByLabels || this.type.asyncCodec || !selectingFromStoredBytes) return undefined;
+    const required = positiveRequirements(opts.labelSelector);
+    return required.length > 0 ? { scope: this.type.keyPrefix, required } : undefined;
   }
 
   /**
