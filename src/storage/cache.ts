@@ -24,6 +24,10 @@
 // revisions, or while the cache reloads) go to the inner store as below; a reload ends the watches
 // served from memory (their clients resume or list again, as kube's watch cache makes them).
 //
+// A label-selected list of a resource (listByLabels) visits only the keys its label index gives
+// (label-index.ts): built for that resource on its first such list, then kept from the events applied here,
+// dropped on a reload. It answers the current revision only; older ones are the inner store's, as for list.
+//
 // Watches go to the inner store too, but an event is held back until the cache has applied its
 // revision: whoever reacts to an event (a controller) reads at least that state from the cache. etcd
 // sends one revision's events to each of its watchers separately, so the cache's own watch may
