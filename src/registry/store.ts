@@ -1,7 +1,7 @@
 // The generic resource store: one implementation of get/list/watch/create/update/delete over the
 // revisioned KV store, for every resource type. Strategies supply what differs between types.
 import { randomUUID } from 'node:crypto';
-import type { KVStore, KeyValue, LabelQuery, ListResult as KVListResult, StoreEvent, WatchOptions, Watcher } from '../storage/types.js';
+import type { KVStore, KeyValue, LabelListResult, LabelQuery, ListResult as KVListResult, StoreEvent, WatchOptions, Watcher } from '../storage/types.js';
 import { positiveRequirements, type LabelSelector } from './selectors.js';
 import { StorageError } from '../storage/types.js';
 import * as S from '../api/status.js';
@@ -429,7 +429,7 @@ export class GenericStore {
     const byLabels = this.labelQuery(opts);
     // With a label index, pages hold only the keys that can match (the selectors still decide); where the
     // store cannot answer from it (an older revision), the page is read whole, as without one.
-    const read = async (o: { after: string | undefined; revision: number | undefined; limit: number }): Promise<KVListResult> =>
+    const read = async (o: { after: string | undefined; revision: number | undefined; limit: number }): Promise<KVListResult | LabelListResult> =>
       (byLabels && (await this.kv.listByLabels!(prefix, byLabels, o))) || this.kv.list(prefix, o);
     try {
       // Selectors filter after reading, so read pages until the limit is filled or the keys run out.
@@ -439,7 +439,7 @@ export class GenericStore {
         listRevision = page.revision;
         revision = page.revision;
         let stopAt = -1;
-        const selected = filtered ? await this.selected(page.items, opts) : undefined;
+        const selected = filtered ? await this.selected(page.items, opts, 'met' in page ? this.metAlone(page, opts) : undefined) : undefined;
         for (let i = 0; i < page.items.length; i++) {
           const kv = page.items[i]!;
           lastKey = kv.key;
@@ -490,13 +490,32 @@ export class GenericStore {
   }
 
   /**
+   * Items of a page by labels the selector takes without reading their labels again: when its one requirement
+   * is the one the index took them by, those whose labels the index read and which are served as stored (the
+   * selector would read the same labels from the same bytes). Undefined when that is none.
+   */
+  private metAlone(page: LabelListResult, opts: ListFilter): ((i: number) => boolean) | undefined {
+    const reqs = opts.labelSelector?.requirements;
+    if (opts.fieldMatch || reqs?.length !== 1 || positiveRequirements(opts.labelSelector!)[0]?.key !== page.met.key) return undefined;
+    const r = reqs[0]!;
+    const same = page.met.values === undefined ? r.operator === 'exists' : r.operator !== 'exists' && r.values.length === page.met.values.length && r.values.every((v, i) => v === page.met.values![i]);
+    if (!same) return undefined;
+    const unread = new Set(page.unread);
+    return (i) => !unread.has(i) && this.servedAsStored(page.items[i]!);
+  }
+
+  /**
    * Which key-values the selectors select. Selectors see objects as served (a conversion webhook may change
    * labels): a label selector reads the labels out of the bytes of objects served as stored, the rest are decoded.
    */
-  private async selected(kvs: readonly KeyValue[], opts: ListFilter): Promise<boolean[]> {
+  private async selected(kvs: readonly KeyValue[], opts: ListFilter, known?: (i: number) => boolean): Promise<boolean[]> {
     const out = new Array<boolean>(kvs.length);
     const todo: number[] = [];
     for (let i = 0; i < kvs.length; i++) {
+      if (known?.(i)) {
+        out[i] = true;
+        continue;
+      }
       const labels = opts.fieldMatch || !selectingFromStoredBytes ? undefined : this.labelsAsStored(kvs[i]!);
       if (labels) out[i] = opts.labelMatch!(labels);
       else todo.push(i);

@@ -40,6 +40,7 @@ import {
   StorageError,
   type KVStore,
   type KeyValue,
+  type LabelListResult,
   type LabelQuery,
   type ListOptions,
   type ListResult,
@@ -197,7 +198,7 @@ export class CachedKVStore implements KVStore {
       : { items: read.items, revision: this.rev, more: false };
   }
 
-  async listByLabels(prefix: string, query: LabelQuery, opts: ListOptions = {}): Promise<ListResult | undefined> {
+  async listByLabels(prefix: string, query: LabelQuery, opts: ListOptions = {}): Promise<LabelListResult | undefined> {
     this.assertOpen();
     const at = opts.revision;
     const newest = at === undefined || at === 0 || (at === this.rev && at > this.compacted);
@@ -209,13 +210,15 @@ export class CachedKVStore implements KVStore {
     const items: KeyValue[] = [];
     for (const key of found.keys) {
       const kv = index.get(key);
-      if (kv !== undefined) items.push(kv);
+      // Never so (both follow the same events); if it were, the places of `unread` would not hold: scan instead.
+      if (kv === undefined) return undefined;
+      items.push(kv);
     }
     this.stats.noteList(prefix, items.length);
     // As list's: whether any key follows the page (a selector's next page may find nothing, as after a scan).
     const last = items.length > 0 ? items[items.length - 1]!.key : undefined;
     const more = last !== undefined && (found.more || index.range(prefix, last, 1).items.length > 0);
-    return { items, revision: this.rev, more };
+    return { items, revision: this.rev, more, met: found.met, unread: found.unread };
   }
 
   async count(prefix: string): Promise<number> {

@@ -96,17 +96,21 @@ function lowerBound(arr: readonly string[], x: string, exclusive: boolean, cmp: 
 
 /**
  * Keys of disjoint sets under prefix (after `after`), merged in key order, at most limit (0: all); `more` when
- * keys were left.
+ * keys were left; `fromFirst`: the places in `keys` of those from sets[0].
  */
-export function mergedKeys(sets: readonly KeyPostings[], prefix: string, after: string | undefined, limit: number): { keys: string[]; more: boolean } {
-  const spans = sets.map((s) => s.span(prefix, after)).filter((s) => s.to > s.from);
+export function mergedKeys(sets: readonly KeyPostings[], prefix: string, after: string | undefined, limit: number): { keys: string[]; more: boolean; fromFirst: number[] } {
+  const all = sets.map((s) => s.span(prefix, after));
+  const spans = all.filter((s) => s.to > s.from);
+  const first = all[0]?.to !== all[0]?.from ? all[0] : undefined;
   const want = limit > 0 ? limit : Infinity;
   const out: string[] = [];
+  const fromFirst: number[] = [];
   if (spans.length === 1) {
     const s = spans[0]!;
     const end = Math.min(s.to, s.from + want);
     for (let i = s.from; i < end; i++) out.push(s.keys[i]!);
-    return { keys: out, more: end < s.to };
+    if (s === first) for (let i = 0; i < out.length; i++) fromFirst.push(i);
+    return { keys: out, more: end < s.to, fromFirst };
   }
   const cmp = spans.some((s) => s.cmp === compareKeys) ? compareKeys : nativeCmp;
   const at = spans.map((s) => s.from);
@@ -117,7 +121,8 @@ export function mergedKeys(sets: readonly KeyPostings[], prefix: string, after: 
       if (best < 0 || cmp(spans[j]!.keys[at[j]!]!, spans[best]!.keys[at[best]!]!) < 0) best = j;
     }
     if (best < 0) break;
+    if (spans[best] === first) fromFirst.push(out.length);
     out.push(spans[best]!.keys[at[best]!++]!);
   }
-  return { keys: out, more: spans.some((s, j) => at[j]! < s.to) };
+  return { keys: out, more: spans.some((s, j) => at[j]! < s.to), fromFirst };
 }

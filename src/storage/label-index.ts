@@ -124,7 +124,7 @@ class ScopeIndex {
    * Keys under prefix (after `after`) that meet the most selective of the requirements, or whose labels are
    * unknown, in key order, at most limit (0: all).
    */
-  candidates(prefix: string, after: string | undefined, limit: number, required: readonly LabelRequirement[]): { keys: string[]; more: boolean } {
+  candidates(prefix: string, after: string | undefined, limit: number, required: readonly LabelRequirement[]): Candidates {
     let best: LabelRequirement | undefined;
     let bestCount = Infinity;
     for (const r of required) {
@@ -142,8 +142,17 @@ class ScopeIndex {
         }
       }
     }
-    return mergedKeys(sets, prefix, after, limit);
+    const found = mergedKeys(sets, prefix, after, limit);
+    return { keys: found.keys, more: found.more, met: best ?? required[0]!, unread: found.fromFirst };
   }
+}
+
+/** Candidates of a list: every key meets `met` as its bytes read, except those at `unread`. */
+export interface Candidates {
+  keys: string[];
+  more: boolean;
+  met: LabelRequirement;
+  unread: number[];
 }
 
 export class LabelIndex {
@@ -166,7 +175,7 @@ export class LabelIndex {
     limit: number,
     required: readonly LabelRequirement[],
     all: () => readonly KeyValue[],
-  ): { keys: string[]; more: boolean } | undefined {
+  ): Candidates | undefined {
     if (required.length === 0 || !scope.endsWith('/') || !prefix.startsWith(scope)) return undefined;
     let s = this.scopes.get(scope);
     if (s === undefined) {

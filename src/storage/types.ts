@@ -61,6 +61,14 @@ export interface LabelQuery {
   required: readonly LabelRequirement[];
 }
 
+/** A list by labels: every item meets `met` as its stored bytes read, except those at `unread`. */
+export interface LabelListResult extends ListResult {
+  /** The requirement the index took the items by. */
+  met: LabelRequirement;
+  /** Indexes of the items whose labels could not be read from their bytes (ascending). */
+  unread: readonly number[];
+}
+
 /**
  * Outcome of a conditional write. On success `revision` is the write's own revision and `kv` the new
  * value (for create and update, kv.modRevision === revision) or, for delete, the value that was
@@ -129,7 +137,7 @@ export interface KVStore {
    * prefix, candidate or not, follows the last item, as list's own; no `remaining`. Undefined when the index
    * cannot answer (an older revision, the cache not current): list instead.
    */
-  listByLabels?(prefix: string, query: LabelQuery, opts?: ListOptions): Promise<ListResult | undefined>;
+  listByLabels?(prefix: string, query: LabelQuery, opts?: ListOptions): Promise<LabelListResult | undefined>;
   /** Create if absent; fails (ok: false, current) when the key exists. */
   create(key: string, value: string): Promise<WriteResult>;
   /** Replace if the key's modRevision equals expected; fails with the current value otherwise (or absent). */

@@ -130,11 +130,15 @@ describe('label index', () => {
           const ctx = `seed ${seed} step ${step} ${JSON.stringify({ root: q.root, prefix, after, required })}`;
           for (let i = 1; i < got.length; i++) assert.ok(compareKeys(got[i - 1]!, got[i]!) < 0, `${ctx}: in key order`);
           const gotSet = new Set(got);
-          for (const k of got) {
+          const unread = new Set(whole.unread);
+          assert.ok(required.includes(whole.met), `${ctx}: met is one of the requirements`);
+          got.forEach((k, i) => {
             assert.ok(inScope.includes(k), `${ctx}: ${k} is in range`);
             const labels = model.get(k)!.labels;
-            assert.ok(labels === undefined || required.some((r) => meets(r, labels)), `${ctx}: ${k} is a candidate`);
-          }
+            // Every item meets the requirement it was taken by, but those whose labels are unreadable, marked so.
+            assert.equal(unread.has(i), labels === undefined, `${ctx}: ${k} unread`);
+            if (labels !== undefined) assert.ok(meets(whole.met, labels), `${ctx}: ${k} meets ${JSON.stringify(whole.met)}`);
+          });
           for (const k of inScope) {
             const labels = model.get(k)!.labels;
             if (labels === undefined || required.every((r) => meets(r, labels))) assert.ok(gotSet.has(k), `${ctx}: ${k} is listed`);
