@@ -397,6 +397,21 @@ export function matchesLabels(selector: LabelSelector, labels: Record<string, st
   return selector.requirements.every((r) => requirementMatches(r, ls));
 }
 
+/**
+ * The selector's requirements that an object meets only by having a label (`k=v`, `k==v`, `k in (...)`,
+ * `k`): what a label index can look up. The others (`!=`, `notin`, `!k`, `>`, `<`) match objects without the
+ * label too, so they only filter what the first ones found.
+ */
+export function positiveRequirements(s: LabelSelector): { key: string; values?: readonly string[] }[] {
+  if (s.nothing) return [];
+  const out: { key: string; values?: readonly string[] }[] = [];
+  for (const r of s.requirements) {
+    if (r.operator === 'exists') out.push({ key: r.key });
+    else if (r.operator === '=' || r.operator === '==' || r.operator === 'in') out.push({ key: r.key, values: r.values });
+  }
+  return out;
+}
+
 /** True when the selector does not restrict anything (labels.Selector.Empty). */
 export const isEverythingLabels = (s: LabelSelector): boolean => !s.nothing && s.requirements.length === 0;
 

@@ -1,7 +1,8 @@
 // The generic resource store: one implementation of get/list/watch/create/update/delete over the
 // revisioned KV store, for every resource type. Strategies supply what differs between types.
 import { randomUUID } from 'node:crypto';
-import type { KVStore, KeyValue, StoreEvent, WatchOptions, Watcher } from '../storage/types.js';
+import type { KVStore, KeyValue, LabelListResult, LabelQuery, ListResult as KVListResult, StoreEvent, WatchOptions, Watcher } from '../storage/types.js';
+import { positiveRequirements, type LabelSelector } from './selectors.js';
 import { StorageError } from '../storage/types.js';
 import * as S from '../api/status.js';
 import { invalid, required, type FieldError } from '../api/field-error.js';
@@ -18,7 +19,7 @@ import { FieldManager } from './field-manager/field-manager.js';
 export type { ObjectMeta } from '../api/meta.js';
 import type { ObjectMeta } from '../api/meta.js';
 import { parseJSON, stringifyJSON } from '../util/json-int64.js';
-import { objectEnd, storedLabels } from './stored-json.js';
+import { objectEnd, storedLabels } from '../util/stored-json.js';
 
 export const metaOf = (obj: JSONObject): ObjectMeta => {
   if (!isObject(obj['metadata'])) obj['metadata'] = {};
@@ -28,6 +29,8 @@ export const metaOf = (obj: JSONObject): ObjectMeta => {
 export interface ListOptions {
   namespace: string;
   labelMatch?: (labels: Record<string, string>) => boolean;
+  /** The selector labelMatch matches, when it is a label selector: a store's label index narrows the list by it. */
+  labelSelector?: LabelSelector;
   fieldMatch?: (fields: Record<string, string>) => boolean;
   limit?: number;
   continueToken?: string;
@@ -43,7 +46,7 @@ export interface ListOptions {
 }
 
 /** Label and field selectors, as matchers over an object's labels and selectable fields. */
-export type ListFilter = Pick<ListOptions, 'labelMatch' | 'fieldMatch'>;
+export type ListFilter = Pick<ListOptions, 'labelMatch' | 'labelSelector' | 'fieldMatch'>;
 
 /** A delete's scope: the requester, and whether mutating admission already ran (each item of a deletecollection). */
 interface DeleteScope extends RequestScope {
@@ -428,15 +431,20 @@ export class GenericStore {
     let more = false;
     let remaining: number | undefined;
     const filtered = Boolean(opts.labelMatch || opts.fieldMatch);
+    const byLabels = this.labelQuery(opts);
+    // With a label index, pages hold only the keys that can match (the selectors still decide); where the
+    // store cannot answer from it (an older revision), the page is read whole, as without one.
+    const read = async (o: { after: string | undefined; revision: number | undefined; limit: number; countRemaining?: boolean }): Promise<KVListResult | LabelListResult> =>
+      (byLabels && (await this.kv.listByLabels!(prefix, byLabels, o))) || this.kv.list(prefix, o);
     try {
       // Selectors filter after reading, so read pages until the limit is filled or the keys run out.
       for (;;) {
         const want = limit ? (filtered ? Math.max(limit - items.length, 100) : limit - items.length) : 0;
-        const page = await this.kv.list(prefix, { after, revision, limit: want, ...(opts.countRemaining === false ? { countRemaining: false } : {}) });
+        const page = await read({ after, revision, limit: want, ...(opts.countRemaining === false ? { countRemaining: false } : {}) });
         listRevision = page.revision;
         revision = page.revision;
         let stopAt = -1;
-        const selected = filtered ? await this.selected(page.items, opts) : undefined;
+        const selected = filtered ? await this.selected(page.items, opts, 'met' in page ? this.metAlone(page, opts) : undefined) : undefined;
         for (let i = 0; i < page.items.length; i++) {
           const kv = page.items[i]!;
           lastKey = kv.key;
@@ -474,13 +482,45 @@ export class GenericStore {
   }
 
   /**
+   * What a store's label index is asked for a list, when it may be: a label selector with a requirement an
+   * object meets only by having the label, and labels as served that are the stored ones (as the scan reads
+   * them from the stored bytes), so not through a conversion webhook (which may change them). The stored
+   * labels of an object converted otherwise are its served ones, or more when pruning drops malformed ones:
+   * the index never leaves out an object the selector takes.
+   */
+  private labelQuery(opts: ListOptions): LabelQuery | undefined {
+    if (!opts.labelSelector || !opts.labelMatch || !this.kv.listByLabels || this.type.asyncCodec || !selectingFromStoredBytes) return undefined;
+    const required = positiveRequirements(opts.labelSelector);
+    return required.length > 0 ? { scope: this.type.keyPrefix, required } : undefined;
+  }
+
+  /**
+   * Items of a page by labels the selector takes without reading their labels again: when its one requirement
+   * is the one the index took them by, those whose labels the index read and which are served as stored (the
+   * selector would read the same labels from the same bytes). Undefined when that is none.
+   */
+  private metAlone(page: LabelListResult, opts: ListFilter): ((i: number) => boolean) | undefined {
+    const reqs = opts.labelSelector?.requirements;
+    if (opts.fieldMatch || reqs?.length !== 1 || positiveRequirements(opts.labelSelector!)[0]?.key !== page.met.key) return undefined;
+    const r = reqs[0]!;
+    const same = page.met.values === undefined ? r.operator === 'exists' : r.operator !== 'exists' && r.values.length === page.met.values.length && r.values.every((v, i) => v === page.met.values![i]);
+    if (!same) return undefined;
+    const unread = new Set(page.unread);
+    return (i) => !unread.has(i) && this.servedAsStored(page.items[i]!);
+  }
+
+  /**
    * Which key-values the selectors select. Selectors see objects as served (a conversion webhook may change
    * labels): a label selector reads the labels out of the bytes of objects served as stored, the rest are decoded.
    */
-  private async selected(kvs: readonly KeyValue[], opts: ListFilter): Promise<boolean[]> {
+  private async selected(kvs: readonly KeyValue[], opts: ListFilter, known?: (i: number) => boolean): Promise<boolean[]> {
     const out = new Array<boolean>(kvs.length);
     const todo: number[] = [];
     for (let i = 0; i < kvs.length; i++) {
+      if (known?.(i)) {
+        out[i] = true;
+        continue;
+      }
       const labels = opts.fieldMatch || !selectingFromStoredBytes ? undefined : this.labelsAsStored(kvs[i]!);
       if (labels) out[i] = opts.labelMatch!(labels);
       else todo.push(i);

@@ -1,10 +1,13 @@
 // Query parameters of list and watch requests, parsed and checked as kube-apiserver does.
 import * as S from '../api/status.js';
 import { notSupported, forbidden, type FieldError } from '../api/field-error.js';
-import { labelMatcher, fieldMatcher } from './selectors-adapter.js';
+import { labelFilter, fieldMatcher } from './selectors-adapter.js';
+import type { LabelSelector } from '../registry/selectors.js';
 
 export interface ListFilter {
   labelMatch?: (labels: Record<string, string>) => boolean;
+  /** The label selector labelMatch matches, for a store's label index. */
+  labelSelector?: LabelSelector;
   fieldMatch?: (fields: Record<string, string>) => boolean;
 }
 
@@ -40,7 +43,7 @@ export function parseListQuery(q: URLSearchParams, isWatch: boolean, fieldLabels
     watch: isWatch,
   };
   const ls = q.get('labelSelector');
-  if (ls) out.labelMatch = labelMatcher(ls);
+  if (ls) Object.assign(out, labelFilter(ls));
   const fs = q.get('fieldSelector');
   if (fs) out.fieldMatch = fieldMatcher(fs, fieldLabels, defaultFieldLabelConversion);
   const errs = validateListQuery(out);

@@ -168,6 +168,7 @@ async function list(r: ResourceRequest, store: GenericStore, ns: string): Promis
   const listed = await store.listKV({
     namespace: ns,
     labelMatch: q.labelMatch,
+    labelSelector: q.labelSelector,
     fieldMatch: q.fieldMatch,
     limit: q.limit,
     continueToken: q.continueToken,
@@ -230,7 +231,7 @@ async function watch(r: ResourceRequest, store: GenericStore, ns: string, opts: 
   let initial: JSONObject[] | undefined;
   const wantInitial = q.sendInitialEvents ?? rev === undefined;
   if (wantInitial) {
-    const all = await store.list({ namespace: ns, labelMatch: q.labelMatch, fieldMatch: q.fieldMatch, minRevision: rev });
+    const all = await store.list({ namespace: ns, labelMatch: q.labelMatch, labelSelector: q.labelSelector, fieldMatch: q.fieldMatch, minRevision: rev });
     initial = all.items;
     fromRevision = Number(all.resourceVersion);
   } else {
@@ -550,7 +551,7 @@ async function deleteCollection(r: ResourceRequest, store: GenericStore, ns: str
   const neg = negotiate(r, 'list', store);
   const opts = await readDeleteOptions(r);
   const q = parseListQuery(r.query, false, fieldLabels(store), store.type.defaultFieldLabelConversion === true);
-  const all = await store.deleteCollection(ns, { labelMatch: q.labelMatch, fieldMatch: q.fieldMatch }, opts, { user: r.user, latency: r });
+  const all = await store.deleteCollection(ns, { labelMatch: q.labelMatch, labelSelector: q.labelSelector, fieldMatch: q.fieldMatch }, opts, { user: r.user, latency: r });
   writeObject(r.res, 200, listObject(store, all), neg);
 }
 

@@ -1,10 +1,11 @@
 // Label and field selectors of a list or watch request, as matchers over an object's labels and fields.
 import { badRequest } from '../api/status.js';
-import { matchesLabels, matchFields, parseFieldSelector, parseLabelSelector } from '../registry/selectors.js';
+import { matchesLabels, matchFields, parseFieldSelector, parseLabelSelector, type LabelSelector } from '../registry/selectors.js';
 
-export function labelMatcher(selector: string): (labels: Record<string, string>) => boolean {
+/** A label selector parsed, and its matcher. */
+export function labelFilter(selector: string): { labelSelector: LabelSelector; labelMatch: (labels: Record<string, string>) => boolean } {
   const parsed = parseLabelSelector(selector);
-  return (labels) => matchesLabels(parsed, labels);
+  return { labelSelector: parsed, labelMatch: (labels) => matchesLabels(parsed, labels) };
 }
 
 /**

@@ -31,17 +31,24 @@
 // revisions, or while the cache reloads) go to the inner store as below; a reload ends the watches
 // served from memory (their clients resume or list again, as kube's watch cache makes them).
 //
+// A label-selected list of a resource (listByLabels) visits only the keys its label index gives
+// (label-index.ts): built for that resource on its first such list, then kept from the events applied here,
+// dropped on a reload. It answers the current revision only; older ones are the inner store's, as for list.
+//
 // Watches go to the inner store too, but an event is held back until the cache has applied its
 // revision: whoever reacts to an event (a controller) reads at least that state from the cache. etcd
 // sends one revision's events to each of its watchers separately, so the cache's own watch may
 // hear of a write after another one does.
 import { KeyIndex } from './cache-index.js';
+import { LabelIndex } from './label-index.js';
 import { CacheWatchers } from './cache-watchers.js';
 import { CacheStats } from './cache-stats.js';
 import {
   StorageError,
   type KVStore,
   type KeyValue,
+  type LabelListResult,
+  type LabelQuery,
   type ListOptions,
   type ListResult,
   type StoreEvent,
@@ -135,6 +142,8 @@ export async function createCachedStore(inner: KVStore, opts: CachedStoreOptions
 /** Values returned are shared with other callers and with the cache itself: treat them as read-only. */
 export class CachedKVStore implements KVStore {
   private index: KeyIndex;
+  /** Keys by label, per resource listed by label since the last load (label-index.ts). */
+  private labels = new LabelIndex();
   /** The revision the in-memory state is at. */
   private rev = 0;
   private state: State = 'loading';
@@ -227,6 +236,29 @@ export class CachedKVStore implements KVStore {
     return read.more
       ? { items: read.items, revision: this.rev, more: true, remaining: read.remaining! }
       : { items: read.items, revision: this.rev, more: false };
+  }
+
+  async listByLabels(prefix: string, query: LabelQuery, opts: ListOptions = {}): Promise<LabelListResult | undefined> {
+    this.assertOpen();
+    const at = opts.revision;
+    const newest = at === undefined || at === 0 || (at === this.rev && at > this.compacted);
+    if (!newest || !(await this.fresh())) return undefined;
+    const limit = opts.limit !== undefined && opts.limit > 0 ? Math.floor(opts.limit) : 0;
+    const index = this.index;
+    const found = this.labels.candidates(query.scope, prefix, opts.after, limit, query.required, () => index.range(query.scope, undefined, 0).items);
+    if (found === undefined) return undefined;
+    const items: KeyValue[] = [];
+    for (const key of found.keys) {
+      const kv = index.get(key);
+      // Never so (both follow the same events); if it were, the places of `unread` would not hold: scan instead.
+      if (kv === undefined) return undefined;
+      items.push(kv);
+    }
+    this.stats.noteList(prefix, items.length);
+    // As list's: whether any key follows the page (a selector's next page may find nothing, as after a scan).
+    const last = items.length > 0 ? items[items.length - 1]!.key : undefined;
+    const more = last !== undefined && (found.more || index.range(prefix, last, 1).items.length > 0);
+    return { items, revision: this.rev, more, met: found.met, unread: found.unread };
   }
 
   async count(prefix: string): Promise<number> {
@@ -391,6 +423,7 @@ export class CachedKVStore implements KVStore {
     this.release(Infinity);
     this.ring?.failAll(new StorageError('closed', 'storage is closed'));
     this.index = new KeyIndex();
+    this.labels = new LabelIndex();
     await this.inner.close();
   }
 
@@ -460,6 +493,7 @@ export class CachedKVStore implements KVStore {
     this.release(Infinity);
     this.flushHeld();
     this.index = new KeyIndex(this.mergeAt);
+    this.labels = new LabelIndex();
     const index = new KeyIndex(this.mergeAt);
     // The first page fixes the revision; the rest are read at it.
     // Every page is read: how many keys remain after each is not asked (it would be counted each time).
@@ -500,6 +534,7 @@ export class CachedKVStore implements KVStore {
     const revision = ev.kv.modRevision;
     // Events come in revision order; never let anything move the cache backwards.
     if (revision < this.rev) return;
+    if (this.labels.active) this.labels.apply(ev.kv.key, this.index.get(ev.kv.key), ev.type === 'put' ? ev.kv : undefined);
     if (ev.type === 'put') this.index.put(ev.kv);
     else this.index.remove(ev.kv.key);
     this.stats.noteEvent(ev.kv.key);

@@ -3,7 +3,7 @@
 // resource has that prefix, core resources having no "clusters" and groups always having a dot). The same
 // registry code serves each cluster unchanged, while revisions stay the store's own: a resourceVersion of
 // one cluster is a revision of the whole store, as kcp's are.
-import type { KeyValue, KVStore, ListOptions, ListResult, StoreEvent, Watcher, WatchOptions, WriteResult } from './types.js';
+import type { KeyValue, KVStore, LabelListResult, LabelQuery, ListOptions, ListResult, StoreEvent, Watcher, WatchOptions, WriteResult } from './types.js';
 
 /** The root of every key of ours. */
 const ROOT = '/registry';
@@ -65,6 +65,14 @@ export function prefixedStore(kv: KVStore, from: string, to: string): KVStore {
       const r = await kv.list(full(p), opts?.after === undefined ? opts : { ...opts, after: full(opts.after) });
       return { ...r, items: r.items.map(strip) };
     },
+    ...(kv.listByLabels
+      ? {
+          listByLabels: async (p: string, q: LabelQuery, opts?: ListOptions): Promise<LabelListResult | undefined> => {
+            const r = await kv.listByLabels!(full(p), { ...q, scope: full(q.scope) }, opts?.after === undefined ? opts : { ...opts, after: full(opts.after) });
+            return r && { ...r, items: r.items.map(strip) };
+          },
+        }
+      : {}),
     count: (p) => kv.count(full(p)),
     create: async (key, value) => write(await kv.create(full(key), value)),
     update: async (key, value, expected) => write(await kv.update(full(key), value, expected)),

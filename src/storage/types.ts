@@ -47,6 +47,28 @@ export interface ListResult {
   remaining?: number;
 }
 
+/** A label an object must have: with one of `values`, or any value when absent. */
+export interface LabelRequirement {
+  key: string;
+  values?: readonly string[];
+}
+
+/** What a label-selected list asks a store's label index for (KVStore.listByLabels). */
+export interface LabelQuery {
+  /** The keys the index covers: the resource's, ending with '/'; the listed prefix lies within. */
+  scope: string;
+  /** Requirements every selected object meets (at least one). */
+  required: readonly LabelRequirement[];
+}
+
+/** A list by labels: every item meets `met` as its stored bytes read, except those at `unread`. */
+export interface LabelListResult extends ListResult {
+  /** The requirement the index took the items by. */
+  met: LabelRequirement;
+  /** Indexes of the items whose labels could not be read from their bytes (ascending). */
+  unread: readonly number[];
+}
+
 /**
  * Outcome of a conditional write. On success `revision` is the write's own revision and `kv` the new
  * value (for create and update, kv.modRevision === revision) or, for delete, the value that was
@@ -109,6 +131,13 @@ export interface KVStore {
   /** Keys starting with prefix, in key order. */
   list(prefix: string, opts?: ListOptions): Promise<ListResult>;
   count(prefix: string): Promise<number>;
+  /**
+   * list, narrowed by a label index where the store keeps one: the keys that may meet every requirement (all
+   * that do, and maybe others; the caller applies its selector), in key order; `more` when any key under
+   * prefix, candidate or not, follows the last item, as list's own; no `remaining`. Undefined when the index
+   * cannot answer (an older revision, the cache not current): list instead.
+   */
+  listByLabels?(prefix: string, query: LabelQuery, opts?: ListOptions): Promise<LabelListResult | undefined>;
   /** Create if absent; fails (ok: false, current) when the key exists. */
   create(key: string, value: string): Promise<WriteResult>;
   /** Replace if the key's modRevision equals expected; fails with the current value otherwise (or absent). */

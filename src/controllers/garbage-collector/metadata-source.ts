@@ -4,7 +4,7 @@
 // the first requests (a restart with a thousand corpus CRDs decoded their quarter of a gigabyte once more).
 import type { InformerSource } from '../informer.js';
 import { metaOf, type GenericStore } from '../../registry/store.js';
-import { storedHead } from '../../registry/stored-json.js';
+import { storedHead } from '../../util/stored-json.js';
 import { gvString } from '../../api/resource.js';
 import type { JSONObject } from '../../util/json.js';
 

@@ -2,9 +2,9 @@
 // million objects reads only their labels (about 1/20 of each), where parsing every object cost seconds and
 // gigabytes. The text is what JSON.stringify wrote (compact, no duplicate keys); anything else gives
 // undefined and the caller decodes instead.
-import { closingQuote } from '../util/json-depth.js';
-import { isObject, type JSONObject } from '../util/json.js';
-import { parseJSON } from '../util/json-int64.js';
+import { closingQuote } from './json-depth.js';
+import { isObject, type JSONObject } from './json.js';
+import { parseJSON } from './json-int64.js';
 
 /** The index after the object (or array) opening at `start` in valid JSON text; -1 if it does not end. */
 export function objectEnd(text: string, start: number): number {
@@ -41,6 +41,15 @@ function valueEnd(text: string, start: number): number {
  * object has no such member; undefined when the text is not compact JSON as expected.
  */
 export function memberText(text: string, open: number, key: string): string | null | undefined {
+  const at = memberAt(text, open, key);
+  return typeof at === 'number' ? text.slice(at, valueEnd(text, at)) : at;
+}
+
+/**
+ * Where the value of member `key` of the compact JSON object whose `{` is at `open` starts; null when the
+ * object has no such member; undefined when the text is not compact JSON as expected.
+ */
+export function memberAt(text: string, open: number, key: string): number | null | undefined {
   if (text.charCodeAt(open) !== 0x7b /* { */) return undefined;
   let i = open + 1;
   if (text.charCodeAt(i) === 0x7d /* } */) return null;
@@ -53,7 +62,7 @@ export function memberText(text: string, open: number, key: string): string | nu
     if (text.charCodeAt(i) !== 0x3a /* : */) return undefined;
     const end = valueEnd(text, ++i);
     if (end < 0) return undefined;
-    if (found) return text.slice(i, end);
+    if (found) return i;
     const c = text.charCodeAt(end);
     if (c === 0x7d /* } */) return null;
     if (c !== 0x2c /* , */) return undefined;
@@ -105,4 +114,19 @@ export function storedHead(text: string): JSONObject | undefined {
   if (!apiVersion || !kind || !metadata) return undefined;
   const head = parseJSON(`{"apiVersion":${apiVersion},"kind":${kind},"metadata":${metadata}}`);
   return isObject(head) ? head : undefined;
+}
+
+/**
+ * metadata.labels of a stored object's JSON text wherever its metadata is among the top-level members, as
+ * storedLabels reads them, when every value is a string; undefined when they cannot be read so (a selector
+ * would have to decode the object to know).
+ */
+export function labelsOfStored(text: string): Readonly<Record<string, string>> | undefined {
+  const meta = memberAt(text, 0, 'metadata');
+  if (meta === null) return NO_LABELS;
+  if (meta === undefined) return undefined;
+  const labels = storedLabels(text, meta);
+  if (labels === undefined || labels === NO_LABELS) return labels;
+  for (const k in labels) if (typeof labels[k] !== 'string') return undefined;
+  return labels;
 }

@@ -2,7 +2,7 @@
 // what decoding gives (labels or {}), or undefined (decode instead), whatever else the metadata holds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { memberText, objectEnd, storedLabels } from '../../src/registry/stored-json.js';
+import { memberText, objectEnd, storedLabels } from '../../src/util/stored-json.js';
 import { closingQuote } from '../../src/util/json-depth.js';
 
 const PREFIX = '{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":';
