@@ -3,7 +3,7 @@
 // to a small sorted side array and deleted keys stay in place as tombstones; both are folded into
 // the main array once they pass about 4·√n, which keeps inserts, deletes and range reads
 // sub-linear and a full rebuild rare. Updates of existing keys only touch the Map.
-import { compareKeys, keyRange } from './key-range.js';
+import { compareKeys, keyRange, lowerBound } from './key-range.js';
 import type { KeyValue } from './types.js';
 
 type Cmp = (a: string, b: string) => number;
@@ -174,17 +174,4 @@ export class KeyIndex {
     this.added = [];
     dead.clear();
   }
-}
-
-/** First index whose element is >= x (or > x when exclusive). */
-function lowerBound(arr: readonly string[], x: string, exclusive: boolean, cmp: Cmp, from = 0): number {
-  let lo = from;
-  let hi = arr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const c = cmp(arr[mid]!, x);
-    if (c < 0 || (exclusive && c === 0)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

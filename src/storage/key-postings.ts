@@ -3,7 +3,7 @@
 // folded in when the set is next read (a sort of an almost sorted array, which V8's TimSort does in about
 // one pass) or once the pending changes pass half its size, so an update costs O(1) and a read of a set that
 // changed O(n) at most, about what writing its objects out costs anyway.
-import { compareKeys, keyRange } from './key-range.js';
+import { compareKeys, keyRange, lowerBound } from './key-range.js';
 
 type Cmp = (a: string, b: string) => number;
 
@@ -79,19 +79,6 @@ export class KeyPostings {
     }
     this.keys = keys;
   }
-}
-
-/** First index whose element is >= x (or > x when exclusive). */
-function lowerBound(arr: readonly string[], x: string, exclusive: boolean, cmp: Cmp): number {
-  let lo = 0;
-  let hi = arr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const c = cmp(arr[mid]!, x);
-    if (c < 0 || (exclusive && c === 0)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

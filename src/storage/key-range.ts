@@ -37,3 +37,16 @@ export function keyRange(prefix: string, after?: string): KeyRange {
   }
   return { lower: prefix, lowerExclusive: false, upper };
 }
+
+/** In a sorted array (from `from` on), the first index whose element is >= x (or > x when exclusive). */
+export function lowerBound(arr: readonly string[], x: string, exclusive: boolean, cmp: (a: string, b: string) => number, from = 0): number {
+  let lo = from;
+  let hi = arr.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = cmp(arr[mid]!, x);
+    if (c < 0 || (exclusive && c === 0)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -2,36 +2,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { parse, parseDocument } from 'yaml';
+import { parse } from 'yaml';
 import { defaultCRD } from '../../src/crd/defaults.js';
 import { validateCRD } from '../../src/crd/validation.js';
 import type { CustomResourceDefinition } from '../../src/crd/types.js';
 import { strings } from './helpers.js';
-import { CORPUS, SEEDS } from '../shared-paths.js';
-
-const SEED = `${SEEDS}/001_2ce1448f6cd335f3.txt`;
-
-/** The complete v1 CRD manifests of the versions page: an apiVersion line up to the next blank line. */
-function seedCRDs(): Array<[number, CustomResourceDefinition]> {
-  const lines = readFileSync(SEED, 'utf8').split('\n');
-  const out: Array<[number, CustomResourceDefinition]> = [];
-  lines.forEach((line, i) => {
-    if (line.trim() !== 'apiVersion: apiextensions.k8s.io/v1') return;
-    const indent = line.length - line.trimStart().length;
-    const block: string[] = [];
-    for (let j = i; j < lines.length && lines[j]!.trim() !== ''; j++) block.push(lines[j]!.slice(indent));
-    const doc = parseDocument(block.join('\n'));
-    if (doc.errors.length > 0) return;
-    const obj = doc.toJS({ maxAliasCount: -1 }) as CustomResourceDefinition;
-    if (obj?.kind === 'CustomResourceDefinition' && obj.metadata?.name) out.push([i + 1, obj]);
-  });
-  return out;
-}
+import { CORPUS } from '../shared-paths.js';
+import { seedVersionCRDs } from '../seed-crds.js';
 
 test('the seed CronTab CRDs are valid', () => {
-  const crds = seedCRDs();
+  const crds = seedVersionCRDs();
   assert.ok(crds.length >= 2, `found ${crds.length}`);
-  for (const [line, crd] of crds) {
+  for (const { line, crd } of crds) {
     assert.equal(crd.metadata.name, 'crontabs.example.com');
     assert.deepEqual(strings(validateCRD(defaultCRD(crd))), [], `seed line ${line}`);
   }

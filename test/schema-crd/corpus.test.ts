@@ -3,16 +3,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { parse, parseDocument } from 'yaml';
+import { parse } from 'yaml';
 import { defaultCRD } from '../../src/crd/defaults.js';
 import { validateCRD, validateCRDUpdate } from '../../src/crd/validation.js';
 import type { CustomResourceDefinition } from '../../src/crd/types.js';
 import { createCRDSchemaValidator } from '../../src/crd/crd-schema-validate.js';
 import { nonStructuralSchemaCondition } from '../../src/crd/structural-validate.js';
 import { strings, testDeps } from './helpers.js';
-import { CORPUS, SEEDS } from '../shared-paths.js';
+import { CORPUS } from '../shared-paths.js';
+import { seedVersionCRDs } from '../seed-crds.js';
 
-const SEED_VERSIONS = `${SEEDS}/001_2ce1448f6cd335f3.txt`;
 const hook = createCRDSchemaValidator(testDeps);
 const options = { validateSchemaStructure: hook };
 
@@ -28,22 +28,6 @@ function corpusCRDs(): Array<[string, CustomResourceDefinition]> {
     }
     for (const f of files) out.push([`${project.name}/${f}`, parse(readFileSync(`${CORPUS}/${project.name}/crds/${f}`, 'utf8')) as CustomResourceDefinition]);
   }
-  return out;
-}
-
-/** The complete v1 CRD manifests of the versions seed page (an apiVersion line up to the next blank line). */
-function seedCRDs(): CustomResourceDefinition[] {
-  const lines = readFileSync(SEED_VERSIONS, 'utf8').split('\n');
-  const out: CustomResourceDefinition[] = [];
-  lines.forEach((line, i) => {
-    if (line.trim() !== 'apiVersion: apiextensions.k8s.io/v1') return;
-    const indent = line.length - line.trimStart().length;
-    const block: string[] = [];
-    for (let j = i; j < lines.length && lines[j]!.trim() !== ''; j++) block.push(lines[j]!.slice(indent));
-    const doc = parseDocument(block.join('\n'));
-    const obj = doc.errors.length === 0 ? (doc.toJS() as CustomResourceDefinition) : undefined;
-    if (obj?.kind === 'CustomResourceDefinition' && obj.metadata?.name) out.push(obj);
-  });
   return out;
 }
 
@@ -65,7 +49,7 @@ test('every corpus CRD passes the schema checks on create and on a no-op update,
 });
 
 test('the CRDs of the versions seed page pass', () => {
-  const seeds = seedCRDs();
+  const seeds = seedVersionCRDs().map((s) => s.crd);
   assert.ok(seeds.length >= 2);
   for (const crd of seeds) assert.deepEqual(strings(validateCRD(defaultCRD(crd), options)), []);
 });

@@ -5,11 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments, parseDocument } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import { storedCRDCodec } from '../../src/server/stored-crds.js';
 import { etcdCodec } from '../../src/cli/serve.js';
 import { transformersFromConfig } from '../../src/storage/encryption/config.js';
-import { CORPUS, SEEDS } from '../shared-paths.js';
+import { CORPUS } from '../shared-paths.js';
+import { seedVersionCRDs } from '../seed-crds.js';
 import { startApi } from './helpers.js';
 
 const KEY = '/registry/apiextensions.k8s.io/customresourcedefinitions/widgets.example.com';
@@ -138,24 +139,15 @@ test('encryption at rest encrypts the v1beta1 JSON, as kube-apiserver does', () 
 
 /** The seed's v1 CronTab CRDs (the versions page: an apiVersion line up to the next blank line), each in a group of its own. */
 function seedCRDs(): any[] {
-  const lines = readFileSync(`${SEEDS}/001_2ce1448f6cd335f3.txt`, 'utf8').split('\n');
-  const out: any[] = [];
-  lines.forEach((line, i) => {
-    if (line.trim() !== 'apiVersion: apiextensions.k8s.io/v1') return;
-    const indent = line.length - line.trimStart().length;
-    const block: string[] = [];
-    for (let j = i; j < lines.length && lines[j]!.trim() !== ''; j++) block.push(lines[j]!.slice(indent));
-    const doc = parseDocument(block.join('\n'));
-    const crd = doc.errors.length === 0 ? (doc.toJS() as any) : undefined;
-    if (crd?.kind !== 'CustomResourceDefinition' || !crd.metadata?.name) return;
-    crd.spec.group = `seed${out.length}.example.com`;
+  return seedVersionCRDs().map(({ crd: seed }, i) => {
+    const crd = structuredClone(seed) as any;
+    crd.spec.group = `seed${i}.example.com`;
     // The page elides its CA bundle ("Ci0tLS0tQk...<base64-encoded PEM bundle>...tLS0K"): some base64 instead.
     const cc = crd.spec.conversion?.webhook?.clientConfig;
     if (cc?.caBundle) cc.caBundle = Buffer.from('-----BEGIN CERTIFICATE-----\n').toString('base64');
     crd.metadata.name = `${crd.spec.names.plural}.${crd.spec.group}`;
-    out.push(crd);
+    return crd;
   });
-  return out;
 }
 
 function corpusCRDs(): any[] {
