@@ -31,27 +31,32 @@ export async function startApi(opts: Omit<ServerOptions, 'kv'> = {}): Promise<Ap
     server,
     kv,
     url,
-    async req(method, path, body, headers = {}) {
-      const init: RequestInit = { method, headers: { ...headers } };
-      if (body !== undefined) {
-        init.body = typeof body === 'string' ? body : JSON.stringify(body);
-        (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
-      }
-      const res = await fetch(url + path, init);
-      const text = await res.text();
-      let json: any;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: res.status, headers: res.headers, text, json };
-    },
+    req: requester(url),
     async close() {
       await server.close();
       await kv.close();
       await etcd?.destroy();
     },
+  };
+}
+
+/** Api.req against a server's base URL: a JSON body as JSON, the answer's text and (when it parses) JSON. */
+export function requester(url: string): Api['req'] {
+  return async (method, path, body, headers = {}) => {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
+    }
+    const res = await fetch(url + path, init);
+    const text = await res.text();
+    let json: any;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json };
   };
 }
 

@@ -9,7 +9,7 @@ import { createCachedStore, startCachedStore } from '../../src/storage/cache.js'
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import { SlowLoadStore } from '../storage/slow-load-store.js';
 import { tempDir, waitFor } from '../storage/helpers.js';
-import { CRONTAB_CRD, cronTab, installCronTab, type Api } from './helpers.js';
+import { CRONTAB_CRD, cronTab, installCronTab, requester, type Api } from './helpers.js';
 import { openWatch } from './watch-stream.js';
 
 const base = '/apis/stable.example.com/v1/namespaces/default/crontabs';
@@ -20,17 +20,7 @@ function apiOf(url: string, close: () => Promise<void>): Api {
     url,
     server: undefined as never,
     kv: undefined as never,
-    async req(method, path, body, headers = {}) {
-      const res = await fetch(url + path, { method, headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-      const text = await res.text();
-      let json: any;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: res.status, headers: res.headers, text, json };
-    },
+    req: requester(url),
     close,
   };
 }
