@@ -69,6 +69,12 @@ export interface WatchEvent {
   object: JSONObject;
 }
 
+/**
+ * A watch event as a JSON watch stream writes it (GenericStore.watchStored): the object, or, when it is
+ * served as stored, its stored JSON text with the place its resourceVersion goes, undecoded.
+ */
+export type StoredWatchEvent = WatchEvent | { type: WatchEventType; raw: RawObject; object?: undefined };
+
 export type { DeleteOptions } from './deletion.js';
 
 interface WriteOptions extends RequestScope {
@@ -777,6 +783,38 @@ export class GenericStore {
     onEnd?: () => void,
     backlogFull?: () => Promise<void> | undefined,
   ): ResourceWatcher {
+    return this.openWatch(namespace, fromRevision, filter, (ev) => this.toWatchEvent(ev, filter), onEvent, onError, onEnd, backlogFull);
+  }
+
+  /**
+   * watch, for a stream that writes JSON: an event whose object is served as stored carries the stored bytes
+   * (RawObject) instead of the decoded object, which it is the JSON text of once its resourceVersion is in.
+   * A replay of history then neither parses nor stringifies its objects.
+   */
+  watchStored(
+    namespace: string,
+    fromRevision: number,
+    filter: ListFilter,
+    onEvent: (ev: StoredWatchEvent) => void,
+    onError: (status: S.StatusError) => void,
+    onEnd?: () => void,
+    backlogFull?: () => Promise<void> | undefined,
+  ): ResourceWatcher {
+    // Converted events are decoded together, in batches (convertingWatch): objects only.
+    const convert = this.type.asyncCodec || filter.fieldMatch ? (ev: StoreEvent) => this.toWatchEvent(ev, filter) : (ev: StoreEvent) => this.toStoredWatchEvent(ev, filter);
+    return this.openWatch(namespace, fromRevision, filter, convert, onEvent, onError, onEnd, backlogFull);
+  }
+
+  private openWatch<E>(
+    namespace: string,
+    fromRevision: number,
+    filter: ListFilter,
+    convert: (ev: StoreEvent) => E | undefined,
+    onEvent: (ev: E) => void,
+    onError: (status: S.StatusError) => void,
+    onEnd: (() => void) | undefined,
+    backlogFull: (() => Promise<void> | undefined) | undefined,
+  ): ResourceWatcher {
     const own = this.prefix(namespace);
     let processed = fromRevision;
     let closed = false;
@@ -787,9 +825,9 @@ export class GenericStore {
     };
     const deliver = (ev: StoreEvent): void => {
       // An object that cannot be decoded (converted) ends this watch, not the others.
-      let out: WatchEvent | undefined;
+      let out: E | undefined;
       try {
-        out = ev.kv.key.startsWith(own) ? this.toWatchEvent(ev, filter) : undefined;
+        out = ev.kv.key.startsWith(own) ? convert(ev) : undefined;
       } catch (e) {
         fail(e);
         return;
@@ -896,6 +934,50 @@ export class GenericStore {
     // Leaving the selectors: the previous object, at the event's resourceVersion (cacheWatcher's convertToWatchEvent).
     if (before) return { type: 'DELETED', object: this.decodeShared(ev, 'left') };
     return undefined;
+  }
+
+  /**
+   * toWatchEvent, giving the stored bytes of what is served as stored instead of the decoded object (the same
+   * object as JSON once its resourceVersion, the event's, is in: list-stored-bytes and watch-stored-bytes tests).
+   * Label selectors read the labels from the bytes as a list's do; what cannot be read so is decoded.
+   */
+  private toStoredWatchEvent(ev: StoreEvent, filter: ListFilter): StoredWatchEvent | undefined {
+    const at = this.eventResourceVersionAt(ev.kv);
+    if (at < 0) return this.toWatchEvent(ev, filter);
+    const raw = { text: ev.kv.value, at, resourceVersion: String(ev.kv.modRevision) };
+    if (ev.type === 'delete') return this.storedMatches(ev, 'kv', filter) ? { type: 'DELETED', raw } : undefined;
+    const now = this.storedMatches(ev, 'kv', filter);
+    if (!ev.prev) return now ? { type: 'ADDED', raw } : undefined;
+    const before = !filter.labelMatch || this.storedMatches(ev, 'prev', filter);
+    if (now && before) return { type: 'MODIFIED', raw };
+    if (now) return { type: 'ADDED', raw };
+    if (!before) return undefined;
+    // Leaving the selectors: the previous object at the event's resourceVersion, as toWatchEvent sends it.
+    const prevAt = this.eventResourceVersionAt(ev.prev);
+    return prevAt < 0 ? { type: 'DELETED', object: this.decodeShared(ev, 'left') } : { type: 'DELETED', raw: { text: ev.prev.value, at: prevAt, resourceVersion: raw.resourceVersion } };
+  }
+
+  /**
+   * resourceVersionAt for a watch event's key-value, remembered for the last one only: every watcher of the
+   * resource is handed an event in turn (one search for all), and a replay's key-values are read once, which
+   * the WeakMap's bookkeeping cost more than the search.
+   */
+  private eventResourceVersionAt(kv: KeyValue): number {
+    if (kv !== this.lastEventKv) {
+      this.lastEventKv = kv;
+      this.lastEventAt = this.servedAsStored(kv) ? resourceVersionAt(kv.value) : -1;
+    }
+    return this.lastEventAt;
+  }
+
+  private lastEventKv: KeyValue | undefined;
+  private lastEventAt = -1;
+
+  /** Whether the event's object (or previous object) meets the label selector, read from its bytes when they are served as stored. */
+  private storedMatches(ev: StoreEvent, which: 'kv' | 'prev', filter: ListFilter): boolean {
+    if (!filter.labelMatch && !filter.fieldMatch) return true;
+    const labels = filter.fieldMatch || !selectingFromStoredBytes ? undefined : this.labelsAsStored(ev[which]!);
+    return labels ? filter.labelMatch!(labels) : this.matches(this.decodeShared(ev, which), filter);
   }
 }
 

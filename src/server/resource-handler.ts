@@ -255,6 +255,7 @@ async function watch(r: ResourceRequest, store: GenericStore, ns: string, opts: 
     tableOptions: tableOptions(r, neg),
     buffer: opts.watchBuffer,
     onEvent: watchEventObserver(store, opts),
+    storedBytes: servingStoredBytes,
   });
 }
 

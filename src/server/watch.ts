@@ -2,7 +2,7 @@
 // bookmarks, timeouts and Table encoding.
 import { gvString } from '../api/resource.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { GenericStore, WatchEvent } from '../registry/store.js';
+import type { GenericStore, StoredWatchEvent } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
 import type { StatusError } from '../api/status.js';
 import { watchContentType, type Negotiated } from './negotiation.js';
@@ -10,6 +10,7 @@ import { encodeProtobufWatchFrame, NotMarshalable } from './protobuf.js';
 import { partialObjectMetadata, toTable, type TableOptions } from './table.js';
 import type { ListFilter } from './list-options.js';
 import { stringifyJSON } from '../util/json-int64.js';
+import { WatchLines } from './watch-lines.js';
 
 interface WatchRequest {
   namespace: string;
@@ -30,6 +31,8 @@ interface WatchRequest {
   buffer?: WatchBufferLimits;
   /** Told of each event written, with its encoded size (apiserver_watch_events_total and _sizes). */
   onEvent?: (bytes: number) => void;
+  /** Plain JSON events of objects served as stored are written from their stored bytes (GenericStore.watchStored). */
+  storedBytes?: boolean;
 }
 
 /**
@@ -121,43 +124,46 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
       res.destroy();
     });
   };
-  const send = (ev: WatchEvent, live = true): void => {
-    if (closed || abandoned) return;
-    const object = encodeObject(ev.object, ev.type);
-    let line: string | Buffer;
-    if (w.neg.format === 'protobuf') {
-      try {
-        line = encodeProtobufWatchFrame(ev.type, object);
-      } catch (e) {
-        // kube's watch encoder fails on an object without a protobuf form (a custom resource's event under a
-        // transform that does not apply to it) and ends the watch.
-        if (!(e instanceof NotMarshalable)) throw e;
-        abandoned = true;
-        setImmediate(finish);
-        return;
-      }
-    } else line = `{"type":"${ev.type}","object":${objectJSON(object)}}\n`;
-    if (!live) {
-      w.onEvent?.(typeof line === 'string' ? Buffer.byteLength(line) : line.length);
-      res.write(line);
-      return;
-    }
-    const size = typeof line === 'string' ? Buffer.byteLength(line) : line.length;
-    w.onEvent?.(size);
+  // Events go out in one write per turn of the event loop (a replay delivers a thousand in one).
+  const lines = new WatchLines((chunk, liveEvents) => {
     // What is held is what the socket has not taken (writableLength): a write the kernel accepts at once
     // holds nothing. Over the limits, the client gets STUCK_MS to take some of it: a burst written in one
     // turn (a resumed watch replaying thousands of events) reaches a client that reads only after the turn,
-    // and ending the watch at once took such a client for a stuck one.
-    if (res.writableLength === 0) {
-      res.write(line);
+    // and ending the watch at once took such a client for a stuck one. The initial events are not counted
+    // (bounded by what a list returns anyway).
+    if (liveEvents === 0 || res.writableLength === 0) {
+      res.write(chunk);
       return;
     }
-    pendingEvents++;
-    res.write(line, () => {
-      pendingEvents--;
-      taken++;
+    pendingEvents += liveEvents;
+    res.write(chunk, () => {
+      pendingEvents -= liveEvents;
+      taken += liveEvents;
     });
     if (stuckTimer === undefined && overLimits()) watchForStuck(taken);
+  });
+  const send = (ev: StoredWatchEvent, live = true): void => {
+    if (closed || abandoned) return;
+    let size: number;
+    if (ev.object === undefined) size = lines.raw(ev.type, ev.raw, live);
+    else {
+      const object = encodeObject(ev.object, ev.type);
+      if (w.neg.format === 'protobuf') {
+        let frame: Buffer;
+        try {
+          frame = encodeProtobufWatchFrame(ev.type, object);
+        } catch (e) {
+          // kube's watch encoder fails on an object without a protobuf form (a custom resource's event under a
+          // transform that does not apply to it) and ends the watch.
+          if (!(e instanceof NotMarshalable)) throw e;
+          abandoned = true;
+          setImmediate(finish);
+          return;
+        }
+        size = lines.bytes(frame, live);
+      } else size = lines.text(`{"type":"${ev.type}","object":${objectJSON(object)}}\n`, live);
+    }
+    w.onEvent?.(size);
   };
   const bookmark = (rv: number, annotations?: Record<string, string>): JSONObject => {
     const metadata: JSONObject = { resourceVersion: String(rv), creationTimestamp: null };
@@ -175,9 +181,11 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
     clearTimeout(timer);
     clearTimeout(stuckTimer);
     if (ticker) clearInterval(ticker);
+    lines.flush();
     res.end();
   };
-  const watcher = store.watch(
+  const watch = w.storedBytes && !w.neg.transform && w.neg.format === 'json' ? store.watchStored.bind(store) : store.watch.bind(store);
+  const watcher = watch(
     w.namespace,
     w.fromRevision,
     w.filter,
@@ -189,7 +197,11 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, store: Gen
     // The resource's storage was rebuilt (its CRD changed): the stream ends, and clients watch again.
     finish,
     // A replay of history goes at the client's pace: the next batch once the socket has taken the last.
-    () => (closed || abandoned || !res.writableNeedDrain ? undefined : drainedOrClosed(res)),
+    () => {
+      if (closed || abandoned) return undefined;
+      lines.flush();
+      return res.writableNeedDrain ? drainedOrClosed(res) : undefined;
+    },
   );
   const timer = setTimeout(finish, w.timeoutMs);
   // Periodic bookmarks carry the watch cache's resourceVersion, whatever the selectors let through, and only

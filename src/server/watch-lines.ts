@@ -1,0 +1,94 @@
+// A watch stream's output gathered into buffers and handed to the response once per turn of the event loop
+// (or per full chunk) rather than once per event: a replay of history delivers a thousand events in a turn,
+// and each write of its own was a chunk of the HTTP body, with its header, its callback and its share of a
+// writev. Stored bytes (RawObject) are encoded straight into the buffer, which also gives each event's size.
+import type { RawObject } from '../registry/store.js';
+
+/** The most gathered before a write: a few writes per thousand events of a KB. */
+const CHUNK_BYTES = 256 * 1024;
+const EMPTY = Buffer.alloc(0);
+
+export class WatchLines {
+  private buf = EMPTY;
+  private start = 0;
+  private off = 0;
+  /** Bytes of the last buffer taken in this turn: the next is twice as large, up to CHUNK_BYTES. */
+  private last = 0;
+  /** Live events among what is gathered (the stream tracks what a client has not taken of those). */
+  private liveEvents = 0;
+  private scheduled = false;
+
+  /** `ship` writes a chunk out; liveEvents is how many live events it holds. */
+  constructor(private readonly ship: (chunk: Buffer, liveEvents: number) => void) {}
+
+  /** Adds one event line; returns its size in bytes. */
+  text(line: string, live: boolean): number {
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+    this.reserve(3 * line.length);
+    const n = this.buf.write(line, this.off);
+    return this.added(n, live);
+  }
+
+  /** Adds `{"type":TYPE,"object":OBJECT}\n` with the object's JSON from its stored bytes; returns its size. */
+  raw(type: string, o: RawObject, live: boolean): number {
+    const head = `{"type":"${type}","object":`;
+    const end = o.end ?? o.text.length;
+    const start = o.start ?? 0;
+    this.reserve(head.length + 3 * (end - start) + o.resourceVersion.length + 2);
+    let off = this.off + this.buf.write(head, this.off, 'latin1');
+    if (o.at < 0) off += this.buf.write(o.text.slice(start, end), off);
+    else {
+      off += this.buf.write(o.text.slice(start, o.at), off);
+      off += this.buf.write(o.resourceVersion, off, 'latin1');
+      off += this.buf.write(o.text.slice(o.at, end), off);
+    }
+    this.buf[off++] = 0x7d; // }
+    this.buf[off++] = 0x0a; // \n
+    return this.added(off - this.off, live);
+  }
+
+  /** Adds an encoded frame (protobuf); returns its size. */
+  bytes(frame: Buffer, live: boolean): number {
+    this.reserve(frame.length);
+    frame.copy(this.buf, this.off);
+    return this.added(frame.length, live);
+  }
+
+  /** Writes out what is gathered. */
+  flush(): void {
+    if (this.off === this.start) return;
+    const chunk = this.buf.subarray(this.start, this.off);
+    const live = this.liveEvents;
+    this.start = this.off;
+    this.liveEvents = 0;
+    this.ship(chunk, live);
+  }
+
+  private added(n: number, live: boolean): number {
+    this.off += n;
+    if (live) this.liveEvents++;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      queueMicrotask(this.endOfTurn);
+    }
+    return n;
+  }
+
+  /** Room for `most` more bytes: what is gathered goes out first when they would not fit. */
+  private reserve(most: number): void {
+    if (this.buf.length - this.off >= most) return;
+    this.flush();
+    const size = Math.max(most, Math.min(CHUNK_BYTES, 2 * this.last));
+    this.buf = Buffer.allocUnsafe(size);
+    this.last = size;
+    this.start = this.off = 0;
+  }
+
+  private readonly endOfTurn = (): void => {
+    this.scheduled = false;
+    this.flush();
+    // An idle watcher holds no buffer, and the next turn's first one is sized to its first event.
+    this.buf = EMPTY;
+    this.start = this.off = this.last = 0;
+  };
+}
