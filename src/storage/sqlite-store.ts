@@ -57,14 +57,8 @@ interface KvRow {
   c: number;
   m: number;
 }
-interface LogRow {
-  r: number;
-  k: string;
-  v: string | null;
-  c: number;
-  p: number;
-  pv: string | null;
-}
+/** A history row as an array (the statement's raw mode: no object with named members per row): rev, key, value, create_rev, prev_rev, prev value. */
+type LogRow = [r: number, k: string, v: string | null, c: number, p: number, pv: string | null];
 interface RangeParams {
   lo: string;
   hi: string | Buffer;
@@ -477,13 +471,11 @@ function unavailable(err: unknown): StorageError {
   return new StorageError('unavailable', `storage write failed: ${err instanceof Error ? err.message : String(err)}`);
 }
 
-function logRowToEvent(row: LogRow): StoreEvent {
-  const prev: KeyValue | undefined =
-    row.p > 0 && row.pv !== null ? { key: row.k, value: row.pv, createRevision: row.c, modRevision: row.p } : undefined;
-  if (row.v === null) {
-    return { type: 'delete', kv: { key: row.k, value: prev?.value ?? '', createRevision: row.c, modRevision: row.r }, ...(prev && { prev }) };
-  }
-  return { type: 'put', kv: { key: row.k, value: row.v, createRevision: row.c, modRevision: row.r }, ...(prev && { prev }) };
+function logRowToEvent([r, k, v, c, p, pv]: LogRow): StoreEvent {
+  const prev: KeyValue | undefined = p > 0 && pv !== null ? { key: k, value: pv, createRevision: c, modRevision: p } : undefined;
+  const kv: KeyValue = { key: k, value: v ?? prev?.value ?? '', createRevision: c, modRevision: r };
+  const type = v === null ? 'delete' : 'put';
+  return prev ? { type, kv, prev } : { type, kv };
 }
 
 function prepareStatements(db: BetterSqlite3.Database) {
@@ -533,12 +525,14 @@ function prepareStatements(db: BetterSqlite3.Database) {
     countHead: [countHead('>='), countHead('>')] as const,
     listAt: [listAt('>='), listAt('>')] as const,
     countAt: [countAt('>='), countAt('>')] as const,
-    history: db.prepare<[number, number, string, string | Buffer, number], LogRow>(
-      `SELECT l.rev AS r, l.key AS k, l.value AS v, l.create_rev AS c, l.prev_rev AS p, pv.value AS pv
-         FROM log l LEFT JOIN log pv ON pv.rev = l.prev_rev
-        WHERE l.rev > ? AND l.rev <= ? AND l.key >= ? AND l.key < ?
-        ORDER BY l.rev LIMIT ?`,
-    ),
+    history: db
+      .prepare<[number, number, string, string | Buffer, number], LogRow>(
+        `SELECT l.rev, l.key, l.value, l.create_rev, l.prev_rev, pv.value
+           FROM log l LEFT JOIN log pv ON pv.rev = l.prev_rev
+          WHERE l.rev > ? AND l.rev <= ? AND l.key >= ? AND l.key < ?
+          ORDER BY l.rev LIMIT ?`,
+      )
+      .raw(true),
     compactScan: db.prepare<[number, number], { r: number; tomb: number; p: number }>(
       `SELECT rev AS r, value IS NULL AS tomb, prev_rev AS p FROM log WHERE rev > ? AND rev <= ?`,
     ),
