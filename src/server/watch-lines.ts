@@ -69,7 +69,9 @@ export class WatchLines {
     if (live) this.liveEvents++;
     if (!this.scheduled) {
       this.scheduled = true;
-      queueMicrotask(this.endOfTurn);
+      // A tick, not a microtask: a write's event goes out before the write's own response (its promise's
+      // continuations are microtasks, which run after the ticks queued meanwhile), as when written at once.
+      process.nextTick(this.endOfTurn);
     }
     return n;
   }
