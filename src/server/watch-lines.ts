@@ -7,6 +7,11 @@ import type { RawObject } from '../registry/store.js';
 /** The most gathered before a write: a few writes per thousand events of a KB. */
 const CHUNK_BYTES = 256 * 1024;
 const EMPTY = Buffer.alloc(0);
+/**
+ * Events of more UTF-16 code units go out on their own (direct). Below it, each watcher's copy of an event is a
+ * few KB: 10,000 watchers of one event hold tens of MB until the next tick writes them.
+ */
+const INLINE_MAX = 8 * 1024;
 
 export class WatchLines {
   private buf = EMPTY;
@@ -19,36 +24,56 @@ export class WatchLines {
   private scheduled = false;
 
   /** `ship` writes a chunk out; liveEvents is how many live events it holds. */
-  constructor(private readonly ship: (chunk: Buffer, liveEvents: number) => void) {}
+  constructor(private readonly ship: (chunk: Buffer | string, liveEvents: number) => void) {}
 
   /** Adds one event line; returns its size in bytes. */
   text(line: string, live: boolean): number {
-    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
-    this.reserve(3 * line.length);
-    const n = this.buf.write(line, this.off);
+    if (line.length > INLINE_MAX) return this.direct(line, live);
+    const n = Buffer.byteLength(line);
+    this.reserve(n);
+    this.buf.write(line, this.off);
     return this.added(n, live);
   }
 
-  /** Adds `{"type":TYPE,"object":OBJECT}\n` with the object's JSON from its stored bytes; returns its size. */
+  /**
+   * Adds `{"type":TYPE,"object":OBJECT}\n` with the object's JSON from its stored bytes (the whole of o.text,
+   * as watch events have it); returns its size.
+   */
   raw(type: string, o: RawObject, live: boolean): number {
     const head = `{"type":"${type}","object":`;
-    const end = o.end ?? o.text.length;
-    const start = o.start ?? 0;
-    this.reserve(head.length + 3 * (end - start) + o.resourceVersion.length + 2);
+    if (o.text.length > INLINE_MAX) return this.direct(`${head}${o.at < 0 ? o.text : o.text.slice(0, o.at) + o.resourceVersion + o.text.slice(o.at)}}\n`, live);
+    const n = head.length + Buffer.byteLength(o.text) + (o.at < 0 ? 0 : o.resourceVersion.length) + 2;
+    this.reserve(n);
     let off = this.off + this.buf.write(head, this.off, 'latin1');
-    if (o.at < 0) off += this.buf.write(o.text.slice(start, end), off);
+    if (o.at < 0) off += this.buf.write(o.text, off);
     else {
-      off += this.buf.write(o.text.slice(start, o.at), off);
+      off += this.buf.write(o.text.slice(0, o.at), off);
       off += this.buf.write(o.resourceVersion, off, 'latin1');
-      off += this.buf.write(o.text.slice(o.at, end), off);
+      off += this.buf.write(o.text.slice(o.at), off);
     }
     this.buf[off++] = 0x7d; // }
     this.buf[off++] = 0x0a; // \n
-    return this.added(off - this.off, live);
+    return this.added(n, live);
+  }
+
+  /**
+   * A large event goes out as its own string, after what is gathered: the stream's writer encodes it when it
+   * writes, one watcher after another, where a copy in each watcher's buffer would hold one per watcher at once
+   * (an event of a MB to thousands of watchers), and the per-write cost is small beside its size.
+   */
+  private direct(line: string, live: boolean): number {
+    this.flush();
+    this.ship(line, live ? 1 : 0);
+    return Buffer.byteLength(line);
   }
 
   /** Adds an encoded frame (protobuf); returns its size. */
   bytes(frame: Buffer, live: boolean): number {
+    if (frame.length > INLINE_MAX) {
+      this.flush();
+      this.ship(frame, live ? 1 : 0);
+      return frame.length;
+    }
     this.reserve(frame.length);
     frame.copy(this.buf, this.off);
     return this.added(frame.length, live);
