@@ -18,7 +18,9 @@ const timing = { connections: 50, warmupMs: 1000, durationMs: Number(env('BENCH_
 const LCS = '/apis/tenancy.crd-apiserver.io/v1alpha1/logicalclusters';
 
 const tmp = mkdtempSync(join(os.tmpdir(), 'crd-apiserver-clusters-'));
-const { proc, reply } = await startChild('./server-stats.mjs', { dataDir: join(tmp, 'data') });
+// BENCH_SERVER_ARGS: node/V8 flags for the server process (e.g. --max-valid-polymorphic-map-count=64).
+const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
+const { proc, reply } = await startChild('./server-stats.mjs', { dataDir: join(tmp, 'data') }, serverArgs);
 const url = reply.url;
 const port = Number(new URL(url).port);
 const stats = () =>
