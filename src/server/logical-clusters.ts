@@ -147,7 +147,8 @@ export class LogicalClusters {
    * it is, where it is a non-resource URL: authorized as one (403 for most users), then not found.
    */
   dispatch(root: Handler, listener: Listener): Handler {
-    return async (ctx: RequestContext) => {
+    // Not async: a request goes on as the chain it reaches returns, without a promise of its own around it.
+    return (ctx: RequestContext) => {
       if (!ctx.path.startsWith(PREFIX)) return root(ctx);
       const end = ctx.path.indexOf('/', PREFIX.length);
       const name = ctx.path.slice(PREFIX.length, end < 0 ? undefined : end);
@@ -165,14 +166,19 @@ export class LogicalClusters {
       if (!this.serves(name)) return root(ctx);
       const started = this.started.get(name);
       if (started) return this.enter(name, started, listener, root, ctx, rest);
-      let inst: ClusterInstance;
-      try {
-        inst = await this.instance(name);
-      } catch (e) {
-        return writeError(ctx.res, S.serviceUnavailable(`logical cluster "${name}" could not be started: ${e instanceof Error ? e.message : String(e)}`), ctx.req.headers.accept);
-      }
-      return this.enter(name, inst, listener, root, ctx, rest);
+      return this.startAndEnter(name, listener, root, ctx, rest);
     };
+  }
+
+  /** A request to a cluster whose server is not started yet: it starts (or 503 when it cannot), then takes it. */
+  private async startAndEnter(name: string, listener: Listener, root: Handler, ctx: RequestContext, rest: string): Promise<void> {
+    let inst: ClusterInstance;
+    try {
+      inst = await this.instance(name);
+    } catch (e) {
+      return writeError(ctx.res, S.serviceUnavailable(`logical cluster "${name}" could not be started: ${e instanceof Error ? e.message : String(e)}`), ctx.req.headers.accept);
+    }
+    return this.enter(name, inst, listener, root, ctx, rest);
   }
 }
 
