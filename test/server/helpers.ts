@@ -1,6 +1,7 @@
 // An in-process server on plain HTTP, for API-level tests with fetch. Its storage is assembled as
 // `serve` assembles it (the watch cache over SQLite), only in memory; with CRD_APISERVER_TEST_STORAGE=etcd,
 // the watch cache over a fresh etcd of its own.
+import assert from 'node:assert/strict';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/server/server.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import { createCachedStore } from '../../src/storage/cache.js';
@@ -106,3 +107,22 @@ export const cronTab = (name: string, extra: Record<string, unknown> = {}): any 
   metadata: { name, ...extra },
   spec: { cronSpec: '* * * * */5', image: 'img' },
 });
+
+/**
+ * Makes the Widgets of example.com stored at v1 (a PUT of their CRD as `v1Crd` says) and waits until a create
+ * is stored so (objects named probe-<i>, made by `widget`).
+ */
+export async function storeWidgetsAtV1(api: Api, v1Crd: Record<string, unknown>, widget: (version: string, name: string) => unknown): Promise<void> {
+  const path = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com';
+  const cur = await api.req('GET', path);
+  const put = await api.req('PUT', path, { ...v1Crd, metadata: { name: 'widgets.example.com', resourceVersion: cur.json.metadata.resourceVersion } });
+  assert.equal(put.status, 200, put.text);
+  for (let i = 0; ; i++) {
+    const r = await api.req('POST', '/apis/example.com/v1/namespaces/default/widgets', widget('v1', `probe-${i}`));
+    assert.equal(r.status, 201, r.text);
+    const kv = await api.kv.get(`/registry/example.com/widgets/default/probe-${i}`);
+    if (JSON.parse(kv!.value).apiVersion === 'example.com/v1') break;
+    assert.ok(i < 300, 'storage version never changed');
+    await new Promise((res) => setTimeout(res, 10));
+  }
+}

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { startApi, installCronTab, cronTab, type Api } from './helpers.js';
+import { startApi, installCronTab, cronTab, storeWidgetsAtV1, type Api } from './helpers.js';
 import { serveStoredBytes } from '../../src/server/resource-handler.js';
 
 interface Raw {
@@ -210,21 +210,7 @@ test('lists mixing objects served as stored and objects converted from another v
     await installCronTab(api, crd('v1beta1'));
     const w = (v: string, name: string) => ({ apiVersion: `example.com/${v}`, kind: 'Widget', metadata: { name, labels: { v } }, a: `${name} ✓` });
     for (let i = 0; i < 3; i++) assert.equal((await api.req('POST', '/apis/example.com/v1beta1/namespaces/default/widgets', w('v1beta1', `old-${i}`))).status, 201);
-    const cur = await api.req('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com');
-    const put = await api.req('PUT', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com', {
-      ...crd('v1'),
-      metadata: { name: 'widgets.example.com', resourceVersion: cur.json.metadata.resourceVersion },
-    });
-    assert.equal(put.status, 200, put.text);
-    // Wait for the new storage version to take writes.
-    for (let i = 0; ; i++) {
-      const r = await api.req('POST', '/apis/example.com/v1/namespaces/default/widgets', w('v1', `probe-${i}`));
-      assert.equal(r.status, 201, r.text);
-      const kv = await api.kv.get(`/registry/example.com/widgets/default/probe-${i}`);
-      if (JSON.parse(kv!.value).apiVersion === 'example.com/v1') break;
-      assert.ok(i < 300, 'storage version never changed');
-      await new Promise((res) => setTimeout(res, 10));
-    }
+    await storeWidgetsAtV1(api, crd('v1'), w);
     for (let i = 0; i < 3; i++) assert.equal((await api.req('POST', '/apis/example.com/v1/namespaces/default/widgets', w('v1', `new-${i}`))).status, 201);
     const storedAt = async (name: string) => JSON.parse((await api.kv.get(`/registry/example.com/widgets/default/${name}`))!.value).apiVersion;
     assert.equal(await storedAt('old-0'), 'example.com/v1beta1');
