@@ -167,15 +167,6 @@ test('generates a CA, a serving cert and an admin cert with the expected extensi
   assert.equal(server.checkIP('10.0.0.1'), undefined);
 });
 
-test('a fresh PKI is generated quickly', async (t) => {
-  const dir = await tempDir(t);
-  const started = performance.now();
-  await ensureCertificates(dir, { hosts: ['api.example.test', '10.0.0.5'] });
-  const elapsed = performance.now() - started;
-  // RSA-2048 took 0.7-1.7 s here; P-256 keys and native signing take a few milliseconds.
-  assert.ok(elapsed < 250, `generation took ${elapsed.toFixed(0)}ms`);
-});
-
 test('TLS works end to end: server cert verifies for every SAN, admin client cert is authorized', async (t) => {
   const dir = await tempDir(t);
   const certs = await ensureCertificates(dir, { hosts: ['api.example.test'] });
@@ -220,18 +211,15 @@ test('a client certificate from another CA, or one without clientAuth, is reject
   assert.equal(seen.at(-1)!.user, undefined);
 });
 
-test('second start reuses the files byte for byte, quickly', async (t) => {
+test('second start reuses the files byte for byte', async (t) => {
   const dir = await tempDir(t);
   const first = await ensureCertificates(dir, { hosts: ['10.0.0.5'] });
   const mtime = (await stat(first.paths.serverCert)).mtimeMs;
 
-  const started = performance.now();
   const second = await ensureCertificates(dir, { hosts: ['10.0.0.5'] });
-  const elapsed = performance.now() - started;
 
   assert.deepEqual(second, first);
   assert.equal((await stat(first.paths.serverCert)).mtimeMs, mtime);
-  assert.ok(elapsed < 250, `reuse took ${elapsed.toFixed(0)}ms`);
 
   // Fewer hosts, or the same IPv6 address spelled differently, are still covered.
   assert.deepEqual(await ensureCertificates(dir, { hosts: [] }), first);

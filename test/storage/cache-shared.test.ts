@@ -37,7 +37,7 @@ class LaggingStore extends PassThroughStore {
 async function setup(shared: boolean): Promise<{ other: KVStore; lagging: LaggingStore; cache: Awaited<ReturnType<typeof createCachedStore>>; close(): Promise<void> }> {
   const other = openSqliteStore(':memory:', { compactionIntervalMs: 0 });
   const lagging = new LaggingStore(other, 20);
-  const cache = await createCachedStore(lagging, { sharedStore: shared, freshWaitMs: 200 });
+  const cache = await createCachedStore(lagging, { sharedStore: shared, freshWaitMs: 500 });
   return { other, lagging, cache, close: () => cache.close() };
 }
 
@@ -85,10 +85,10 @@ it('a revision the cache cannot reach sends reads to the store, waiting only onc
     lagging.gets = 0;
     let t = Date.now();
     assert.equal((await cache.get('/o/a'))?.value, 'one');
-    assert.ok(Date.now() - t >= 150, 'the first read waited for the cache');
+    assert.ok(Date.now() - t >= 450, 'the first read waited for the cache');
     t = Date.now();
     assert.equal((await cache.get('/o/a'))?.value, 'one');
-    assert.ok(Date.now() - t < 150, 'the second did not wait again');
+    assert.ok(Date.now() - t < 400, 'the second did not wait again');
     assert.equal(lagging.gets, 2, 'both read the store');
     // A write the cache follows brings it past that revision: memory again.
     lagging.outside = 0;
