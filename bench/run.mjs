@@ -69,8 +69,12 @@ async function throughput(label, baseJob, oursJob) {
   const ours = [];
   const ratios = [];
   for (let i = 0; i < cfg.runs; i++) {
-    const b = await load(baseJob(i));
-    const o = await load(oursJob(i));
+    // Each pair alternates which side runs first: where both share a server (logical clusters) or the machine
+    // drifts (a growing collection, a heap to collect), neither side always runs in the other's wake.
+    const oursFirst = i % 2 === 1;
+    const first = await load(oursFirst ? oursJob(i) : baseJob(i));
+    const second = await load(oursFirst ? baseJob(i) : oursJob(i));
+    const [b, o] = oursFirst ? [second, first] : [first, second];
     for (const [who, r] of [['baseline', b], ['ours', o]]) {
       if (r.errors > 0) throw new Error(`${label} (${who}): ${r.errors} non-2xx responses ${JSON.stringify(r.statuses)}`);
     }

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KVStore, KeyValue, LabelListResult, LabelQuery, ListResult as KVListResult, StoreEvent, WatchOptions, Watcher } from '../storage/types.js';
 import { positiveRequirements, type LabelSelector } from './selectors.js';
-import { StorageError } from '../storage/types.js';
+import { NOT_AT_HAND, StorageError } from '../storage/types.js';
 import * as S from '../api/status.js';
 import { invalid, required, type FieldError } from '../api/field-error.js';
 import { goRendered } from '../schema/objectmeta.js';
@@ -409,10 +409,12 @@ export class GenericStore {
 
   private readonly sharedReads = new WeakMap<KeyValue, JSONObject>();
 
-  async getKV(namespace: string, name: string): Promise<KeyValue> {
-    const kv = await this.kv.get(this.key(namespace, name));
-    if (!kv) throw S.notFound(this.gr, name);
-    return kv;
+  getKV(namespace: string, name: string): Promise<KeyValue> {
+    const key = this.key(namespace, name);
+    // From the cache's memory without its async layers (a logical cluster's view adds another) where it can.
+    const atHand = this.kv.getAtHand ? this.kv.getAtHand(key) : NOT_AT_HAND;
+    if (atHand !== NOT_AT_HAND) return atHand ? Promise.resolve(atHand) : Promise.reject(S.notFound(this.gr, name));
+    return this.kv.get(key).then((kv) => kv ?? Promise.reject(S.notFound(this.gr, name)));
   }
 
   async list(opts: ListOptions): Promise<ListResult> {

@@ -3,6 +3,7 @@
 // need not be contiguous (etcd's count every key, ours or not): the ring knows the revision after which
 // it holds every event of the keys it follows, because the cache follows them all from one watch.
 import { StorageError, type StoreEvent, type WatchOptions, type Watcher } from './types.js';
+import { PrefixWatchers } from './prefix-watchers.js';
 
 interface CacheWatcher {
   prefix: string;
@@ -21,7 +22,7 @@ export class CacheWatchers {
   private count = 0;
   /** Every event with a revision above this is in the ring. */
   private completeAfter: number;
-  private readonly watchers = new Set<CacheWatcher>();
+  private readonly watchers = new PrefixWatchers<CacheWatcher>();
 
   constructor(
     readonly capacity: number,
@@ -53,7 +54,7 @@ export class CacheWatchers {
   }
 
   failAll(why: StorageError): void {
-    for (const w of [...this.watchers]) this.end(w, why);
+    for (const w of this.watchers.all()) this.end(w, why);
   }
 
   /** An event the cache has just applied, in revision order: kept, and delivered to live watchers. */
@@ -67,7 +68,7 @@ export class CacheWatchers {
     }
     this.buf[(this.first + this.count) % this.buf.length] = ev;
     this.count++;
-    for (const w of this.watchers) if (w.live) this.offer(w, ev);
+    this.watchers.forKey(ev.kv.key, (w) => w.live && this.offer(w, ev));
   }
 
   /** Serve a watch from the ring; the caller has checked covers(opts.fromRevision). */

@@ -44,6 +44,7 @@ import { LabelIndex } from './label-index.js';
 import { CacheWatchers } from './cache-watchers.js';
 import { CacheStats } from './cache-stats.js';
 import {
+  NOT_AT_HAND,
   StorageError,
   type KVStore,
   type KeyValue,
@@ -222,6 +223,11 @@ export class CachedKVStore implements KVStore {
   async get(key: string): Promise<KeyValue | undefined> {
     this.assertOpen();
     return (await this.fresh()) ? this.index.get(key) : this.inner.get(key);
+  }
+
+  getAtHand(key: string): KeyValue | undefined | typeof NOT_AT_HAND {
+    // Shared with other replicas, a read first learns the store's revision: that takes a wait. Closed: get says so.
+    return this.serving && !this.shared ? this.index.get(key) : NOT_AT_HAND;
   }
 
   async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {

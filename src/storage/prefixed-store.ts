@@ -3,7 +3,7 @@
 // resource has that prefix, core resources having no "clusters" and groups always having a dot). The same
 // registry code serves each cluster unchanged, while revisions stay the store's own: a resourceVersion of
 // one cluster is a revision of the whole store, as kcp's are.
-import type { KeyValue, KVStore, LabelListResult, LabelQuery, ListOptions, ListResult, StoreEvent, Watcher, WatchOptions, WriteResult } from './types.js';
+import { NOT_AT_HAND, type KeyValue, type KVStore, type LabelListResult, type LabelQuery, type ListOptions, type ListResult, type StoreEvent, type Watcher, type WatchOptions, type WriteResult } from './types.js';
 
 /** The root of every key of ours. */
 const ROOT = '/registry';
@@ -61,6 +61,14 @@ export function prefixedStore(kv: KVStore, from: string, to: string): KVStore {
       const x = await kv.get(full(key));
       return x && strip(x);
     },
+    ...(kv.getAtHand
+      ? {
+          getAtHand: (key: string) => {
+            const x = kv.getAtHand!(full(key));
+            return x === undefined || x === NOT_AT_HAND ? x : strip(x);
+          },
+        }
+      : {}),
     list: async (p: string, opts?: ListOptions): Promise<ListResult> => {
       const r = await kv.list(full(p), opts?.after === undefined ? opts : { ...opts, after: full(opts.after) });
       return { ...r, items: r.items.map(strip) };

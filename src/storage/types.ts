@@ -103,6 +103,9 @@ export interface WatchOptions {
   backlogFull?(): Promise<void> | undefined;
 }
 
+/** KVStore.getAtHand's answer when the value cannot be had without waiting. */
+export const NOT_AT_HAND: unique symbol = Symbol('not at hand');
+
 export class StorageError extends Error {
   constructor(
     readonly code: 'compacted' | 'future' | 'unavailable' | 'closed',
@@ -128,6 +131,11 @@ export interface KVStore {
   /** The newest compacted revision; reads and watches at or below it fail with 'compacted'. */
   compactedRevision(): Promise<number>;
   get(key: string): Promise<KeyValue | undefined>;
+  /**
+   * get, answered without waiting where the store can (a watch cache serving alone on its store): the value,
+   * or undefined when the key is absent; NOT_AT_HAND when only get can tell. Read-your-writes as get.
+   */
+  getAtHand?(key: string): KeyValue | undefined | typeof NOT_AT_HAND;
   /** Keys starting with prefix, in key order. */
   list(prefix: string, opts?: ListOptions): Promise<ListResult>;
   count(prefix: string): Promise<number>;

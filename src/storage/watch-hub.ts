@@ -1,5 +1,6 @@
 import { EventRing, eventRevision } from './event-ring.js';
 import { StorageError, type StoreEvent, type WatchOptions, type Watcher } from './types.js';
+import { PrefixWatchers } from './prefix-watchers.js';
 
 /** Where a watch that starts behind the in-memory ring reads its backlog from. */
 export interface HistoryReader {
@@ -28,7 +29,7 @@ interface WatchHubOptions {
  */
 export class WatchHub {
   private readonly ring: EventRing;
-  private readonly watchers = new Set<HubWatcher>();
+  private readonly watchers = new PrefixWatchers<HubWatcher>();
 
   constructor(
     head: number,
@@ -50,9 +51,9 @@ export class WatchHub {
   publish(events: readonly StoreEvent[]): void {
     for (const ev of events) this.ring.push(ev);
     for (const ev of events) {
-      // Watchers added by a callback during this loop are visited too; their cursor filters out
-      // what they already replayed.
-      for (const w of this.watchers) w.offerLive(ev);
+      // A watcher added by a callback during this loop may be visited too; its cursor filters out what it
+      // already replayed.
+      this.watchers.forKey(ev.kv.key, (w) => w.offerLive(ev));
     }
   }
 
@@ -66,7 +67,7 @@ export class WatchHub {
 
   /** Stop every watcher with err (the store is closing). */
   failAll(err: StorageError): void {
-    for (const w of [...this.watchers]) w.fail(err);
+    for (const w of this.watchers.all()) w.fail(err);
   }
 
   remove(w: HubWatcher): void {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCachedStore, startCachedStore, type CachedKVStore } from '../../src/storage/cache.js';
 import {
+  NOT_AT_HAND,
   openSqliteStore,
   StorageError,
   type KVStore,
@@ -168,6 +169,7 @@ describe('cached store: loading in the background (startCachedStore)', () => {
     const created = await cache.create('/r/100', 'new');
     assert.ok(upd.ok && created.ok);
     assert.deepEqual(await cache.get('/r/005'), upd.kv);
+    assert.equal(cache.getAtHand('/r/005'), NOT_AT_HAND, 'memory is not current while loading');
     assert.equal(await cache.currentRevision(), 32);
     await sameView(cache, slow.inner, '/r/', {}, 'after writes while loading');
     // Older revisions too (read at the load's revision, from the inner store).
@@ -186,6 +188,8 @@ describe('cached store: loading in the background (startCachedStore)', () => {
     assert.deepEqual(await cache.get('/r/100'), created.kv);
     assert.deepEqual(await cache.list('/r/'), await slow.inner.list('/r/'));
     assert.equal(slow.reads, reads, 'answered from memory');
+    assert.equal(cache.getAtHand('/r/100'), created.kv, 'at hand once serving');
+    assert.equal(cache.getAtHand('/r/nothing'), undefined);
     // The watch goes on across the switch: the next write once, in order.
     const del = await cache.delete('/r/000');
     assert.ok(del.ok);

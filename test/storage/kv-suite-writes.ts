@@ -1,7 +1,7 @@
 // Conformance: conditional writes (create, compare-and-swap update and delete) and close.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { WriteResult } from '../../src/storage/index.js';
+import { NOT_AT_HAND, type WriteResult } from '../../src/storage/index.js';
 import type { KVStoreFactory } from './kv-suite.js';
 import { rejectsWith, withStore } from './kv-suite-util.js';
 
@@ -119,6 +119,9 @@ export function writeTests(factory: KVStoreFactory): void {
             assert.ok(c.ok);
             const [got, rev, listed, count] = await Promise.all([s.get(key), s.currentRevision(), s.list(key), s.count(key)]);
             assert.equal(got?.modRevision, c.revision);
+            // A store that answers without waiting answers as get does.
+            const hand = s.getAtHand ? s.getAtHand(key) : NOT_AT_HAND;
+            if (hand !== NOT_AT_HAND) assert.equal(hand?.modRevision, c.revision);
             assert.ok(rev >= c.revision, `currentRevision ${rev} behind write ${c.revision}`);
             assert.ok(listed.revision >= c.revision && listed.items.some((kv) => kv.key === key));
             assert.equal(count, 1);
@@ -128,6 +131,7 @@ export function writeTests(factory: KVStoreFactory): void {
             const d = await s.delete(key);
             assert.ok(d.ok);
             assert.equal(await s.get(key), undefined);
+            if (s.getAtHand) assert.ok([undefined, NOT_AT_HAND].includes(s.getAtHand(key) as never), 'deleted, at hand too');
             assert.equal(await s.count(key), 0);
           }),
         );
