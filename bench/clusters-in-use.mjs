@@ -63,7 +63,7 @@ async function run(job) {
   if (r.errors > 0) throw new Error(`${job.path}: ${JSON.stringify(r.statuses)}`);
   const n = r.requests * (1 + job.warmupMs / job.durationMs);
   const cpu = (s) => s.cpu.user + s.cpu.system;
-  return { self, requests: n, rps: r.rps, cpuUs: (cpu(s1) - cpu(s0)) / n, scavenges: ((s1.scavenges - s0.scavenges) / n) * 1000, gcMs: ((s1.scavengeMs + s1.majorMs - s0.scavengeMs - s0.majorMs) / n) * 1000 };
+  return { self, requests: n, rps: r.rps, sysUs: (s1.cpu.system - s0.cpu.system) / n, cpuUs: (cpu(s1) - cpu(s0)) / n, scavenges: ((s1.scavenges - s0.scavenges) / n) * 1000, gcMs: ((s1.scavengeMs + s1.majorMs - s0.scavengeMs - s0.majorMs) / n) * 1000 };
 }
 /** Self µs per request by function, cluster against root, the largest differences first. */
 function printDifferences(root, cluster) {
@@ -126,7 +126,8 @@ try {
     console.log(
       `${kind}, ${inUse} clusters in use: root ${show(root, (r) => Math.round(r.rps))}/s, ${target} ${show(cluster, (r) => Math.round(r.rps))}/s; ` +
         `ratios ${show(ratios, (x) => x.toFixed(2))} (median ${median(ratios).toFixed(2)}); ` +
-        `CPU µs/request root ${median(root.map((r) => r.cpuUs)).toFixed(1)}, ${target} ${median(cluster.map((r) => r.cpuUs)).toFixed(1)}; ` +
+        `CPU µs/request root ${median(root.map((r) => r.cpuUs)).toFixed(1)}, ${target} ${median(cluster.map((r) => r.cpuUs)).toFixed(1)} ` +
+        `(system ${median(root.map((r) => r.sysUs)).toFixed(1)}, ${median(cluster.map((r) => r.sysUs)).toFixed(1)}); ` +
         `scavenges per 1,000 requests ${median(root.map((r) => r.scavenges)).toFixed(2)} vs ${median(cluster.map((r) => r.scavenges)).toFixed(2)}, ` +
         `GC ms per 1,000 ${median(root.map((r) => r.gcMs)).toFixed(2)} vs ${median(cluster.map((r) => r.gcMs)).toFixed(2)}`,
     );
