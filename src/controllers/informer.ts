@@ -42,6 +42,17 @@ interface InformerOptions {
    * controller reads, so that an informer over a million objects does not hold a million decoded objects.
    */
   transform?: (obj: JSONObject) => JSONObject;
+  /**
+   * What the cache holds of a (transformed) object: the object, or a string from which `expand` gives it back
+   * with its key. For informers over every object of a kind whose handlers need little of most of them (the
+   * garbage collector's: an object without owners or finalizers is its uid), so that a million objects are
+   * not a million objects held. get, list and the handlers see expanded objects (a relist's handlers too:
+   * its items are packed as their pages come).
+   */
+  compact?: {
+    pack(obj: JSONObject): JSONObject | string;
+    expand(key: string, packed: string): JSONObject;
+  };
 }
 
 /** Objects per page of a relist (client-go's reflector pages its lists by 500 too): never all decoded at once. */
@@ -52,7 +63,7 @@ const REPLACE_CHUNK = 10_000;
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class Informer {
-  private cache = new Map<string, JSONObject>();
+  private cache = new Map<string, JSONObject | string>();
   private handlers: EventHandlers[] = [];
   private watcher?: Watcher;
   private synced = false;
@@ -66,6 +77,7 @@ export class Informer {
   private readonly backoff: RateLimiter;
   private readonly onError: (err: unknown) => void;
   private readonly transform: (obj: JSONObject) => JSONObject;
+  private readonly compact: InformerOptions['compact'];
 
   constructor(
     private readonly store: InformerSource,
@@ -76,6 +88,16 @@ export class Informer {
     this.backoff = opts.relistBackoff ?? new ExponentialFailureRateLimiter(100, 30_000);
     this.onError = opts.onError ?? ((err) => console.error(`informer ${opts.name ?? ''}:`, err));
     this.transform = opts.transform ?? ((obj) => obj);
+    this.compact = opts.compact;
+  }
+
+  /** The object the cache holds at key as packed. */
+  private expand(key: string, held: JSONObject | string): JSONObject {
+    return typeof held === 'string' ? this.compact!.expand(key, held) : held;
+  }
+
+  private hold(obj: JSONObject): JSONObject | string {
+    return this.compact ? this.compact.pack(obj) : obj;
   }
 
   /**
@@ -84,7 +106,7 @@ export class Informer {
    */
   addEventHandler(handlers: EventHandlers): () => void {
     this.handlers.push(handlers);
-    if (this.synced) for (const obj of [...this.cache.values()]) this.notifyOne(handlers, (h) => h.add?.(obj));
+    if (this.synced) for (const [key, held] of [...this.cache]) this.notifyOne(handlers, (h) => h.add?.(this.expand(key, held)));
     return () => {
       this.handlers = this.handlers.filter((h) => h !== handlers);
     };
@@ -107,11 +129,12 @@ export class Informer {
   }
 
   get(key: string): JSONObject | undefined {
-    return this.cache.get(key);
+    const held = this.cache.get(key);
+    return held === undefined ? undefined : this.expand(key, held);
   }
 
   list(): JSONObject[] {
-    return [...this.cache.values()];
+    return Array.from(this.cache, ([key, held]) => this.expand(key, held));
   }
 
   /**
@@ -131,8 +154,10 @@ export class Informer {
   private async relist(): Promise<void> {
     this.watcher?.close();
     this.watcher = undefined;
-    // In pages, each transformed before the next is read; the continue token keeps the first page's snapshot.
-    const items: JSONObject[] = [];
+    // In pages, each transformed (and packed) before the next is read; the continue token keeps the first page's
+    // snapshot. A million objects listed are never held whole at once.
+    const keys: string[] = [];
+    const held: Array<JSONObject | string> = [];
     let resourceVersion: string | undefined;
     let continueToken: string | undefined;
     do {
@@ -140,13 +165,17 @@ export class Informer {
       const page = await this.store.list({ namespace: this.namespace, limit: RELIST_PAGE, countRemaining: false, ...(continueToken ? { continueToken } : {}) });
       if (this.stopped) return;
       resourceVersion ??= page.resourceVersion;
-      for (const obj of page.items) items.push(this.transform(obj));
+      for (const obj of page.items) {
+        const t = this.transform(obj);
+        keys.push(keyOf(t));
+        held.push(this.hold(t));
+      }
       continueToken = page.continueToken;
       // A store answering from memory resolves at once: without a turn of the event loop between pages, a relist of
       // a million objects would hold every request (and /readyz) until it ends.
       if (continueToken) await nextTurn();
     } while (continueToken);
-    await this.replace(items);
+    await this.replace(keys, held);
     if (this.stopped) return;
     this.synced = true;
     const from = Number(resourceVersion);
@@ -180,43 +209,48 @@ export class Informer {
    * In chunks with a turn of the event loop between them, as client-go's handlers hear of a Replace's items one
    * delta at a time: a million objects' handlers would otherwise hold every request for seconds.
    */
-  private async replace(items: JSONObject[]): Promise<void> {
+  private async replace(keys: readonly string[], held: ReadonlyArray<JSONObject | string>): Promise<void> {
     // Nothing cached (the first list): nothing to delete, no set of the keys listed needed.
     const seen = this.cache.size > 0 ? new Set<string>() : undefined;
-    for (let i = 0; i < items.length; i++) {
+    for (let i = 0; i < keys.length; i++) {
       if (i > 0 && i % REPLACE_CHUNK === 0) {
         await nextTurn();
         if (this.stopped) return;
       }
-      const obj = items[i]!;
-      const key = keyOf(obj);
+      const key = keys[i]!;
       seen?.add(key);
-      this.put(key, obj);
+      this.put(key, held[i]!);
     }
     if (!seen) return;
     for (const [key, old] of [...this.cache]) {
       if (seen.has(key)) continue;
       this.cache.delete(key);
-      this.notify((h) => h.delete?.(old));
+      this.notify((h) => h.delete?.(this.expand(key, old)));
     }
   }
 
   private onEvent(ev: WatchEvent): void {
     if (this.stopped) return;
     const key = keyOf(ev.object);
-    if (ev.type === 'ADDED' || ev.type === 'MODIFIED') this.put(key, this.transform(ev.object));
+    if (ev.type === 'ADDED' || ev.type === 'MODIFIED') {
+      const obj = this.transform(ev.object);
+      this.put(key, this.hold(obj), obj);
+    }
     else if (ev.type === 'DELETED') {
       const old = this.cache.get(key);
       this.cache.delete(key);
-      this.notify((h) => h.delete?.(old ?? this.transform(ev.object)));
+      // What the cache held, unless it held less of it than the watch's last state.
+      const last = old !== undefined && typeof old !== 'string' ? old : this.transform(ev.object);
+      this.notify((h) => h.delete?.(last));
     } else return;
     this.advance(revisionOf(ev.object));
   }
 
-  private put(key: string, obj: JSONObject): void {
+  /** The cache holds `held` at key now; handlers get `obj`, or what expanding it gives (a relist's packed items). */
+  private put(key: string, held: JSONObject | string, obj: JSONObject = this.expand(key, held)): void {
     const old = this.cache.get(key);
-    this.cache.set(key, obj);
-    if (old) this.notify((h) => h.update?.(old, obj));
+    this.cache.set(key, held);
+    if (old !== undefined) this.notify((h) => h.update?.(this.expand(key, old), obj));
     else this.notify((h) => h.add?.(obj));
   }
 

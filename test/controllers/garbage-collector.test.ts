@@ -6,6 +6,7 @@ import { startServer } from '../../src/server/server.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import { createCachedStore } from '../../src/storage/cache.js';
 import { startApi, installCronTab, cronTab, type Api } from '../server/helpers.js';
+import { gcCompact } from '../../src/controllers/garbage-collector/garbage-collector.js';
 
 let api: Api;
 const base = '/apis/stable.example.com/v1/namespaces/default/crontabs';
@@ -149,4 +150,15 @@ test('a cascade interrupted by a restart completes on the next start', async () 
     await second.close();
     await kv.close();
   }
+});
+
+test("the collector's informers hold a plain object as its uid, and give back its name, namespace and uid", () => {
+  const meta = { name: 'n', namespace: 'ns', uid: 'u-1', resourceVersion: '5' };
+  assert.equal(gcCompact.pack({ metadata: meta }), 'u-1');
+  for (const extra of [{ ownerReferences: [] }, { finalizers: ['x'] }, { deletionTimestamp: '2026-01-01T00:00:00Z' }]) {
+    const obj = { metadata: { ...meta, ...extra } };
+    assert.equal(gcCompact.pack(obj), obj, JSON.stringify(extra));
+  }
+  assert.deepEqual(gcCompact.expand('ns/n', 'u-1'), { metadata: { name: 'n', namespace: 'ns', uid: 'u-1' } });
+  assert.deepEqual(gcCompact.expand('cluster-wide', 'u-2'), { metadata: { name: 'cluster-wide', uid: 'u-2' } });
 });

@@ -268,3 +268,57 @@ test("informer: a long list's handlers are run in chunks, with turns of the even
   assert.equal(inf.hasSynced(), true);
   inf.stop();
 });
+
+test('informer: a compact cache holds strings for some objects; get, list and handlers see them expanded', async () => {
+  const { kv, store } = setup();
+  let failWatch: (() => void) | undefined;
+  const source: InformerSource = {
+    list: (opts) => store.list(opts),
+    watch: (namespace, from, filter, onEvent, onError) => {
+      let live = true;
+      const inner = store.watch(namespace, from, filter, (ev: WatchEvent) => live && onEvent(ev), onError);
+      failWatch = () => {
+        live = false;
+        onError({} as S.StatusError);
+      };
+      return { close: () => inner.close() };
+    },
+  };
+  // Namespaces without the label a are held as their uid; the others whole.
+  const packed: string[] = [];
+  const compact = {
+    pack: (o: JSONObject) => (metaOf(o).labels?.['a'] === undefined ? (packed.push(keyOf(o)), `uid:${metaOf(o).uid}`) : o),
+    expand: (key: string, held: string) => ({ metadata: { name: key, uid: held.slice(4) } }),
+  };
+  const seen: string[] = [];
+  const clock = new FakeClock();
+  await store.create('', ns('plain'));
+  await store.create('', ns('labelled', { a: 'b' }));
+  const inf = new Informer(source, { clock, compact });
+  inf.addEventHandler({
+    add: (o) => seen.push(`add ${keyOf(o)}`),
+    update: (old, o) => seen.push(`update ${keyOf(old)} ${metaOf(old).uid === metaOf(o).uid}`),
+    delete: (o) => seen.push(`delete ${keyOf(o)} ${typeof metaOf(o).uid}`),
+  });
+  await inf.start();
+  assert.deepEqual(packed, ['plain']);
+  const plainUid = metaOf(await store.get('', 'plain')).uid;
+  assert.deepEqual(inf.get('plain'), { metadata: { name: 'plain', uid: plainUid } });
+  assert.equal(metaOf(inf.get('labelled')!).labels?.['a'], 'b');
+  assert.deepEqual(inf.list().map(keyOf).sort(), ['labelled', 'plain']);
+  // A handler added later hears of every cached object, expanded.
+  const late: JSONObject[] = [];
+  inf.addEventHandler({ add: (o) => late.push(o) });
+  assert.deepEqual(late.map((o) => `${keyOf(o)} ${metaOf(o).uid !== undefined}`).sort(), ['labelled true', 'plain true']);
+  // An update's old object comes expanded; a delete seen by the watch hands on the watch's last state.
+  await store.update('', 'plain', (cur) => ({ ...cur!, metadata: { ...metaOf(cur!), annotations: { x: 'y' } } }), '');
+  await waitFor(() => seen.includes('update plain true'), 'the update');
+  // A delete found by a relist: the handler gets the expanded object, uid included.
+  failWatch!();
+  await remove(store, 'plain');
+  clock.advance(0);
+  await waitFor(() => inf.get('plain') === undefined, 'the relist');
+  assert.ok(seen.includes('delete plain string'), seen.join(', '));
+  inf.stop();
+  await kv.close();
+});

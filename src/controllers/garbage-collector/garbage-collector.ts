@@ -77,7 +77,7 @@ export class GarbageCollector {
     const starting: Promise<void>[] = [];
     for (const [prefix, store] of current) {
       if (this.watched.has(prefix)) continue;
-      const informer = new Informer(metadataSource(store), { name: `gc ${prefix}`, transform: gcView, ...(this.opts.clock ? { clock: this.opts.clock } : {}) });
+      const informer = new Informer(metadataSource(store), { name: `gc ${prefix}`, transform: gcView, compact: gcCompact, ...(this.opts.clock ? { clock: this.opts.clock } : {}) });
       informer.addEventHandler({
         add: (obj) => this.observed(prefix, obj),
         update: (_old, obj) => this.observed(prefix, obj),
@@ -285,3 +285,21 @@ export function gcView(obj: JSONObject): JSONObject {
   if (obj['kind'] !== undefined) out['kind'] = obj['kind'];
   return out;
 }
+
+/**
+ * What the collector's informers hold of an object (they cover every object of every resource): its uid alone
+ * when its handlers could need no more of it again, having no owners, finalizers or deletion (once gone, its uid
+ * finds its dependents). At a million objects that is about 300 MB less than their metadata views.
+ */
+export const gcCompact = {
+  pack(obj: JSONObject): JSONObject | string {
+    const m = metaOf(obj);
+    const plain = m.ownerReferences === undefined && m.finalizers === undefined && m.deletionTimestamp === undefined;
+    return plain && typeof m.uid === 'string' ? m.uid : obj;
+  },
+  /** An informer key (namespace/name, or name) and uid as the object's metadata. */
+  expand(key: string, uid: string): JSONObject {
+    const slash = key.indexOf('/');
+    return { metadata: slash < 0 ? { name: key, uid } : { name: key.slice(slash + 1), namespace: key.slice(0, slash), uid } };
+  },
+};
