@@ -23,6 +23,13 @@ export type Listener = 'secure' | 'insecure';
 const PREFIX = '/clusters/';
 const ALL_CLUSTERS = '*';
 
+/**
+ * Servers started for writes seen (touch) rather than for a request, at most this many at a time: a leader that
+ * takes the Lease replays the history the store holds, which may name thousands of clusters at once, and each
+ * start lists its cluster's objects and starts its controllers. Requests do not wait in this line.
+ */
+export const BACKGROUND_STARTS = 4;
+
 /** How long a started cluster's server stays without requests before it is stopped (its state stays stored). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
 
@@ -34,6 +41,9 @@ export class LogicalClusters {
   private readonly inflight = new Map<string, number>();
   private readonly lastUsed = new Map<string, number>();
   private readonly sweeper?: ReturnType<typeof setInterval>;
+  /** Clusters touched and waiting for a background start, oldest first, and how many such starts are under way. */
+  private readonly toStart = new Set<string>();
+  private backgroundStarts = 0;
 
   constructor(
     /** The root's LogicalCluster objects, by name. */
@@ -63,7 +73,31 @@ export class LogicalClusters {
   touch(name: string): void {
     if (!this.serves(name)) return;
     if (this.started.has(name)) this.lastUsed.set(name, Date.now());
-    else void this.instance(name).catch((e: unknown) => console.error(`logical cluster ${name}:`, e));
+    else if (!this.instances.has(name)) {
+      this.toStart.add(name);
+      this.startSome();
+    }
+  }
+
+  /** Background starts of touched clusters, BACKGROUND_STARTS at a time; one a request started meanwhile is skipped. */
+  private startSome(): void {
+    while (this.backgroundStarts < BACKGROUND_STARTS && this.toStart.size > 0) {
+      const name = this.toStart.values().next().value!;
+      this.toStart.delete(name);
+      if (this.instances.has(name) || !this.serves(name)) continue;
+      this.backgroundStarts++;
+      void this.instance(name)
+        .catch((e: unknown) => console.error(`logical cluster ${name}:`, e))
+        .finally(() => {
+          this.backgroundStarts--;
+          this.startSome();
+        });
+    }
+  }
+
+  /** Clusters touched and not yet started in the background (diagnostics, tests). */
+  get waitingToStart(): number {
+    return this.toStart.size;
   }
 
   /** The clusters that exist and are not being deleted. */
@@ -119,6 +153,7 @@ export class LogicalClusters {
 
   async close(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
+    this.toStart.clear();
     await Promise.all([...this.instances.keys()].map((n) => this.stopInstance(n)));
   }
 

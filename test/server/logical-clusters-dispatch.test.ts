@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { LogicalClusters, type ClusterInstance } from '../../src/server/logical-clusters.js';
+import { BACKGROUND_STARTS, LogicalClusters, type ClusterInstance } from '../../src/server/logical-clusters.js';
 import type { Informer } from '../../src/controllers/informer.js';
 import type { Handler, RequestContext } from '../../src/server/context.js';
 import type { JSONObject } from '../../src/util/json.js';
@@ -65,4 +65,43 @@ test('an idle cluster’s server is stopped, not while a request is under way, a
   for (let i = 0; i < 50 && s.lc.isStarted('a'); i++) await new Promise((r) => setTimeout(r, 20));
   assert.ok(!s.lc.isStarted('a'));
   await s.lc.close();
+});
+
+test('clusters touched by writes start BACKGROUND_STARTS at a time, in order; a request does not wait in that line', async () => {
+  const names = Array.from({ length: 10 }, (_, i) => `t${i}`);
+  const many: Record<string, JSONObject> = Object.fromEntries(names.map((n) => [n, { metadata: { name: n } }]));
+  const objects = { get: (n: string) => many[n], list: () => Object.values(many) } as unknown as Informer;
+  const pending = new Map<string, () => void>();
+  const startedOrder: string[] = [];
+  const lc = new LogicalClusters(
+    objects,
+    (name) =>
+      new Promise<ClusterInstance>((resolve) => {
+        startedOrder.push(name);
+        pending.set(name, () => resolve({ chains: {}, leading: () => true, close: async () => {} }));
+      }),
+    0,
+  );
+  const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
+  for (const n of names) lc.touch(n);
+  lc.touch('t0'); // touched again while starting: no second start
+  assert.deepEqual(startedOrder, names.slice(0, BACKGROUND_STARTS));
+  assert.equal(lc.waitingToStart, names.length - BACKGROUND_STARTS);
+  // A request for a waiting cluster starts it at once, outside the line, and the line skips it later.
+  void lc.instance('t9');
+  assert.deepEqual(startedOrder.at(-1), 't9');
+  // One start ends: the next in line begins.
+  pending.get('t0')!();
+  await settle();
+  assert.deepEqual(startedOrder, [...names.slice(0, BACKGROUND_STARTS), 't9', names[BACKGROUND_STARTS]]);
+  for (let i = 0; i < 20 && startedOrder.length < names.length; i++) {
+    for (const [n, done] of pending) if (n !== 't9') done();
+    await settle();
+  }
+  assert.deepEqual([...startedOrder].sort(), [...names].sort(), 'each started once');
+  for (const done of pending.values()) done();
+  await settle();
+  assert.equal(lc.waitingToStart, 0, 't9, started by the request, left the line without a second start');
+  assert.equal(startedOrder.length, names.length);
+  await lc.close();
 });
