@@ -52,7 +52,15 @@ interface InformerOptions {
   compact?: {
     pack(obj: JSONObject): JSONObject | string;
     expand(key: string, packed: string): JSONObject;
+    /**
+     * false: what packs to a string is handed to the handlers (expanded) and not kept. get and list then do not
+     * know it, a handler hears of each of its changes as an add, and a relist cannot find it gone (a watch's
+     * DELETED still says so): onRelisted is the handlers' cue.
+     */
+    keepStrings?: boolean;
   };
+  /** After each relist but the first (a watch ended): what happened meanwhile reached the handlers as a relist's differences. */
+  onRelisted?: () => void;
 }
 
 /** Objects per page of a relist (client-go's reflector pages its lists by 500 too): never all decoded at once. */
@@ -78,6 +86,7 @@ export class Informer {
   private readonly onError: (err: unknown) => void;
   private readonly transform: (obj: JSONObject) => JSONObject;
   private readonly compact: InformerOptions['compact'];
+  private readonly onRelisted: (() => void) | undefined;
 
   constructor(
     private readonly store: InformerSource,
@@ -89,6 +98,7 @@ export class Informer {
     this.onError = opts.onError ?? ((err) => console.error(`informer ${opts.name ?? ''}:`, err));
     this.transform = opts.transform ?? ((obj) => obj);
     this.compact = opts.compact;
+    this.onRelisted = opts.onRelisted;
   }
 
   /** The object the cache holds at key as packed. */
@@ -177,6 +187,13 @@ export class Informer {
     } while (continueToken);
     await this.replace(keys, held);
     if (this.stopped) return;
+    if (this.synced && this.onRelisted) {
+      try {
+        this.onRelisted();
+      } catch (e) {
+        this.onError(e);
+      }
+    }
     this.synced = true;
     const from = Number(resourceVersion);
     this.advance(from);
@@ -249,7 +266,8 @@ export class Informer {
   /** The cache holds `held` at key now; handlers get `obj`, or what expanding it gives (a relist's packed items). */
   private put(key: string, held: JSONObject | string, obj: JSONObject = this.expand(key, held)): void {
     const old = this.cache.get(key);
-    this.cache.set(key, held);
+    if (typeof held === 'string' && this.compact?.keepStrings === false) this.cache.delete(key);
+    else this.cache.set(key, held);
     if (old !== undefined) this.notify((h) => h.update?.(this.expand(key, old), obj));
     else this.notify((h) => h.add?.(obj));
   }

@@ -322,3 +322,58 @@ test('informer: a compact cache holds strings for some objects; get, list and ha
   inf.stop();
   await kv.close();
 });
+
+test('informer: a compact cache that keeps no strings hands them on, forgets them, and says when it relisted', async () => {
+  const { kv, store } = setup();
+  let failWatch: (() => void) | undefined;
+  const source: InformerSource = {
+    list: (opts) => store.list(opts),
+    watch: (namespace, from, filter, onEvent, onError) => {
+      let live = true;
+      const inner = store.watch(namespace, from, filter, (ev: WatchEvent) => live && onEvent(ev), onError);
+      failWatch = () => {
+        live = false;
+        onError({} as S.StatusError);
+      };
+      return { close: () => inner.close() };
+    },
+  };
+  const compact = {
+    pack: (o: JSONObject) => (metaOf(o).labels?.['keep'] === undefined ? `uid:${metaOf(o).uid}` : o),
+    expand: (key: string, held: string) => ({ metadata: { name: key, uid: held.slice(4) } }),
+    keepStrings: false,
+  };
+  const seen: string[] = [];
+  let relisted = 0;
+  const clock = new FakeClock();
+  await store.create('', ns('plain'));
+  await store.create('', ns('kept', { keep: 'yes' }));
+  const inf = new Informer(source, { clock, compact, onRelisted: () => relisted++ });
+  inf.addEventHandler({
+    add: (o) => seen.push(`add ${keyOf(o)} ${metaOf(o).uid !== undefined}`),
+    update: (_old, o) => seen.push(`update ${keyOf(o)}`),
+    delete: (o) => seen.push(`delete ${keyOf(o)} ${metaOf(o).uid !== undefined}`),
+  });
+  await inf.start();
+  assert.deepEqual(seen.sort(), ['add kept true', 'add plain true']);
+  assert.equal(inf.get('plain'), undefined, 'not kept');
+  assert.deepEqual(inf.list().map(keyOf), ['kept']);
+  assert.equal(relisted, 0, 'the first list is no relist');
+  // Each change of an object not kept is an add; its watched delete still comes, with its uid.
+  seen.length = 0;
+  await store.update('', 'plain', (cur) => ({ ...cur!, metadata: { ...metaOf(cur!), annotations: { x: 'y' } } }), '');
+  await store.create('', ns('other'));
+  await remove(store, 'other');
+  await waitFor(() => seen.some((e) => e.startsWith('delete other')), 'the delete');
+  assert.deepEqual(seen.filter((e) => !e.startsWith('add other')), ['add plain true', 'delete other true']);
+  // Gone while the watch is down: the kept one is found gone by the relist, the other is not; onRelisted says so.
+  seen.length = 0;
+  failWatch!();
+  await remove(store, 'plain');
+  await remove(store, 'kept');
+  clock.advance(0);
+  await waitFor(() => relisted === 1, 'the relist');
+  assert.deepEqual(seen, ['delete kept true']);
+  inf.stop();
+  await kv.close();
+});

@@ -27,6 +27,11 @@ export class DependencyGraph {
     }
   }
 
+  /** The item keys of every object that has owners. */
+  dependentKeys(): string[] {
+    return [...this.ownersByKey.keys()];
+  }
+
   /** The item keys of the objects naming `uid` as an owner. */
   dependents(uid: string): string[] {
     return [...(this.dependentsByOwner.get(uid) ?? [])];

@@ -77,7 +77,17 @@ export class GarbageCollector {
     const starting: Promise<void>[] = [];
     for (const [prefix, store] of current) {
       if (this.watched.has(prefix)) continue;
-      const informer = new Informer(metadataSource(store), { name: `gc ${prefix}`, transform: gcView, compact: gcCompact, ...(this.opts.clock ? { clock: this.opts.clock } : {}) });
+      const informer = new Informer(metadataSource(store), {
+        name: `gc ${prefix}`,
+        transform: gcView,
+        compact: gcCompact,
+        // An owner without owners or finalizers of its own is not kept: one deleted while the watch was down is
+        // found by checking every dependent again, as their owners are checked (live) before anything is deleted.
+        onRelisted: () => {
+          for (const key of this.graph.dependentKeys()) this.controller.enqueue(key);
+        },
+        ...(this.opts.clock ? { clock: this.opts.clock } : {}),
+      });
       informer.addEventHandler({
         add: (obj) => this.observed(prefix, obj),
         update: (_old, obj) => this.observed(prefix, obj),
@@ -287,11 +297,13 @@ export function gcView(obj: JSONObject): JSONObject {
 }
 
 /**
- * What the collector's informers hold of an object (they cover every object of every resource): its uid alone
- * when its handlers could need no more of it again, having no owners, finalizers or deletion (once gone, its uid
- * finds its dependents). At a million objects that is about 300 MB less than their metadata views.
+ * What the collector's informers hold of an object (they cover every object of every resource): nothing, when its
+ * handlers could need no more of it again, having no owners, finalizers or deletion (its DELETED event carries
+ * the uid that finds its dependents). Packed as its uid, which its handlers get with its name and namespace.
+ * At a million objects that is about 500 MB less than their metadata views.
  */
 export const gcCompact = {
+  keepStrings: false,
   pack(obj: JSONObject): JSONObject | string {
     const m = metaOf(obj);
     const plain = m.ownerReferences === undefined && m.finalizers === undefined && m.deletionTimestamp === undefined;
