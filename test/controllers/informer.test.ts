@@ -34,6 +34,26 @@ function setup() {
   return { kv, store, events, record };
 }
 
+/** The store as an informer source whose current watch the test can break (the informer then relists). */
+function breakable(store: GenericStore): { source: InformerSource; watches(): number; failWatch(): void } {
+  let fail: (() => void) | undefined;
+  let watches = 0;
+  const source: InformerSource = {
+    list: (opts) => store.list(opts),
+    watch: (namespace, from, filter, onEvent, onError) => {
+      watches++;
+      let live = true;
+      const inner = store.watch(namespace, from, filter, (ev: WatchEvent) => live && onEvent(ev), onError);
+      fail = () => {
+        live = false;
+        onError({} as S.StatusError);
+      };
+      return { close: () => inner.close() };
+    },
+  };
+  return { source, watches: () => watches, failWatch: () => fail!() };
+}
+
 test('informer: lists into the cache, then follows the watch', async () => {
   const { kv, store, events, record } = setup();
   await store.create('', ns('a'));
@@ -65,22 +85,8 @@ test('informer: keys are namespace/name for namespaced objects, name otherwise',
 
 test('informer: a failed watch is replaced by a relist whose differences reach the handlers', async () => {
   const { kv, store, events, record } = setup();
-  let failWatch: ((err: S.StatusError) => void) | undefined;
-  let watches = 0;
   // The real store, with a watch the test can break.
-  const source: InformerSource = {
-    list: (opts) => store.list(opts),
-    watch: (namespace, from, filter, onEvent, onError) => {
-      watches++;
-      let live = true;
-      const inner = store.watch(namespace, from, filter, (ev: WatchEvent) => live && onEvent(ev), onError);
-      failWatch = (err) => {
-        live = false;
-        onError(err);
-      };
-      return { close: () => inner.close() };
-    },
-  };
+  const { source, watches, failWatch } = breakable(store);
   await store.create('', ns('a'));
   await store.create('', ns('b'));
   const clock = new FakeClock();
@@ -90,14 +96,14 @@ test('informer: a failed watch is replaced by a relist whose differences reach t
   events.length = 0;
 
   // Lost while the watch is broken: b deleted, c created, a updated.
-  failWatch!({} as S.StatusError);
+  failWatch();
   await remove(store, 'b');
   await store.create('', ns('c'));
   await store.update('', 'a', (cur) => ({ ...cur!, metadata: { ...metaOf(cur!), labels: { v: '2' } } }), '');
-  assert.equal(watches, 1);
+  assert.equal(watches(), 1);
   // The relist is scheduled on the clock.
   clock.advance(0);
-  await waitFor(() => watches === 2 && inf.list().length === 2 && Boolean(inf.get('c')), 'the relist');
+  await waitFor(() => watches() === 2 && inf.list().length === 2 && Boolean(inf.get('c')), 'the relist');
   events.sort();
   assert.equal(events.length, 3);
   assert.match(events[0]!, /^add c$/);
@@ -271,19 +277,7 @@ test("informer: a long list's handlers are run in chunks, with turns of the even
 
 test('informer: a compact cache holds strings for some objects; get, list and handlers see them expanded', async () => {
   const { kv, store } = setup();
-  let failWatch: (() => void) | undefined;
-  const source: InformerSource = {
-    list: (opts) => store.list(opts),
-    watch: (namespace, from, filter, onEvent, onError) => {
-      let live = true;
-      const inner = store.watch(namespace, from, filter, (ev: WatchEvent) => live && onEvent(ev), onError);
-      failWatch = () => {
-        live = false;
-        onError({} as S.StatusError);
-      };
-      return { close: () => inner.close() };
-    },
-  };
+  const { source, failWatch } = breakable(store);
   // Namespaces without the label a are held as their uid; the others whole.
   const packed: string[] = [];
   const compact = {
@@ -314,7 +308,7 @@ test('informer: a compact cache holds strings for some objects; get, list and ha
   await store.update('', 'plain', (cur) => ({ ...cur!, metadata: { ...metaOf(cur!), annotations: { x: 'y' } } }), '');
   await waitFor(() => seen.includes('update plain true'), 'the update');
   // A delete found by a relist: the handler gets the expanded object, uid included.
-  failWatch!();
+  failWatch();
   await remove(store, 'plain');
   clock.advance(0);
   await waitFor(() => inf.get('plain') === undefined, 'the relist');
@@ -325,19 +319,7 @@ test('informer: a compact cache holds strings for some objects; get, list and ha
 
 test('informer: a compact cache that keeps no strings hands them on, forgets them, and says when it relisted', async () => {
   const { kv, store } = setup();
-  let failWatch: (() => void) | undefined;
-  const source: InformerSource = {
-    list: (opts) => store.list(opts),
-    watch: (namespace, from, filter, onEvent, onError) => {
-      let live = true;
-      const inner = store.watch(namespace, from, filter, (ev: WatchEvent) => live && onEvent(ev), onError);
-      failWatch = () => {
-        live = false;
-        onError({} as S.StatusError);
-      };
-      return { close: () => inner.close() };
-    },
-  };
+  const { source, failWatch } = breakable(store);
   const compact = {
     pack: (o: JSONObject) => (metaOf(o).labels?.['keep'] === undefined ? `uid:${metaOf(o).uid}` : o),
     expand: (key: string, held: string) => ({ metadata: { name: key, uid: held.slice(4) } }),
@@ -368,7 +350,7 @@ test('informer: a compact cache that keeps no strings hands them on, forgets the
   assert.deepEqual(seen.filter((e) => !e.startsWith('add other')), ['add plain true', 'delete other true']);
   // Gone while the watch is down: the kept one is found gone by the relist, the other is not; onRelisted says so.
   seen.length = 0;
-  failWatch!();
+  failWatch();
   await remove(store, 'plain');
   await remove(store, 'kept');
   clock.advance(0);
