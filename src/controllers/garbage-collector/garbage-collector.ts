@@ -300,7 +300,7 @@ export function gcView(obj: JSONObject): JSONObject {
  * What the collector's informers hold of an object (they cover every object of every resource): nothing, when its
  * handlers could need no more of it again, having no owners, finalizers or deletion (its DELETED event carries
  * the uid that finds its dependents). Packed as its uid, which its handlers get with its name and namespace.
- * At a million objects that is about 500 MB less than their metadata views.
+ * At a million objects the live heap was 348 MiB smaller than with their metadata views kept.
  */
 export const gcCompact = {
   keepStrings: false,
