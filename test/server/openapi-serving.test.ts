@@ -6,6 +6,19 @@ import { startApi, installCronTab, CRONTAB_CRD } from './helpers.js';
 
 const PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 
+/**
+ * The documents follow CRDs through their informer, as kube's OpenAPI controllers do: a moment after the write
+ * (and a new CRD is in them once Established, the write after the one that has it served). Reads until `ok`.
+ */
+async function eventually<T>(read: () => Promise<T>, ok: (x: T) => boolean): Promise<T> {
+  let x = await read();
+  for (let i = 0; i < 200 && !ok(x); i++) {
+    await new Promise((r) => setTimeout(r, 25));
+    x = await read();
+  }
+  return x;
+}
+
 test('/openapi/v2 follows CRD creates, changes and deletes; ETag and 304 as kube-openapi serves them', async () => {
   const api = await startApi();
   try {
@@ -17,7 +30,7 @@ test('/openapi/v2 follows CRD creates, changes and deletes; ETag and 304 as kube
     assert.ok(before.json.paths['/api/v1/namespaces/{name}']);
 
     await installCronTab(api);
-    const created = await api.req('GET', '/openapi/v2');
+    const created = await eventually(() => api.req('GET', '/openapi/v2'), (r) => r.json.definitions['com.example.stable.v1.CronTab'] !== undefined);
     const etag = created.headers.get('etag')!;
     assert.match(etag, /^"[0-9A-F]{128}"$/);
     assert.notEqual(etag, before.headers.get('etag'));
@@ -41,12 +54,7 @@ test('/openapi/v2 follows CRD creates, changes and deletes; ETag and 304 as kube
     const crd = (await api.req('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com')).json;
     crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.suspend = { type: 'boolean', nullable: true };
     assert.equal((await api.req('PUT', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com', crd)).status, 200);
-    // The document follows the CRD through its informer: a moment after the write.
-    let changed = await api.req('GET', '/openapi/v2', undefined, { 'If-None-Match': etag });
-    for (let i = 0; i < 200 && changed.status === 304; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      changed = await api.req('GET', '/openapi/v2', undefined, { 'If-None-Match': etag });
-    }
+    const changed = await eventually(() => api.req('GET', '/openapi/v2', undefined, { 'If-None-Match': etag }), (r) => r.status !== 304);
     assert.equal(changed.status, 200);
     assert.notEqual(changed.headers.get('etag'), etag);
     // nullable is not Swagger 2.0: the value is left untyped, as kube's v2 conversion does.
@@ -68,7 +76,7 @@ test('/openapi/v3 over HTTP: ?hash= URLs cached as immutable, a stale hash redir
   const api = await startApi();
   try {
     await installCronTab(api);
-    const index = await api.req('GET', '/openapi/v3');
+    const index = await eventually(() => api.req('GET', '/openapi/v3'), (r) => r.json.paths['apis/stable.example.com/v1'] !== undefined);
     const url: string = index.json.paths['apis/stable.example.com/v1'].serverRelativeURL;
     assert.match(url, /^\/openapi\/v3\/apis\/stable\.example\.com\/v1\?hash=[0-9A-F]{128}$/);
     const pinned = await api.req('GET', url);
@@ -81,12 +89,8 @@ test('/openapi/v3 over HTTP: ?hash= URLs cached as immutable, a stale hash redir
     const crd = (await api.req('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com')).json;
     crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.suspend = { type: 'boolean' };
     assert.equal((await api.req('PUT', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com', crd)).status, 200);
-    // The documents follow the CRD through its informer, as kube's OpenAPI controller does: a moment after the write.
-    let next = url;
-    for (let i = 0; i < 200 && next === url; i++) {
-      if (i > 0) await new Promise((r) => setTimeout(r, 25));
-      next = (await api.req('GET', '/openapi/v3')).json.paths['apis/stable.example.com/v1'].serverRelativeURL;
-    }
+    const pathOf = (r: { json: any }): string => r.json.paths['apis/stable.example.com/v1'].serverRelativeURL;
+    const next = pathOf(await eventually(() => api.req('GET', '/openapi/v3'), (r) => pathOf(r) !== url));
     assert.notEqual(next, url, 'the URL moved with the schema');
     const stale = await fetch(api.url + url, { redirect: 'manual' });
     assert.equal(stale.status, 301);
