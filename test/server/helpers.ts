@@ -93,12 +93,15 @@ export async function installCronTab(api: Api, crd: any = CRONTAB_CRD): Promise<
   if (r.status !== 201) throw new Error(`CRD create: ${r.status} ${r.text}`);
   const plural = crd.spec.names.plural;
   const v = crd.spec.versions[0].name;
+  // Served once its names are accepted; in discovery and OpenAPI once Established (the condition written after).
   for (let i = 0; i < 200; i++) {
     const l = await api.req('GET', `/apis/${crd.spec.group}/${v}/${plural}`);
-    if (l.status === 200) return;
+    const got = await api.req('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`);
+    const established = got.json?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True');
+    if (l.status === 200 && established) return;
     await new Promise((res) => setTimeout(res, 10));
   }
-  throw new Error('CRD never served');
+  throw new Error('CRD never served and Established');
 }
 
 export const cronTab = (name: string, extra: Record<string, unknown> = {}): any => ({
