@@ -4,30 +4,17 @@
 // were stored at until rewritten.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startApi, type Api } from './helpers.js';
+import { startApi, widgetsCrd, type Api } from './helpers.js';
 
 const obj = (props: Record<string, unknown>) => ({ type: 'object', properties: props });
 
 function crd(storage: 'v1beta1' | 'v1', v1Props: Record<string, unknown> = { a: { type: 'string' }, d: { type: 'string' } }) {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-      versions: [
-        {
-          name: 'v1beta1',
-          served: true,
-          storage: storage === 'v1beta1',
-          schema: { openAPIV3Schema: obj({ a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string', default: 'from-v1beta1' } }) },
-        },
-        { name: 'v1', served: true, storage: storage === 'v1', schema: { openAPIV3Schema: obj(v1Props) } },
-      ],
+  return widgetsCrd(storage, (name) => ({
+    schema: {
+      openAPIV3Schema:
+        name === 'v1beta1' ? obj({ a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string', default: 'from-v1beta1' } }) : obj(v1Props),
     },
-  };
+  }));
 }
 
 const path = (v: string, name = '') => `/apis/example.com/${v}/namespaces/default/widgets${name ? `/${name}` : ''}`;

@@ -26,7 +26,12 @@ export async function startApi(opts: Omit<ServerOptions, 'kv'> = {}): Promise<Ap
     ? await createCachedStore(await openEtcdStore({ servers: [etcd.url], codec: etcdCodec() }), { sharedStore: true, serveWatches: true })
     : await createCachedStore(openSqliteStore(':memory:'));
   // On etcd as `serve --storage etcd` runs: the writing controllers under their Lease.
-  const server = await startServer({ kv, insecurePort: 0, ...(etcd ? { leaderElection: {} } : {}), ...opts });
+  return startApiOn(kv, { ...(etcd ? { leaderElection: {} } : {}), ...opts }, async () => await etcd?.destroy());
+}
+
+/** A server on plain HTTP over kv; closing it closes kv too, then runs `after`. */
+export async function startApiOn(kv: KVStore, opts: Omit<ServerOptions, 'kv'> = {}, after?: () => Promise<void>): Promise<Api> {
+  const server = await startServer({ kv, insecurePort: 0, ...opts });
   const url = server.insecureUrl!;
   return {
     server,
@@ -36,7 +41,24 @@ export async function startApi(opts: Omit<ServerOptions, 'kv'> = {}): Promise<Ap
     async close() {
       await server.close();
       await kv.close();
-      await etcd?.destroy();
+      await after?.();
+    },
+  };
+}
+
+type WidgetsVersion = 'v1beta1' | 'v1';
+
+/** example.com's Widgets CRD, served at v1beta1 and v1 and stored at `storage`; `version` adds each one's schema and the rest. */
+export function widgetsCrd(storage: WidgetsVersion, version: (name: WidgetsVersion) => Record<string, unknown>): any {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+      versions: (['v1beta1', 'v1'] as const).map((name) => ({ name, served: true, storage: name === storage, ...version(name) })),
     },
   };
 }

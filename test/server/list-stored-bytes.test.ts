@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { startApi, installCronTab, cronTab, storeWidgetsAtV1, type Api } from './helpers.js';
+import { startApi, installCronTab, cronTab, storeWidgetsAtV1, widgetsCrd, type Api } from './helpers.js';
 import { serveStoredBytes } from '../../src/server/resource-handler.js';
 
 interface Raw {
@@ -183,30 +183,18 @@ test('lists mixing objects served as stored and objects converted from another v
   const api = await startApi();
   try {
     const schema = { openAPIV3Schema: { type: 'object', properties: { a: { type: 'string' } } } };
-    const crd = (storage: string) => ({
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'widgets.example.com' },
-      spec: {
-        group: 'example.com',
-        scope: 'Namespaced',
-        names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-        versions: ['v1beta1', 'v1'].map((name) => ({
-          name,
-          served: true,
-          storage: name === storage,
-          schema,
-          // Printer columns of each kind, kept per object by the Table path (ages rendered per request).
-          additionalPrinterColumns: [
-            { name: 'A', type: 'string', jsonPath: '.a' },
-            { name: 'Gen', type: 'integer', jsonPath: '.metadata.generation' },
-            { name: 'Made', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-            { name: 'Missing', type: 'date', jsonPath: '.status.when' },
-            { name: 'Labels', type: 'string', jsonPath: '.metadata.labels', priority: 1 },
-          ],
-        })),
-      },
-    });
+    const crd = (storage: 'v1beta1' | 'v1') =>
+      widgetsCrd(storage, () => ({
+        schema,
+        // Printer columns of each kind, kept per object by the Table path (ages rendered per request).
+        additionalPrinterColumns: [
+          { name: 'A', type: 'string', jsonPath: '.a' },
+          { name: 'Gen', type: 'integer', jsonPath: '.metadata.generation' },
+          { name: 'Made', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+          { name: 'Missing', type: 'date', jsonPath: '.status.when' },
+          { name: 'Labels', type: 'string', jsonPath: '.metadata.labels', priority: 1 },
+        ],
+      }));
     await installCronTab(api, crd('v1beta1'));
     const w = (v: string, name: string) => ({ apiVersion: `example.com/${v}`, kind: 'Widget', metadata: { name, labels: { v } }, a: `${name} ✓` });
     for (let i = 0; i < 3; i++) assert.equal((await api.req('POST', '/apis/example.com/v1beta1/namespaces/default/widgets', w('v1beta1', `old-${i}`))).status, 201);

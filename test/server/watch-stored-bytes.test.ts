@@ -7,9 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { installCronTab, cronTab, requester, storeWidgetsAtV1, type Api } from './helpers.js';
+import { installCronTab, cronTab, startApiOn, storeWidgetsAtV1, widgetsCrd, type Api } from './helpers.js';
 import { serveStoredBytes } from '../../src/server/resource-handler.js';
-import { startServer } from '../../src/server/server.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import { createCachedStore, type CachedStoreOptions } from '../../src/storage/cache.js';
 
@@ -17,19 +16,7 @@ const CT = '/apis/stable.example.com/v1';
 
 /** A server over SQLite keeping only `ring` recent events in memory: older watches replay history. */
 async function startSmallRing(ring: number, cache: CachedStoreOptions = {}): Promise<Api> {
-  const kv = await createCachedStore(openSqliteStore(':memory:', { eventRingSize: ring }), cache);
-  const server = await startServer({ kv, insecurePort: 0 });
-  const url = server.insecureUrl!;
-  return {
-    server,
-    kv,
-    url,
-    req: requester(url),
-    async close() {
-      await server.close();
-      await kv.close();
-    },
-  };
+  return startApiOn(await createCachedStore(openSqliteStore(':memory:', { eventRingSize: ring }), cache));
 }
 
 interface Opened {
@@ -164,17 +151,7 @@ test('watches mixing objects served as stored and objects converted from another
   const api = await startSmallRing(5);
   try {
     const schema = { openAPIV3Schema: { type: 'object', properties: { x: { type: 'string' } } } };
-    const crd = (storage: string) => ({
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'widgets.example.com' },
-      spec: {
-        group: 'example.com',
-        scope: 'Namespaced',
-        names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-        versions: ['v1beta1', 'v1'].map((name) => ({ name, served: true, storage: name === storage, schema })),
-      },
-    });
+    const crd = (storage: 'v1beta1' | 'v1') => widgetsCrd(storage, () => ({ schema }));
     await installCronTab(api, crd('v1beta1'));
     const from = (await api.req('GET', '/apis/example.com/v1/widgets')).json.metadata.resourceVersion as string;
     const w = (v: string, name: string) => ({ apiVersion: `example.com/${v}`, kind: 'Widget', metadata: { name, labels: { v } }, x: `${name} ✓` });
