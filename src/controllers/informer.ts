@@ -1,6 +1,7 @@
 // An informer over one of the server's own stores: list, then watch from the list's revision, keeping a
 // local cache (key -> object) and telling handlers what changed. A watch that fails (compacted, closed)
 // is replaced by a relist, whose differences from the cache reach the handlers as events too.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { JSONObject } from '../util/json.js';
 import { metaOf, type GenericStore, type WatchEvent } from '../registry/store.js';
 import type { Watcher } from '../storage/types.js';
@@ -67,8 +68,6 @@ interface InformerOptions {
 const RELIST_PAGE = 500;
 /** Listed objects handed to the handlers per turn of the event loop. */
 const REPLACE_CHUNK = 10_000;
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class Informer {
   private cache = new Map<string, JSONObject | string>();

@@ -10,9 +10,7 @@ import { apiApprovalCondition } from './api-approval.js';
 import { findCondition, setCRDCondition } from './names.js';
 import type { CrdControllerOptions } from './naming-controller.js';
 import { updateCrdStatus } from './status-update.js';
-import { KUBE_API_APPROVED_ANNOTATION, type CustomResourceDefinition } from './types.js';
-
-const asCRD = (o: JSONObject): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
+import { asCRD, KUBE_API_APPROVED_ANNOTATION } from './types.js';
 
 export class APIApprovalController {
   readonly controller: Controller;

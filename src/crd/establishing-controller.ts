@@ -9,9 +9,7 @@ import { deepEqual } from '../util/json.js';
 import { establishingSync, isConditionTrue } from './names.js';
 import type { CrdControllerOptions } from './naming-controller.js';
 import { updateCrdStatus } from './status-update.js';
-import type { CustomResourceDefinition } from './types.js';
-
-const asCRD = (o: JSONObject): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
+import { asCRD } from './types.js';
 
 export class EstablishingController {
   readonly controller: Controller;

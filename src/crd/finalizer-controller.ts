@@ -12,7 +12,7 @@ import { setCondition, isConditionTrue } from './conditions.js';
 import type { Condition } from './names.js';
 import type { CrdControllerOptions } from './naming-controller.js';
 import type { CrdServing } from './serving.js';
-import { CRD_CLEANUP_FINALIZER, type CustomResourceDefinition } from './types.js';
+import { asCRD, CRD_CLEANUP_FINALIZER, type CustomResourceDefinition } from './types.js';
 
 /**
  * How the CRD finalizer waits for instances to go. Kube polls every 5 s for up to a minute, then records
@@ -26,8 +26,6 @@ export interface FinalizerTiming {
 }
 
 const DEFAULT_FINALIZER_TIMING: FinalizerTiming = { pollMs: 250, waitMs: 60_000, retryMs: 100 };
-
-const asCRD = (o: JSONObject): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
 
 const pending = (crd: CustomResourceDefinition | undefined): boolean =>
   Boolean(crd?.metadata.deletionTimestamp && crd.metadata.finalizers?.includes(CRD_CLEANUP_FINALIZER));

@@ -9,11 +9,10 @@ import type { JSONObject } from '../util/json.js';
 import { deepEqual } from '../util/json.js';
 import { namingSync } from './names.js';
 import { updateCrdStatus } from './status-update.js';
-import type { CustomResourceDefinition } from './types.js';
+import { asCRD } from './types.js';
 
 export type CrdControllerOptions = Pick<ControllerOptions, 'clock' | 'onError' | 'rateLimiter'>;
 
-const asCRD = (o: JSONObject): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
 const nameOf = (o: JSONObject): string => asCRD(o).metadata.name ?? '';
 /** A CRD's name is <plural>.<group>. */
 const groupOfName = (name: string): string => name.slice(name.indexOf('.') + 1);

@@ -3,6 +3,7 @@
 // own, as in kube, so that the naming controller's pass over the stored CRDs at start-up (which readiness
 // waits for) does not convert every schema: this one runs after that pass, yielding to requests between
 // CRDs (about 2 ms each for the corpus CRDs).
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Controller } from '../controllers/controller.js';
 import type { InformerView } from '../controllers/informer.js';
 import { realClock, type Clock } from '../controllers/clock.js';
@@ -12,10 +13,7 @@ import { findCondition, removeCRDCondition, setCRDCondition } from './names.js';
 import { cachedNonStructuralCondition } from './non-structural-cache.js';
 import type { CrdControllerOptions } from './naming-controller.js';
 import { updateCrdStatus } from './status-update.js';
-import type { CustomResourceDefinition, CustomResourceDefinitionStatus } from './types.js';
-
-const asCRD = (o: JSONObject): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+import { asCRD, type CustomResourceDefinition, type CustomResourceDefinitionStatus } from './types.js';
 
 export class NonStructuralSchemaController {
   readonly controller: Controller;

@@ -8,7 +8,7 @@ import { validateObjectMetaUpdate } from '../schema/objectmeta.js';
 import { defaultCRD } from './defaults.js';
 import { specsSemanticallyEqual } from './internal.js';
 import { validateCRD, validateCRDUpdate, validateCRDStatusUpdate } from './validation.js';
-import { CRD_CLEANUP_FINALIZER, type CustomResourceDefinition } from './types.js';
+import { asCRD, CRD_CLEANUP_FINALIZER, type CustomResourceDefinition } from './types.js';
 import { setCondition } from './conditions.js';
 import { crdSchemaValidator } from './schema-checks.js';
 import { noteStructuralAtCreate } from './non-structural-cache.js';
@@ -16,8 +16,6 @@ import { crdToV1, crdToV1beta1 } from './v1beta1.js';
 
 /** A strategy without the key order, which the kind declarations derive from their Go structs. */
 type CrdStrategy = Omit<Strategy, 'canonicalize'>;
-
-const asCRD = (obj: JSONObject): CustomResourceDefinition => obj as unknown as CustomResourceDefinition;
 
 /** Apply v1 defaults in place (the store hands us a private copy). */
 function applyDefaults(obj: JSONObject): void {

@@ -1,11 +1,8 @@
 // Keeps the serving table (which custom resources are routed, and how) in step with the CRDs, as kube's
 // CRD handler does from its informer: every change rebuilds what changed, a deletion stops serving.
 import type { EventHandlers } from '../controllers/informer.js';
-import type { JSONObject } from '../util/json.js';
 import type { CrdServing } from './serving.js';
-import type { CustomResourceDefinition } from './types.js';
-
-const asCRD = (o: JSONObject): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
+import { asCRD } from './types.js';
 
 export function servingHandlers(serving: Pick<CrdServing, 'update' | 'remove'>): EventHandlers {
   return {

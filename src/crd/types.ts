@@ -107,6 +107,9 @@ export interface CustomResourceDefinitionStatus {
   storedVersions?: string[];
 }
 
+/** A CRD read from a store or an informer (plain JSON) as its type: the stores hold only what validation let in. */
+export const asCRD = (o: object): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
+
 export interface CustomResourceDefinition {
   apiVersion?: string;
   kind?: string;

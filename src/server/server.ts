@@ -1,6 +1,7 @@
 // The API server's assembly: storage → the built-in and custom-resource stores behind one admission chain
 // → the controllers → the API router behind the handler chain (handler-chain.ts), on a TLS listener
 // and optionally a plain one.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ServedResource } from '../api/resource.js';
 import http from 'node:http';
 import https from 'node:https';
@@ -635,7 +636,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         ),
       );
       // The events of the requests just ended (their ResponseComplete waits on the connection's close).
-      await new Promise((r) => setImmediate(r));
+      await nextTurn();
       // The audit backend is the parent's to flush.
       if (!parent) await opts.audit?.backend.shutdown();
     },

@@ -39,6 +39,7 @@
 // revision: whoever reacts to an event (a controller) reads at least that state from the cache. etcd
 // sends one revision's events to each of its watchers separately, so the cache's own watch may
 // hear of a write after another one does.
+import { setImmediate as yieldToIo } from 'node:timers/promises';
 import { KeyIndex } from './cache-index.js';
 import { LabelIndex } from './label-index.js';
 import { CacheWatchers } from './cache-watchers.js';
@@ -113,8 +114,6 @@ const BLOCKING_PAGE = 10_000;
 
 const logLoadError = (err: unknown, retryMs: number): void =>
   console.error(`watch cache: loading failed, retrying in ${retryMs} ms (reads go to the store meanwhile): ${err instanceof Error ? err.message : String(err)}`);
-
-const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * A cache over inner that loads in the background (kube's ResilientWatchCacheInitialization): returned at

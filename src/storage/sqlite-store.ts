@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -428,7 +429,7 @@ export class SqliteStore implements KVStore {
       const hi = Math.min(this.compacted, this.compactDone + COMPACTION_CHUNK);
       this.cleanupChunk(this.compactDone, hi);
       this.compactDone = hi;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
 
