@@ -62,6 +62,12 @@ interface InformerOptions {
   };
   /** After each relist but the first (a watch ended): what happened meanwhile reached the handlers as a relist's differences. */
   onRelisted?: () => void;
+  /**
+   * A watch's new state of a held object, given the state held before: what to hold and hand on instead, e.g.
+   * the new object with the old one's unchanged parts, so that a big object written again and again (a CRD's
+   * status writes) is not held once per write by whatever keeps parts of each state.
+   */
+  reuse?: (held: JSONObject, next: JSONObject) => JSONObject;
 }
 
 /** Objects per page of a relist (client-go's reflector pages its lists by 500 too): never all decoded at once. */
@@ -86,6 +92,7 @@ export class Informer {
   private readonly transform: (obj: JSONObject) => JSONObject;
   private readonly compact: InformerOptions['compact'];
   private readonly onRelisted: (() => void) | undefined;
+  private readonly reuse: InformerOptions['reuse'];
 
   constructor(
     private readonly store: InformerSource,
@@ -98,6 +105,7 @@ export class Informer {
     this.transform = opts.transform ?? ((obj) => obj);
     this.compact = opts.compact;
     this.onRelisted = opts.onRelisted;
+    this.reuse = opts.reuse;
   }
 
   /** The object the cache holds at key as packed. */
@@ -249,7 +257,9 @@ export class Informer {
     if (this.stopped) return;
     const key = keyOf(ev.object);
     if (ev.type === 'ADDED' || ev.type === 'MODIFIED') {
-      const obj = this.transform(ev.object);
+      let obj = this.transform(ev.object);
+      const held = this.reuse && this.cache.get(key);
+      if (held && typeof held !== 'string') obj = this.reuse!(held, obj);
       this.put(key, this.hold(obj), obj);
     }
     else if (ev.type === 'DELETED') {

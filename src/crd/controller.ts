@@ -16,13 +16,13 @@ import { FinalizerController, type FinalizerTiming } from './finalizer-controlle
 import { NamingController } from './naming-controller.js';
 import { NonStructuralSchemaController } from './non-structural-controller.js';
 import type { CrdServing } from './serving.js';
-import { servingHandlers } from './serving-handler.js';
+import { reuseUnchangedSpec, servingHandlers } from './serving-handler.js';
 
 export type { FinalizerTiming } from './finalizer-controller.js';
 
 /** An informer over the CRDs that keeps serving in step with them (not started). */
 export function crdServingInformer(crds: GenericStore, serving: CrdServing, opts: { clock?: Clock } = {}): Informer {
-  const informer = new Informer(crds, { name: 'customresourcedefinitions', ...opts });
+  const informer = new Informer(crds, { name: 'customresourcedefinitions', reuse: reuseUnchangedSpec, ...opts });
   informer.addEventHandler(servingHandlers(serving));
   return informer;
 }

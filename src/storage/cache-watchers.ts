@@ -4,6 +4,7 @@
 // it holds every event of the keys it follows, because the cache follows them all from one watch.
 import { StorageError, type StoreEvent, type WatchOptions, type Watcher } from './types.js';
 import { PrefixWatchers } from './prefix-watchers.js';
+import { DEFAULT_RING_BYTES, copyEvent, eventBytes } from './event-ring.js';
 
 interface CacheWatcher {
   prefix: string;
@@ -17,9 +18,13 @@ interface CacheWatcher {
 
 export class CacheWatchers {
   private readonly buf: Array<StoreEvent | undefined>;
-  /** Index of the oldest event and the number held. */
+  private readonly bytesAt: Float64Array;
+  /** Index of the oldest event, the number held and their value text (see DEFAULT_RING_BYTES). */
   private first = 0;
   private count = 0;
+  private bytes = 0;
+  /** The newest key-value of each key among the events held, to count a shared previous value once. */
+  private readonly newest = new Map<string, StoreEvent>();
   /** Every event with a revision above this is in the ring. */
   private completeAfter: number;
   private readonly watchers = new PrefixWatchers<CacheWatcher>();
@@ -27,8 +32,10 @@ export class CacheWatchers {
   constructor(
     readonly capacity: number,
     revision: number,
+    readonly maxBytes = DEFAULT_RING_BYTES,
   ) {
     this.buf = new Array<StoreEvent | undefined>(Math.max(1, capacity));
+    this.bytesAt = new Float64Array(this.buf.length);
     this.completeAfter = revision;
   }
 
@@ -47,8 +54,10 @@ export class CacheWatchers {
    */
   reset(revision: number, why: StorageError): void {
     this.buf.fill(undefined);
+    this.newest.clear();
     this.first = 0;
     this.count = 0;
+    this.bytes = 0;
     this.completeAfter = revision;
     this.failAll(why);
   }
@@ -57,18 +66,29 @@ export class CacheWatchers {
     for (const w of this.watchers.all()) this.end(w, why);
   }
 
-  /** An event the cache has just applied, in revision order: kept, and delivered to live watchers. */
+  /** An event the cache has just applied, in revision order: kept (a copy), and delivered to live watchers. */
   push(ev: StoreEvent): void {
-    if (this.count === this.buf.length) {
-      const dropped = this.buf[this.first]!;
-      this.buf[this.first] = undefined;
-      this.first = (this.first + 1) % this.buf.length;
-      this.count--;
-      this.completeAfter = Math.max(this.completeAfter, dropped.kv.modRevision);
-    }
-    this.buf[(this.first + this.count) % this.buf.length] = ev;
+    if (this.count === this.buf.length) this.dropOldest();
+    const n = eventBytes(ev, (prev) => this.newest.get(prev.key)?.kv.value === prev.value);
+    const held = copyEvent(ev);
+    const slot = (this.first + this.count) % this.buf.length;
+    this.buf[slot] = held;
+    this.bytesAt[slot] = n;
+    this.bytes += n;
     this.count++;
+    this.newest.set(ev.kv.key, held);
+    while (this.bytes > this.maxBytes && this.count > 1) this.dropOldest();
     this.watchers.forKey(ev.kv.key, (w) => w.live && this.offer(w, ev));
+  }
+
+  private dropOldest(): void {
+    const dropped = this.buf[this.first]!;
+    this.buf[this.first] = undefined;
+    this.bytes -= this.bytesAt[this.first]!;
+    if (this.newest.get(dropped.kv.key) === dropped) this.newest.delete(dropped.kv.key);
+    this.first = (this.first + 1) % this.buf.length;
+    this.count--;
+    this.completeAfter = Math.max(this.completeAfter, dropped.kv.modRevision);
   }
 
   /** Serve a watch from the ring; the caller has checked covers(opts.fromRevision). */
@@ -87,7 +107,11 @@ export class CacheWatchers {
       this.end(w, new StorageError('compacted', `too old resource version: ${w.cursor} (${this.completeAfter})`, this.completeAfter));
       return;
     }
-    for (let i = 0; i < this.count && w.open; i++) this.offer(w, this.buf[(this.first + i) % this.buf.length]!);
+    // Copies: what a watcher's consumer remembers by event object goes with the delivery, not with the ring.
+    for (let i = 0; i < this.count && w.open; i++) {
+      const ev = this.buf[(this.first + i) % this.buf.length]!;
+      if (ev.kv.modRevision > w.cursor && ev.kv.key.startsWith(w.prefix)) this.offer(w, copyEvent(ev));
+    }
     w.live = true;
   }
 

@@ -30,6 +30,8 @@ export interface SqliteStoreOptions {
   compactionIntervalMs?: number;
   /** Recent events kept in memory for resuming watches (default 10,000). */
   eventRingSize?: number;
+  /** The value text those events may hold (default DEFAULT_RING_BYTES, 64 Mi). */
+  eventRingBytes?: number;
   /** Most writes committed in one transaction (default 1,000). */
   maxBatchSize?: number;
   /** How long opening waits for another process to release the file (default 2 s). */
@@ -147,6 +149,7 @@ export class SqliteStore implements KVStore {
     const history: HistoryReader = { readEvents: (prefix, after, upTo, limit) => this.readEvents(prefix, after, upTo, limit) };
     this.hub = new WatchHub(this.rev, history, {
       ringSize: Math.max(0, opts.eventRingSize ?? 10_000),
+      ...(opts.eventRingBytes !== undefined ? { ringBytes: opts.eventRingBytes } : {}),
       replayBatch: 1_000,
       replayWindow: 20_000,
     });
@@ -371,17 +374,18 @@ export class SqliteStore implements KVStore {
       const kv: KeyValue = { key: op.key, value: op.value, createRevision: rev, modRevision: rev };
       return { result: { ok: true, kv, revision: rev }, event: { type: 'put', kv } };
     }
-    const cur = this.readCurrent(op.key);
-    if (cur === undefined) return failed(undefined);
+    const revs = st.getRevisions.get(op.key);
+    if (revs === undefined) return failed(undefined);
+    if ((op.kind === 'update' || op.expected !== undefined) && revs.m !== op.expected) return failed(this.readCurrent(op.key));
+    // The previous value as the ring holds it when it can (the same string, not a second copy; no read).
+    const cur = this.hub.heldPut(revs.m, op.key) ?? this.readCurrent(op.key)!;
     if (op.kind === 'update') {
-      if (cur.modRevision !== op.expected) return failed(cur);
       st.updateKv.run(rev, op.key);
       st.insertLog.run(rev, op.key, op.value, cur.createRevision, cur.modRevision);
       this.rev = rev;
       const kv: KeyValue = { key: op.key, value: op.value, createRevision: cur.createRevision, modRevision: rev };
       return { result: { ok: true, kv, revision: rev }, event: { type: 'put', kv, prev: cur } };
     }
-    if (op.expected !== undefined && cur.modRevision !== op.expected) return failed(cur);
     st.deleteKv.run(op.key);
     st.insertLog.run(rev, op.key, null, cur.createRevision, cur.modRevision);
     this.rev = rev;
@@ -512,6 +516,7 @@ function prepareStatements(db: BetterSqlite3.Database) {
     getMeta: db.prepare<[string], { value: number }>(`SELECT value FROM meta WHERE name = ?`),
     setMeta: db.prepare<[number, string]>(`UPDATE meta SET value = ? WHERE name = ?`),
     maxRev: db.prepare<[], { r: number }>(`SELECT coalesce(max(rev), 0) AS r FROM log`),
+    getRevisions: db.prepare<[string], { c: number; m: number }>(`SELECT create_rev AS c, mod_rev AS m FROM kv WHERE key = ?`),
     getCurrent: db.prepare<[string], CurrentRow>(
       `SELECT kv.create_rev AS c, kv.mod_rev AS m, v.value AS v FROM kv CROSS JOIN log v ON v.rev = kv.mod_rev WHERE kv.key = ?`,
     ),

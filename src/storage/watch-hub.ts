@@ -1,5 +1,5 @@
 import { EventRing, eventRevision } from './event-ring.js';
-import { StorageError, type StoreEvent, type WatchOptions, type Watcher } from './types.js';
+import { StorageError, type KeyValue, type StoreEvent, type WatchOptions, type Watcher } from './types.js';
 import { PrefixWatchers } from './prefix-watchers.js';
 
 /** Where a watch that starts behind the in-memory ring reads its backlog from. */
@@ -14,6 +14,8 @@ export interface HistoryReader {
 interface WatchHubOptions {
   /** Events kept in memory for resuming watches. */
   ringSize: number;
+  /** The value text those events may hold (DEFAULT_RING_BYTES unless given). */
+  ringBytes?: number;
   /** Events read from history per replay step (each step yields to the event loop). */
   replayBatch: number;
   /** Revisions scanned per replay step, so a rare prefix cannot make one step scan everything. */
@@ -36,7 +38,7 @@ export class WatchHub {
     private readonly history: HistoryReader,
     private readonly opts: WatchHubOptions,
   ) {
-    this.ring = new EventRing(opts.ringSize, head);
+    this.ring = new EventRing(opts.ringSize, head, opts.ringBytes);
   }
 
   get head(): number {
@@ -45,6 +47,11 @@ export class WatchHub {
 
   get size(): number {
     return this.watchers.size;
+  }
+
+  /** The key-value a published put of `key` at `rev` wrote, while the ring holds it (to share its strings). */
+  heldPut(rev: number, key: string): KeyValue | undefined {
+    return this.ring.heldPut(rev, key);
   }
 
   /** Record freshly committed events (consecutive revisions, oldest first) and deliver them. */

@@ -359,3 +359,31 @@ test('informer: a compact cache that keeps no strings hands them on, forgets the
   inf.stop();
   await kv.close();
 });
+
+test("informer: reuse gives a watched object's new state parts of the one held (a CRD's unchanged spec)", async () => {
+  const { kv, store } = setup();
+  await store.create('', ns('a'));
+  const calls: string[] = [];
+  const inf = new Informer(store, {
+    reuse: (held, next) => {
+      calls.push(`${metaOf(held).resourceVersion}->${metaOf(next).resourceVersion}`);
+      return { ...next, spec: held['spec'] };
+    },
+  });
+  const updates: Array<[JSONObject, JSONObject]> = [];
+  inf.addEventHandler({ update: (old, o) => updates.push([old, o]) });
+  await inf.start();
+  assert.deepEqual(calls, [], 'not for what a list brings');
+  const spec = inf.get('a')!['spec'];
+  assert.ok(spec !== undefined);
+  await store.update('', 'a', (cur) => ({ ...cur!, metadata: { ...metaOf(cur!), labels: { x: 'y' } } }), '');
+  await waitFor(() => updates.length === 1, 'the update');
+  const [old, now] = updates[0]!;
+  assert.equal(now['spec'], spec, 'handlers get the held spec object');
+  assert.equal(inf.get('a')!['spec'], spec, 'and the cache holds it');
+  assert.equal(metaOf(now).labels?.['x'], 'y', 'the rest is the new state');
+  assert.equal(calls.length, 1);
+  assert.equal(calls[0], `${metaOf(old).resourceVersion}->${metaOf(now).resourceVersion}`);
+  inf.stop();
+  await kv.close();
+});

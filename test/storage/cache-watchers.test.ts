@@ -93,3 +93,31 @@ it('watchers closed or added while an event is delivered', async () => {
   late!.close();
   assert.equal(ring.size, 1);
 });
+
+it('the ring holds at most its value-text budget beyond the newest event, and replays copies', async () => {
+  const value = 'v'.repeat(100);
+  const ring = new CacheWatchers(1000, 0, 250);
+  const put = (key: string, revision: number, prev?: StoreEvent): StoreEvent => ({
+    type: 'put',
+    kv: { key, value, createRevision: prev?.kv.createRevision ?? revision, modRevision: revision },
+    ...(prev ? { prev: prev.kv } : {}),
+  });
+  const first = put('/a/x', 1);
+  ring.push(first);
+  // Its previous value is the first event's key-value, held already: 200 in all, both kept.
+  ring.push(put('/a/x', 2, first));
+  assert.ok(ring.covers(0));
+  const replayed: StoreEvent[] = [];
+  ring.watch('/a/', { fromRevision: 0, onEvent: (ev) => replayed.push(ev) });
+  await nextTurn();
+  assert.deepEqual(replayed.map((ev) => ev.kv.modRevision), [1, 2]);
+  assert.notEqual(replayed[0], first, 'a replay hands out a copy, not the event delivered live');
+  assert.equal(replayed[0]!.kv, first.kv);
+  ring.push(put('/a/y', 3));
+  assert.ok(!ring.covers(0), 'past 250 the oldest event goes');
+  assert.ok(ring.covers(1));
+  let failed: Error | undefined;
+  ring.watch('/a/', { fromRevision: 0, onEvent: () => {}, onError: (err) => (failed = err) });
+  await nextTurn();
+  assert.match(String(failed?.message), /too old resource version/);
+});

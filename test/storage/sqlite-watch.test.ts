@@ -37,6 +37,30 @@ describe('sqlite store: watch', () => {
     await s.close();
   });
 
+  it("an update's and a delete's previous key-value is the one the ring holds, read from the database without it", async () => {
+    for (const ringSize of [10_000, 0]) {
+      const s = mem(ringSize);
+      const w = record(s, '/a/', await s.currentRevision());
+      await s.create('/a/x', '1');
+      await s.update('/a/x', '2', 1);
+      await s.delete('/a/x', 2);
+      assert.deepEqual(w.events.map(brief), ['put /a/x=1@1', 'put /a/x=2@2 prev=1@1', 'delete /a/x=2@3 prev=2@2']);
+      // Held: the same objects (one copy of a value, however big, for its event and the next one's prev).
+      if (ringSize > 0) {
+        assert.equal(w.events[1]!.prev, w.events[0]!.kv);
+        assert.equal(w.events[2]!.prev, w.events[1]!.kv);
+      } else assert.notEqual(w.events[1]!.prev, w.events[0]!.kv);
+      assert.deepEqual(w.events[2]!.prev, { key: '/a/x', value: '2', createRevision: 1, modRevision: 2 });
+      // A stale expectation is refused with the current key-value, as before.
+      await s.create('/a/y', 'y');
+      const stale = await s.update('/a/y', 'z', 1);
+      assert.ok(!stale.ok);
+      assert.deepEqual(stale.current, { key: '/a/y', value: 'y', createRevision: 4, modRevision: 4 });
+      w.watcher.close();
+      await s.close();
+    }
+  });
+
   it('replays a long backlog from the database in steps and filters a rare prefix', async () => {
     const s = mem(100);
     const rare: number[] = [];

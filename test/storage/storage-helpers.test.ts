@@ -65,6 +65,48 @@ describe('event ring', () => {
     assert.deepEqual(ring.since(1, '/'), []);
   });
 
+  it('holds at most maxBytes of value text beyond its newest event, counting a previous value it holds once', () => {
+    const big = (rev: number, key: string, prev?: StoreEvent): StoreEvent => ({
+      type: 'put',
+      kv: { key, value: 'x'.repeat(100), createRevision: prev?.kv.createRevision ?? rev, modRevision: rev },
+      ...(prev ? { prev: prev.kv } : {}),
+    });
+    const ring = new EventRing(100, 0, 250);
+    const first = big(1, '/a');
+    ring.push(first);
+    // The update's previous value is the first event's, held already: 200 in all.
+    const second = big(2, '/a', first);
+    ring.push(second);
+    assert.ok(ring.covers(0));
+    assert.equal(ring.heldPut(1, '/a'), first.kv, 'the ring keeps the key-value itself');
+    assert.equal(ring.heldPut(1, '/b'), undefined);
+    assert.equal(ring.heldPut(3, '/a'), undefined);
+    // A third event of 100 passes 250: the oldest goes.
+    ring.push(big(3, '/b'));
+    assert.ok(!ring.covers(0));
+    assert.ok(ring.covers(1));
+    assert.equal(ring.heldPut(1, '/a'), undefined);
+    // A previous value the ring no longer holds counts: 100 + 100 + 100 (3) + 100 (4) > 250.
+    ring.push(big(4, '/a', { type: 'put', kv: { key: '/a', value: 'y'.repeat(100), createRevision: 1, modRevision: 1 } }));
+    assert.ok(ring.covers(3) && !ring.covers(2));
+    // One event larger than the budget is still held: the newest always is.
+    const huge: StoreEvent = { type: 'put', kv: { key: '/c', value: 'z'.repeat(1000), createRevision: 5, modRevision: 5 } };
+    ring.push(huge);
+    assert.ok(ring.covers(4) && !ring.covers(3));
+    assert.deepEqual(ring.since(4, '/').map((e) => e.kv.modRevision), [5]);
+  });
+
+  it('keeps its own copy of each event and hands out copies', () => {
+    const ring = new EventRing(5, 0);
+    const pushed = ev(1);
+    ring.push(pushed);
+    const [a] = ring.since(0, '/');
+    const [b] = ring.since(0, '/');
+    assert.notEqual(a, pushed, 'not the object delivered live: what consumers remember by event goes with it');
+    assert.notEqual(a, b);
+    assert.equal(a!.kv, pushed.kv);
+  });
+
   it('starts over after a gap in revisions', () => {
     const ring = new EventRing(5, 0);
     ring.push(ev(1));
