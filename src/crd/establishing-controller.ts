@@ -8,7 +8,7 @@ import type { JSONObject } from '../util/json.js';
 import { deepEqual } from '../util/json.js';
 import { establishingSync, isConditionTrue } from './names.js';
 import type { CrdControllerOptions } from './naming-controller.js';
-import { updateCrdStatus } from './status-update.js';
+import { CRD_STATUS_WORKERS, updateCrdStatus } from './status-update.js';
 import { asCRD } from './types.js';
 
 export class EstablishingController {
@@ -22,7 +22,7 @@ export class EstablishingController {
   ) {
     this.clock = opts.clock ?? realClock;
     // Each CRD on its own: several writes in flight share the storage's commits instead of waiting one behind another.
-    this.controller = new Controller({ ...opts, name: 'crd establishing controller', workers: 4, sync: (key) => this.sync(key) });
+    this.controller = new Controller({ ...opts, name: 'crd establishing controller', workers: CRD_STATUS_WORKERS, sync: (key) => this.sync(key) });
     // Kube's CRD handler queues a CRD here when it sees its names accepted and it not yet established.
     const consider = (o: JSONObject): void => {
       const crd = asCRD(o);

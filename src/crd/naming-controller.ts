@@ -8,7 +8,7 @@ import type { GenericStore } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
 import { deepEqual } from '../util/json.js';
 import { namingSync } from './names.js';
-import { updateCrdStatus } from './status-update.js';
+import { CRD_STATUS_WORKERS, updateCrdStatus } from './status-update.js';
 import { asCRD } from './types.js';
 
 export type CrdControllerOptions = Pick<ControllerOptions, 'clock' | 'onError' | 'rateLimiter'>;
@@ -16,7 +16,6 @@ export type CrdControllerOptions = Pick<ControllerOptions, 'clock' | 'onError' |
 const nameOf = (o: JSONObject): string => asCRD(o).metadata.name ?? '';
 /** A CRD's name is <plural>.<group>. */
 const groupOfName = (name: string): string => name.slice(name.indexOf('.') + 1);
-const NAMING_WORKERS = 4;
 
 export class NamingController {
   readonly controller: Controller;
@@ -32,7 +31,7 @@ export class NamingController {
     this.clock = opts.clock ?? realClock;
     // Several workers, one sync per group at a time: names conflict only within a group, and kube's single worker
     // (its conflict resolution is not thread-safe) made a thousand CRDs' status writes wait one behind another.
-    this.controller = new Controller({ ...opts, name: 'crd naming controller', workers: NAMING_WORKERS, sync: (key) => this.inGroupOrder(key) });
+    this.controller = new Controller({ ...opts, name: 'crd naming controller', workers: CRD_STATUS_WORKERS, sync: (key) => this.inGroupOrder(key) });
     informer.addEventHandler({
       add: (o) => this.controller.enqueue(nameOf(o)),
       update: (_old, o) => this.controller.enqueue(nameOf(o)),
