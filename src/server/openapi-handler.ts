@@ -2,7 +2,7 @@
 // served resources changes; a v3 document only when its own inputs do, and not before it is asked for.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiRegistry } from './api-registry.js';
-import { publishOpenAPIV3, serveOpenAPIV3, type PublishedOpenAPIV3 } from './openapi.js';
+import { prebuildBuiltinOpenAPIV3, publishOpenAPIV3, serveOpenAPIV3, type PublishedOpenAPIV3 } from './openapi.js';
 import { publishOpenAPIV2, serveOpenAPIV2, type PublishedOpenAPIV2 } from './openapi-v2.js';
 import { writeNotFoundPage } from './http.js';
 
@@ -16,6 +16,16 @@ function publishedV3(registry: ApiRegistry): PublishedOpenAPIV3 {
   const v3 = publishOpenAPIV3(registry.served(), undefined, hit?.v3);
   v3Cache.set(registry, { generation: gen, v3 });
   return v3;
+}
+
+let prebuilding: Promise<void> | undefined;
+
+/** The built-in /openapi/v3 documents built in the background, once per process (every server's are the same). */
+export function prebuildOpenAPI(registry: ApiRegistry): Promise<void> {
+  return (prebuilding ??= prebuildBuiltinOpenAPIV3(registry.served()).then(
+    () => {},
+    () => {},
+  ));
 }
 
 /** Rebuilt, like the v3 documents, when a CRD is created, changed or deleted. */

@@ -75,6 +75,7 @@ import { ValidatingAdmissionPolicyPlugin } from '../admission/validating-policy/
 import { Informer } from '../controllers/informer.js';
 import { validatingAdmissionPolicyBindingKind, validatingAdmissionPolicyKind } from '../apis/admissionregistration/v1/validating-admission-policy.js';
 import { apiRouter } from './router.js';
+import { prebuildOpenAPI } from './openapi-handler.js';
 import { Dispatcher } from './flowcontrol/dispatcher.js';
 import { FlowControlConfigSource } from './flowcontrol/config-source.js';
 import { mandatoryFlowControlConfiguration } from './flowcontrol/mandatory.js';
@@ -718,8 +719,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
   listening = true;
   for (const f of afterListening.splice(0)) f();
+  // The built-in OpenAPI documents, a second after the listeners are up, once per process (clusters share them).
+  const prebuild = setTimeout(() => void prebuildOpenAPI(registry), OPENAPI_PREBUILD_DELAY_MS);
+  prebuild.unref();
+  controllers.push({ stop: () => clearTimeout(prebuild) });
   return out;
 }
+
+const OPENAPI_PREBUILD_DELAY_MS = 1000;
 
 const HEADER_READ_TIMEOUT_MS = 32_000;
 

@@ -7,6 +7,7 @@ import {
   openapiV3GroupVersion,
   openapiV3Index,
   operationIDAndTags,
+  prebuildBuiltinOpenAPIV3,
   publishOpenAPIV3,
   serveOpenAPIV3,
   type OpenAPIV3Document,
@@ -537,3 +538,22 @@ test('serving /openapi/v3: ETag, 304, redirect on a stale hash, immutable cachin
   assert.equal(serveOpenAPIV3(published, path, { accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf, */*;q=0.1' }).status, 200);
 });
 
+
+test('the built-in documents built ahead of the first index are the ones it names, and built once', async () => {
+  // A gitVersion of its own: documents nobody in this process has built yet.
+  const ahead = { gitVersion: 'v1.33.0-prebuilt' };
+  const resources = allResources();
+  const builtins = resources.filter((r) => r.revision === undefined);
+  assert.ok((await prebuildBuiltinOpenAPIV3(resources, ahead)) > 0);
+  assert.equal(await prebuildBuiltinOpenAPIV3(resources, ahead), 0, 'built once per process');
+  const published = publishOpenAPIV3(resources, ahead);
+  for (const key of ['api', 'apis', 'version', 'api/v1']) {
+    const doc = published.documents.get(key)!;
+    // Named by its bytes, as the index built them itself (kube's hash).
+    assert.equal(doc.hash, createHash('sha512').update(doc.body).digest('hex').toUpperCase(), key);
+  }
+  // And the other way round: what an index built, a prebuild finds.
+  const later = { gitVersion: 'v1.33.0-published' };
+  publishOpenAPIV3(builtins, later);
+  assert.equal(await prebuildBuiltinOpenAPIV3(builtins, later), 0);
+});
