@@ -14,7 +14,7 @@ export function defaultCRD(crd: CustomResourceDefinition): CustomResourceDefinit
 }
 
 /** SetDefaults_CustomResourceDefinitionSpec plus the ServiceReference port default, in place. */
-function defaultCRDSpec(spec: CustomResourceDefinitionSpec): void {
+export function defaultCRDSpec(spec: CustomResourceDefinitionSpec): void {
   const names = spec.names;
   if (names) {
     if (!names.singular && names.kind) names.singular = names.kind.toLowerCase();

@@ -5,7 +5,7 @@ import { rfc3339 } from '../util/time.js';
 import type { Strategy } from '../registry/resource-type.js';
 import { metaOf } from '../registry/store.js';
 import { validateObjectMetaUpdate } from '../schema/objectmeta.js';
-import { defaultCRD } from './defaults.js';
+import { defaultCRDSpec } from './defaults.js';
 import { specsSemanticallyEqual } from './internal.js';
 import { validateCRD, validateCRDUpdate, validateCRDStatusUpdate } from './validation.js';
 import { asCRD, CRD_CLEANUP_FINALIZER, type CustomResourceDefinition } from './types.js';
@@ -17,10 +17,10 @@ import { crdToV1, crdToV1beta1 } from './v1beta1.js';
 /** A strategy without the key order, which the kind declarations derive from their Go structs. */
 type CrdStrategy = Omit<Strategy, 'canonicalize'>;
 
-/** Apply v1 defaults in place (the store hands us a private copy). */
+/** Apply v1's spec defaults in place (the store hands us a private copy: no copy of a CRD of hundreds of KB here). */
 function applyDefaults(obj: JSONObject): void {
-  const d = defaultCRD(asCRD(obj)) as unknown as JSONObject;
-  obj['spec'] = d['spec'];
+  const crd = asCRD(obj);
+  if (crd.spec) defaultCRDSpec(crd.spec);
 }
 
 function addStoredVersion(crd: CustomResourceDefinition): void {
