@@ -3,17 +3,31 @@
 // and names them in its error (`json: cannot unmarshal number 1.0 into Go struct field ... of type int64`).
 
 import { hasDigitRun } from './json-int64.js';
+import { closingQuote } from './json-depth.js';
 
-/** A value's path as sigs.k8s.io/json's strict errors write it: `spec.versions[0].maxLength`. */
-type Frame = { kind: 'object'; path: string; key: string; expectKey: boolean } | { kind: 'array'; path: string; index: number };
+/**
+ * A container being scanned. Its path (as sigs.k8s.io/json's strict errors write it: `spec.versions[0].maxLength`)
+ * is only made when a literal inside it is recorded: most bodies that need a scan (a digit before a point in some
+ * description) record nothing.
+ */
+type Frame = { array: boolean; parent: Frame | undefined; parentKey: string; parentIndex: number; key: string; expectKey: boolean; index: number };
+
+function pathOf(f: Frame | undefined): string {
+  if (!f?.parent) return '';
+  const at = pathOf(f.parent);
+  if (f.parent.array) return `${at}[${f.parentIndex}]`;
+  return at ? `${at}.${f.parentKey}` : f.parentKey;
+}
 
 function childPath(top: Frame | undefined): string {
   if (!top) return '';
-  if (top.kind === 'array') return `${top.path}[${top.index}]`;
-  return top.path ? `${top.path}.${top.key}` : top.key;
+  const at = pathOf(top);
+  if (top.array) return `${at}[${top.index}]`;
+  return at ? `${at}.${top.key}` : top.key;
 }
 
-const NUMBER_CHARS = /[-+0-9.eE]/;
+/** A character of a number literal: digits, sign, point, exponent. */
+const isNumberChar = (c: number): boolean => (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
 
 /** Integer literals beyond int64 (Go's ParseInt fails on them) have at least 19 digits. */
 const outsideInt64 = (literal: string): boolean => {
@@ -31,35 +45,33 @@ const outsideInt64 = (literal: string): boolean => {
 export function nonIntegerNumberLiterals(text: string): Map<string, string> | undefined {
   if (!/[0-9][.eE]/.test(text) && !hasDigitRun(text, 19)) return undefined;
   const out = new Map<string, string>();
-  const stack: Frame[] = [];
+  let top: Frame | undefined;
   let i = 0;
   while (i < text.length) {
-    const c = text[i]!;
-    const top = stack[stack.length - 1];
-    if (c === '{') {
-      stack.push({ kind: 'object', path: childPath(top), key: '', expectKey: true });
+    const c = text.charCodeAt(i);
+    if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      top = { array: c === 0x5b, parent: top, parentKey: top?.key ?? '', parentIndex: top?.index ?? 0, key: '', expectKey: c === 0x7b, index: 0 };
       i++;
-    } else if (c === '[') {
-      stack.push({ kind: 'array', path: childPath(top), index: 0 });
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      top = top?.parent;
       i++;
-    } else if (c === '}' || c === ']') {
-      stack.pop();
-      i++;
-    } else if (c === ',') {
-      if (top?.kind === 'array') top.index++;
+    } else if (c === 0x2c /* , */) {
+      if (top?.array) top.index++;
       else if (top) top.expectKey = true;
       i++;
-    } else if (c === ':') {
-      if (top?.kind === 'object') top.expectKey = false;
+    } else if (c === 0x3a /* : */) {
+      if (top && !top.array) top.expectKey = false;
       i++;
-    } else if (c === '"') {
+    } else if (c === 0x22 /* " */) {
+      const end = closingQuote(text, i);
+      if (top && !top.array && top.expectKey) {
+        const raw = text.slice(i + 1, end);
+        top.key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
+      }
+      i = end + 1;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      if (top?.kind === 'object' && top.expectKey) top.key = JSON.parse(text.slice(i, j + 1)) as string;
-      i = j + 1;
-    } else if (c === '-' || (c >= '0' && c <= '9')) {
-      let j = i + 1;
-      while (j < text.length && NUMBER_CHARS.test(text[j]!)) j++;
+      while (j < text.length && isNumberChar(text.charCodeAt(j))) j++;
       const literal = text.slice(i, j);
       if (/[.eE]/.test(literal) || outsideInt64(literal)) out.set(childPath(top), literal);
       i = j;
@@ -82,7 +94,7 @@ export function firstOutOfRangeNumber(text: string): string | undefined {
       for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
     } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
       let j = i + 1;
-      while (j < text.length && NUMBER_CHARS.test(text[j]!)) j++;
+      while (j < text.length && isNumberChar(text.charCodeAt(j))) j++;
       const literal = text.slice(i, j);
       if (!Number.isFinite(Number(literal))) return literal;
       i = j - 1;
