@@ -63,9 +63,9 @@ interface InformerOptions {
   /** After each relist but the first (a watch ended): what happened meanwhile reached the handlers as a relist's differences. */
   onRelisted?: () => void;
   /**
-   * A watch's new state of a held object, given the state held before: what to hold and hand on instead, e.g.
-   * the new object with the old one's unchanged parts, so that a big object written again and again (a CRD's
-   * status writes) is not held once per write by whatever keeps parts of each state.
+   * An object's new state (from a watch or a relist), given the state held before: what to hold and hand on
+   * instead, e.g. the new object with the old one's unchanged parts, so that a big object written again and again
+   * (a CRD's status writes) is not held once per write by whatever keeps parts of each state.
    */
   reuse?: (held: JSONObject, next: JSONObject) => JSONObject;
 }
@@ -257,9 +257,7 @@ export class Informer {
     if (this.stopped) return;
     const key = keyOf(ev.object);
     if (ev.type === 'ADDED' || ev.type === 'MODIFIED') {
-      let obj = this.transform(ev.object);
-      const held = this.reuse && this.cache.get(key);
-      if (held && typeof held !== 'string') obj = this.reuse!(held, obj);
+      const obj = this.transform(ev.object);
       this.put(key, this.hold(obj), obj);
     }
     else if (ev.type === 'DELETED') {
@@ -272,9 +270,14 @@ export class Informer {
     this.advance(revisionOf(ev.object));
   }
 
-  /** The cache holds `held` at key now; handlers get `obj`, or what expanding it gives (a relist's packed items). */
+  /**
+   * The cache holds `held` at key now; handlers get `obj`, or what expanding it gives (a relist's packed items).
+   * An object replacing an object held (by a watch event or a relist) first goes through `reuse`.
+   */
   private put(key: string, held: JSONObject | string, obj: JSONObject = this.expand(key, held)): void {
     const old = this.cache.get(key);
+    // What packs to an object is the object itself (see compact).
+    if (this.reuse && typeof held !== 'string' && old !== undefined && typeof old !== 'string') held = obj = this.reuse(old, held);
     if (typeof held === 'string' && this.compact?.keepStrings === false) this.cache.delete(key);
     else this.cache.set(key, held);
     if (old !== undefined) this.notify((h) => h.update?.(this.expand(key, old), obj));

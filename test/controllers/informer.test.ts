@@ -360,11 +360,14 @@ test('informer: a compact cache that keeps no strings hands them on, forgets the
   await kv.close();
 });
 
-test("informer: reuse gives a watched object's new state parts of the one held (a CRD's unchanged spec)", async () => {
+test("informer: reuse gives a watched or relisted object's new state parts of the one held (a CRD's unchanged spec)", async () => {
   const { kv, store } = setup();
   await store.create('', ns('a'));
+  const { source, failWatch } = breakable(store);
+  const clock = new FakeClock();
   const calls: string[] = [];
-  const inf = new Informer(store, {
+  const inf = new Informer(source, {
+    clock,
     reuse: (held, next) => {
       calls.push(`${metaOf(held).resourceVersion}->${metaOf(next).resourceVersion}`);
       return { ...next, spec: held['spec'] };
@@ -384,6 +387,14 @@ test("informer: reuse gives a watched object's new state parts of the one held (
   assert.equal(metaOf(now).labels?.['x'], 'y', 'the rest is the new state');
   assert.equal(calls.length, 1);
   assert.equal(calls[0], `${metaOf(old).resourceVersion}->${metaOf(now).resourceVersion}`);
+  // A relist's items go through it too.
+  failWatch();
+  await store.update('', 'a', (cur) => ({ ...cur!, metadata: { ...metaOf(cur!), labels: { x: 'z' } } }), '');
+  clock.advance(0);
+  await waitFor(() => updates.length === 2, 'the relist');
+  assert.equal(calls.length, 2);
+  assert.equal(updates[1]![1]['spec'], spec);
+  assert.equal(metaOf(updates[1]![1]).labels?.['x'], 'z');
   inf.stop();
   await kv.close();
 });
