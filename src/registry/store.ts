@@ -409,6 +409,20 @@ export class GenericStore {
 
   private readonly sharedReads = new WeakMap<KeyValue, JSONObject>();
 
+  /**
+   * The object's stored key-value when the cache has it in memory now (undefined: no such object), else
+   * NOT_AT_HAND (read it with getKV). A GET answered from memory then takes no turn of the microtask queue.
+   */
+  kvAtHand(namespace: string, name: string): KeyValue | undefined | typeof NOT_AT_HAND {
+    return this.kv.getAtHand ? this.kv.getAtHand(this.key(namespace, name)) : NOT_AT_HAND;
+  }
+
+  /** The object's JSON as served, from its stored bytes as they are; undefined when it must be decoded (see rawObjects). */
+  rawObject(kv: KeyValue): RawObject | undefined {
+    const at = this.resourceVersionAt(kv);
+    return at < 0 ? undefined : { text: kv.value, at, resourceVersion: String(kv.modRevision) };
+  }
+
   getKV(namespace: string, name: string): Promise<KeyValue> {
     const key = this.key(namespace, name);
     // From the cache's memory without its async layers (a logical cluster's view adds another) where it can.

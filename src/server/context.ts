@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { UserInfo } from '../api/user.js';
 import { nonResourceInfo, type RequestInfo } from './request-info.js';
 import { addWarning } from './http.js';
+import { parseRequestURL } from './request-url.js';
 
 export interface RequestContext {
   readonly req: IncomingMessage;
@@ -92,25 +93,6 @@ class Context implements RequestContext {
 
 /** A fresh context for one request on a listener. */
 export function newRequestContext(req: IncomingMessage, res: ServerResponse, serverAddress: string): RequestContext {
-  const raw = req.url ?? '/';
-  const q = raw.indexOf('?');
-  // Parsing through URL normalises the path as Go's net/url does for percent-encoded segments.
-  const url = new URL(raw, 'http://localhost');
-  return new Context(req, res, goUnescapePath(url.pathname), q < 0 ? new URLSearchParams() : url.searchParams, serverAddress);
-}
-
-/**
- * The path as Go's url.URL.Path holds it, which RequestInfoFactory splits: percent escapes decoded
- * (`/crontabs/%61bc` names "abc"; `%2F` is a slash there too). WHATWG URL keeps them encoded. A path
- * with a malformed escape (which Go's server refuses before any handler) is left as it is.
- */
-function goUnescapePath(path: string): string {
-  if (!path.includes('%')) return path;
-  if (/%(?![0-9a-fA-F]{2})/.test(path)) return path;
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    // Bytes that are not UTF-8: Go keeps them; the replacement character is as close as a JS string gets.
-    return Buffer.from(path.replace(/%([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
-  }
+  const { path, query } = parseRequestURL(req.url ?? '/');
+  return new Context(req, res, path, query, serverAddress);
 }

@@ -34,57 +34,36 @@ export const nonResourceInfo = (path: string, verb: string): RequestInfo => ({
 
 export function requestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
   const info = nonResourceInfo(path, method.toLowerCase());
-  let parts = path.replace(/^\/+|\/+$/g, '').split('/').filter((p, i, a) => p !== '' || i < a.length - 1);
-  if (parts.length === 0 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
-  info.apiPrefix = parts[0]!;
-  parts = parts.slice(1);
+  const all = splitPath(path);
+  if (all.length === 0 || (all[0] !== 'api' && all[0] !== 'apis')) return info;
+  info.apiPrefix = all[0]!;
+  // Indexes into all rather than slices of it: this runs on every request.
+  let at = 1;
   if (info.apiPrefix === 'apis') {
-    if (parts.length < 3) return info; // discovery: /apis, /apis/<group>, /apis/<group>/<version>
-    info.apiGroup = parts[0]!;
-    parts = parts.slice(1);
-  } else if (parts.length < 2) {
+    if (all.length - at < 3) return info; // discovery: /apis, /apis/<group>, /apis/<group>/<version>
+    info.apiGroup = all[at++]!;
+  } else if (all.length - at < 2) {
     return info; // /api, /api/v1
   }
-  info.apiVersion = parts[0]!;
-  parts = parts.slice(1);
+  info.apiVersion = all[at++]!;
   info.isResourceRequest = true;
 
   let watchPrefix = false;
-  if (parts[0] === 'watch') {
+  if (all[at] === 'watch') {
     // The deprecated /watch/ prefix forces the watch verb.
     watchPrefix = true;
-    parts = parts.slice(1);
+    at++;
   }
-  switch (method) {
-    case 'POST':
-      info.verb = 'create';
-      break;
-    case 'GET':
-    case 'HEAD':
-      info.verb = 'get';
-      break;
-    case 'PUT':
-      info.verb = 'update';
-      break;
-    case 'PATCH':
-      info.verb = 'patch';
-      break;
-    case 'DELETE':
-      info.verb = 'delete';
-      break;
-    default:
-      info.verb = '';
+  info.verb = RESOURCE_VERBS.get(method) ?? '';
+  if (all[at] === 'namespaces' && all.length - at > 1) {
+    info.namespace = all[at + 1]!;
+    if (all.length - at > 2 && !NAMESPACE_SUBRESOURCES.has(all[at + 2]!)) at += 2;
   }
-  if (parts[0] === 'namespaces') {
-    if (parts.length > 1) {
-      info.namespace = parts[1]!;
-      if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2]!)) parts = parts.slice(2);
-    }
-  }
-  info.parts = parts;
-  if (parts.length >= 3) info.subresource = parts[2]!;
-  if (parts.length >= 2) info.name = parts[1]!;
-  if (parts.length >= 1) info.resource = parts[0]!;
+  const n = all.length - at;
+  info.parts = at === 0 ? all : all.slice(at);
+  if (n >= 3) info.subresource = all[at + 2]!;
+  if (n >= 2) info.name = all[at + 1]!;
+  if (n >= 1) info.resource = all[at]!;
 
   if (watchPrefix && info.verb === 'get') info.verb = 'watch';
   else if (info.name === '' && info.verb === 'get') {
@@ -97,6 +76,24 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
   }
   return info;
 }
+
+/** kube's splitPath: the path without its leading and trailing slashes, split at the rest (none for ""). */
+function splitPath(path: string): string[] {
+  let from = 0;
+  let to = path.length;
+  while (from < to && path.charCodeAt(from) === 47) from++;
+  while (to > from && path.charCodeAt(to - 1) === 47) to--;
+  return from === to ? [] : path.slice(from, to).split('/');
+}
+
+const RESOURCE_VERBS: ReadonlyMap<string, string> = new Map([
+  ['POST', 'create'],
+  ['GET', 'get'],
+  ['HEAD', 'get'],
+  ['PUT', 'update'],
+  ['PATCH', 'patch'],
+  ['DELETE', 'delete'],
+]);
 
 /** Whether a `watch` query value asks for a watch, as kube's request info reads it (present and empty, 1, true). */
 export function watchParam(w: string | null): boolean {

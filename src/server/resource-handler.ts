@@ -5,7 +5,7 @@ import * as S from '../api/status.js';
 import { GO_VALUE, goQuote, invalid as invalidField, notSupported, required, type FieldError } from '../api/field-error.js';
 import { managerOrUserAgent } from '../registry/field-manager/manager-name.js';
 import type { GenericStore, ListResult, DeleteOptions } from '../registry/store.js';
-import type { KeyValue } from '../storage/types.js';
+import { NOT_AT_HAND, type KeyValue } from '../storage/types.js';
 import { metaOf, rawObjectText, selectFromStoredBytes } from '../registry/store.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { JSONObject } from '../util/json.js';
@@ -126,11 +126,14 @@ function respondObject(r: ResourceRequest, store: GenericStore, code: number, ob
 
 async function get(r: ResourceRequest, store: GenericStore, ns: string): Promise<void> {
   const neg = negotiate(r, 'object', store);
+  const plain = servingStoredBytes && !neg.transform && neg.format === 'json';
+  // In memory and servable as stored (the common GET): answered without waiting on a promise.
+  const atHand = plain ? store.kvAtHand(ns, r.info.name) : undefined;
+  const raw = atHand && atHand !== NOT_AT_HAND ? store.rawObject(atHand) : undefined;
+  if (raw) return writeRaw(r.res, 200, neg.contentType, rawObjectText(raw) + '\n');
   const kv = await store.getKV(ns, r.info.name);
   // Plain JSON: the stored bytes as they are, without a parse and stringify.
-  if (servingStoredBytes && !neg.transform && neg.format === 'json') {
-    return writeRaw(r.res, 200, neg.contentType, rawObjectText((await store.rawObjects([kv])).item(0)) + '\n');
-  }
+  if (plain) return writeRaw(r.res, 200, neg.contentType, rawObjectText((await store.rawObjects([kv])).item(0)) + '\n');
   respondObject(r, store, 200, await store.read(kv), neg);
 }
 

@@ -96,6 +96,8 @@ test('shuffle sharding deals distinct queues from the hash, as kube\'s dealer do
   assert.notEqual(hashFlowID('a', 'b'), hashFlowID('a', 'c'));
   // SHA-256("fs\0user") little-endian: fixed, so flows land where kube's hash puts them.
   assert.equal(hashFlowID('fs', 'user'), Buffer.from(require_sha256('fs\0user')).readBigUInt64LE(0));
+  // Remembered: the second answer is the same.
+  assert.equal(hashFlowID('fs', 'user'), Buffer.from(require_sha256('fs\0user')).readBigUInt64LE(0));
 });
 
 import { createHash } from 'node:crypto';

@@ -3,7 +3,7 @@
 // so the login form has to load first. Every request the console then makes for data is an API request with
 // the user's credentials (the client certificate the browser presents, or the token typed into that form),
 // authenticated and authorized like kubectl's.
-import type { Filter } from '../context.js';
+import type { Filter, RequestContext } from '../context.js';
 import { writeRaw } from '../http.js';
 import type { ConsoleAssets } from '../console-assets.js';
 
@@ -22,10 +22,8 @@ const HEADERS = {
 };
 
 export function withConsole(assets: () => Promise<ConsoleAssets>): Filter {
-  return async (ctx, next) => {
+  const serve = async (ctx: RequestContext, next: () => Promise<void>): Promise<void> => {
     const { path, req, res } = ctx;
-    if (path !== CONSOLE_PATH && !path.startsWith(`${CONSOLE_PATH}/`)) return next();
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (path === CONSOLE_PATH) {
       // Relative, so that a logical cluster's /clusters/<name>/console goes to its own console.
       res.writeHead(301, { Location: 'console/', 'Content-Length': 0 });
@@ -38,5 +36,12 @@ export function withConsole(assets: () => Promise<ConsoleAssets>): Filter {
       return void res.end();
     }
     writeRaw(res, 200, file.contentType, file.body, HEADERS);
+  };
+  // Every other request passes by without a promise of this filter's own.
+  return (ctx, next) => {
+    const { path, req } = ctx;
+    if (path !== CONSOLE_PATH && !path.startsWith(`${CONSOLE_PATH}/`)) return next();
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    return serve(ctx, next);
   };
 }

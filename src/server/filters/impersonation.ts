@@ -3,14 +3,12 @@
 // and authorization, as kube's chain has it: flow control and authorization then see the impersonated user.
 import * as S from '../../api/status.js';
 import { impersonatedUser, impersonationAttributes, impersonationRequests } from '../../auth/impersonation.js';
-import type { Filter } from '../context.js';
+import type { Filter, RequestContext } from '../context.js';
 import { writeRaw } from '../http.js';
 import type { Authorizer } from './authorization.js';
 
 export function withImpersonation(authorize: Authorizer): Filter {
-  return async (ctx, next) => {
-    // Most requests carry no Impersonate-* header: look no further.
-    if (!Object.keys(ctx.req.headers).some((h) => h.startsWith('impersonate-'))) return next();
+  const impersonate = async (ctx: RequestContext, next: () => Promise<void>): Promise<void> => {
     // Every value of a repeated header (Impersonate-Group), which req.headers would join.
     const requests = impersonationRequests(ctx.req.headersDistinct);
     if ('error' in requests) {
@@ -27,10 +25,14 @@ export function withImpersonation(authorize: Authorizer): Filter {
     }
     ctx.user = impersonatedUser(requests);
     // The headers are spent: nothing behind this filter acts on them again.
-    for (const h of Object.keys(ctx.req.headers)) if (h.startsWith('impersonate-')) delete ctx.req.headers[h];
+    for (const h of Object.keys(ctx.req.headers)) if (isImpersonationHeader(h)) delete ctx.req.headers[h];
     await next();
   };
+  // Most requests carry no Impersonate-* header: look no further, without a promise of this filter's own.
+  return (ctx, next) => (Object.keys(ctx.req.headers).some(isImpersonationHeader) ? impersonate(ctx, next) : next());
 }
+
+const isImpersonationHeader = (h: string): boolean => h.startsWith('impersonate-');
 
 // kube's sanitizer escapes &, < and > in every error body.
 const sanitize = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -3,7 +3,7 @@
 import type { Filter } from '../context.js';
 import { requestInfo } from '../request-info.js';
 
-export const withRequestInfo: Filter = async (ctx, next) => {
+export const withRequestInfo: Filter = (ctx, next) => {
   ctx.info = requestInfo(ctx.req.method ?? 'GET', ctx.path, ctx.query);
-  await next();
+  return next();
 };

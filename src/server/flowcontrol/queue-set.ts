@@ -9,6 +9,18 @@ import { dealHand } from './shuffle-sharding.js';
 import type { QueuingConfiguration } from './types.js';
 import type { WorkEstimate } from './work-estimate.js';
 
+/**
+ * Whether queue sets take their shortcuts (dispatch at once when nothing waits; R's inputs kept rather than
+ * recounted). Always on when serving; tests turn it off to check both ways give the same state.
+ */
+let shortcuts = true;
+export function queueSetShortcuts(on: boolean): void {
+  shortcuts = on;
+}
+
+/** How many flows' hands a queue set remembers. */
+const HAND_CACHE_SIZE = 4096;
+
 /** kube's estimatedServiceDuration. */
 const ESTIMATED_SERVICE_SECONDS = 3;
 
@@ -52,8 +64,9 @@ interface Request {
   /** Seat-seconds charged in R: initial seats × 3 s + final seats × additional latency. */
   totalWork: number;
   descr?: RequestDescriptor;
-  arrival: Date;
-  start?: Date;
+  /** When it arrived and was dispatched, in ms since the epoch (Dates only for the dumps). */
+  arrival: number;
+  start?: number;
 }
 
 interface Waiter extends Request {
@@ -127,6 +140,12 @@ export class QueueSet {
   private waitingCount = 0;
   private readonly queuelessExecuting = new Set<Request>();
   private counters = { dispatched: 0, rejected: 0, cancelled: 0 };
+  // What syncTime needs, kept as requests come and go rather than summed over every queue per request: the
+  // queues with a request waiting or executing, and the seats the queues' executing requests hold.
+  private activeQueues = 0;
+  private queueSeatsInUse = 0;
+  /** Each flow's hand, by its hash (dealt with BigInt arithmetic: worth remembering); emptied on configure. */
+  private hands = new Map<bigint, number[]>();
 
   constructor(
     config: QueueSetConfig,
@@ -139,6 +158,7 @@ export class QueueSet {
 
   configure(config: QueueSetConfig): void {
     this.config = config;
+    this.hands.clear();
     const want = config.kind === 'queue' ? config.queuing.queues : 0;
     const byIndex = new Map(this.queues.map((q) => [q.index, q]));
     const next: Queue[] = [];
@@ -168,7 +188,7 @@ export class QueueSet {
       seats: Math.max(estimate.initialSeats, estimate.finalSeats),
       totalWork: estimate.initialSeats * ESTIMATED_SERVICE_SECONDS + (estimate.finalSeats * estimate.additionalLatencyMs) / 1000,
       descr,
-      arrival: new Date(),
+      arrival: Date.now(),
     };
     const c = this.config;
     if (c.kind === 'exempt') return { ticket: this.execute(req, undefined) };
@@ -186,9 +206,11 @@ export class QueueSet {
     }
     // An idle queue starts at the present virtual time, not at its old finish.
     if (queue.waiting.length === 0 && queue.executing === 0) queue.nextDispatchR = this.currentR;
+    if (shortcuts && this.waitingCount === 0 && this.canAccommodate(req.seats)) return { ticket: this.dispatchAtOnce(req, queue) };
     let resolve!: (t: Ticket | undefined) => void;
     const waiting = new Promise<Ticket | undefined>((r) => (resolve = r));
     const w: Waiter = { ...req, arrivalR: this.currentR, queue, resolve };
+    if (queue.waiting.length === 0 && queue.executing === 0) this.activeQueues++;
     queue.waiting.push(w);
     observer?.queued(1, w.seats);
     this.waitingCount++;
@@ -201,12 +223,29 @@ export class QueueSet {
     return { waiting, cancel: () => this.cancel(w) };
   }
 
+  /**
+   * What enqueuing a request and dispatching as much as possible come to when nothing waits and its seats are
+   * free: it is the only head, so it goes at once. Without the waiter, its promise and the pass over every queue
+   * that the general path makes (most requests of a server that is not overloaded take this path).
+   */
+  private dispatchAtOnce(req: Request, queue: Queue): Ticket {
+    // boundNextDispatch with the request at the head: it arrived at the present R.
+    if (queue.nextDispatchR < this.currentR) queue.nextDispatchR = this.currentR;
+    req.observer?.queued(1, req.seats);
+    req.observer?.queued(-1, req.seats);
+    // dispatchOne's round-robin pass ends on the queue it dispatched from.
+    this.robinIndex = this.queues.indexOf(queue);
+    queue.nextDispatchR += req.totalWork;
+    return this.execute(req, queue);
+  }
+
   /** Takes a waiting request out of its queue (its wait ran out, or its client left); it is then refused. */
   private cancel(w: Waiter): void {
     const i = w.queue.waiting.indexOf(w);
     if (i < 0) return; // already dispatched
     this.syncTime();
     w.queue.waiting.splice(i, 1);
+    if (w.queue.waiting.length === 0 && w.queue.executing === 0) this.activeQueues--;
     // kube counts a request taken out of its queue as both rejected and cancelled.
     this.counters.rejected++;
     this.counters.cancelled++;
@@ -223,15 +262,18 @@ export class QueueSet {
   private execute(req: Request, queue: Queue | undefined): Ticket {
     const startedMs = this.nowMs();
     const { seats } = req;
-    req.start = new Date();
+    req.start = Date.now();
     this.counters.dispatched++;
     this.executing++;
     this.seatsInUse += seats;
     req.observer?.executing(1, seats);
     if (queue) {
+      // Dispatched from its queue, where it waited (the queue was active) or, at once, from an idle one.
+      if (queue.executing === 0 && queue.waiting.length === 0) this.activeQueues++;
       queue.executing++;
       queue.requestsExecuting.add(req);
       queue.seatsInUse += seats;
+      this.queueSeatsInUse += seats;
     } else {
       this.queuelessExecuting.add(req);
     }
@@ -252,6 +294,7 @@ export class QueueSet {
     req.observer?.executing(-1, req.seats);
     if (queue) {
       queue.executing--;
+      if (queue.executing === 0 && queue.waiting.length === 0) this.activeQueues--;
       queue.requestsExecuting.delete(req);
       // The queue was charged the estimate at dispatch; settle it with what the request really took.
       queue.nextDispatchR -= req.estimate.initialSeats * (ESTIMATED_SERVICE_SECONDS - seconds);
@@ -265,6 +308,7 @@ export class QueueSet {
       req.observer?.released(req.seats);
       if (queue) {
         queue.seatsInUse -= req.seats;
+        this.queueSeatsInUse -= req.seats;
         this.removeQueueIfUnused(queue);
       }
       this.noteDemand();
@@ -289,8 +333,13 @@ export class QueueSet {
 
   /** Of the flow's hand, the queue with the least work waiting (starting at a rotating offset, as kube does). */
   private shuffleShard(hashValue: bigint, handSize: number): Queue {
-    const deck = this.config.kind === 'queue' ? this.config.queuing.queues : 0;
-    const hand = dealHand(hashValue, deck, Math.min(handSize, deck));
+    let hand = this.hands.get(hashValue);
+    if (!hand) {
+      const deck = this.config.kind === 'queue' ? this.config.queuing.queues : 0;
+      hand = dealHand(hashValue, deck, Math.min(handSize, deck));
+      if (this.hands.size >= HAND_CACHE_SIZE) this.hands.clear();
+      this.hands.set(hashValue, hand);
+    }
     const offset = this.enqueues++ % hand.length;
     let best: Queue | undefined;
     let bestWork = Infinity;
@@ -332,6 +381,8 @@ export class QueueSet {
     const head = min.waiting[0]!;
     if (!this.canAccommodate(head.seats)) return false;
     min.waiting.shift();
+    // Still active: it executes from here on (execute counts it again when it finds the queue idle).
+    if (min.waiting.length === 0 && min.executing === 0) this.activeQueues--;
     head.observer?.queued(-1, head.seats);
     this.waitingCount--;
     this.waitingSeats -= head.seats;
@@ -346,7 +397,7 @@ export class QueueSet {
   /** The queue set as kube's Dump gives it (R is brought up to now first). */
   dump(): QueueSetDump {
     this.syncTime();
-    const req = (r: Request): RequestDump => ({ descr: r.descr, estimate: r.estimate, arrival: r.arrival, start: r.start });
+    const req = (r: Request): RequestDump => ({ descr: r.descr, estimate: r.estimate, arrival: new Date(r.arrival), start: r.start === undefined ? undefined : new Date(r.start) });
     return {
       queues: this.queues.map((q) => ({
         index: q.index,
@@ -412,6 +463,15 @@ export class QueueSet {
     const dt = (now - this.lastRealMs) / 1000;
     this.lastRealMs = now;
     if (dt <= 0 || this.config.kind !== 'queue') return;
+    let active = this.activeQueues;
+    let requested = this.queueSeatsInUse + this.waitingSeats;
+    if (!shortcuts) ({ active, requested } = this.recount());
+    if (active === 0) return;
+    this.currentR += (Math.min(requested, this.config.concurrencyLimit) / active) * dt;
+  }
+
+  /** What activeQueues and the seats requested come to, counted over the queues. */
+  private recount(): { active: number; requested: number } {
     let active = 0;
     let requested = 0;
     for (const q of this.queues) {
@@ -419,7 +479,6 @@ export class QueueSet {
       requested += q.seatsInUse;
       for (const w of q.waiting) requested += w.seats;
     }
-    if (active === 0) return;
-    this.currentR += (Math.min(requested, this.config.concurrencyLimit) / active) * dt;
+    return { active, requested };
   }
 }

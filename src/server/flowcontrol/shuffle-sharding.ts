@@ -8,9 +8,19 @@ export const MAX_HASH_BITS = 60;
 export const requiredEntropyBits = (deckSize: number, handSize: number): number => Math.ceil(Math.log2(deckSize) * handSize);
 
 export function hashFlowID(flowSchemaName: string, distinguisher: string): bigint {
-  const sum = createHash('sha256').update(flowSchemaName).update('\0').update(distinguisher).digest();
-  return sum.readBigUInt64LE(0);
+  const key = `${flowSchemaName}\0${distinguisher}`;
+  let h = flowHashes.get(key);
+  if (h === undefined) {
+    // A SHA-256 per request cost more than the rest of classification: flows repeat, so remember them.
+    if (flowHashes.size >= FLOW_HASH_CACHE_SIZE) flowHashes.clear();
+    h = createHash('sha256').update(key).digest().readBigUInt64LE(0);
+    flowHashes.set(key, h);
+  }
+  return h;
 }
+
+const FLOW_HASH_CACHE_SIZE = 4096;
+const flowHashes = new Map<string, bigint>();
 
 /** The queues of a hand, in the order kube's Dealer deals them. */
 export function dealHand(hashValue: bigint, deckSize: number, handSize: number): number[] {

@@ -64,7 +64,7 @@ export class FlowcontrolMetrics {
     WAIT_BUCKETS,
   );
   private readonly levelGauges: GaugeVec[];
-  private readonly observers = new Map<string, FlowObserver>();
+  private readonly observers = new Map<string, Map<string, Partial<Record<RequestKind, FlowObserver>>>>();
 
   constructor(
     levels: () => Iterable<LevelLimits>,
@@ -91,13 +91,13 @@ export class FlowcontrolMetrics {
 
   /** The observer of the requests of a level, schema and kind (made on first use). */
   observer(level: string, flowSchema: string, kind: RequestKind): FlowObserver {
-    const key = `${level}\0${flowSchema}\0${kind}`;
-    let o = this.observers.get(key);
-    if (!o) {
-      o = this.makeObserver(level, flowSchema, kind);
-      this.observers.set(key, o);
-    }
-    return o;
+    // Nested by the names themselves (strings of the configuration objects, whose hashes V8 keeps) rather than
+    // by a key joined per request, which would be hashed anew each time.
+    let bySchema = this.observers.get(level);
+    if (!bySchema) this.observers.set(level, (bySchema = new Map()));
+    let byKind = bySchema.get(flowSchema);
+    if (!byKind) bySchema.set(flowSchema, (byKind = {}));
+    return (byKind[kind] ??= this.makeObserver(level, flowSchema, kind));
   }
 
   private makeObserver(level: string, fs: string, kind: RequestKind): FlowObserver {
