@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import '../dist/cli/main.js';
+// The command line as one bundled file (scripts/command-bundle.mjs): a fraction of the modules' load time.
+import '../dist/cli/crd-apiserver.js';

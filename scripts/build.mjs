@@ -1,4 +1,5 @@
-// Builds dist/ with tsc, bundles the web console (console/, with esbuild) into dist/console/, and records when, so
+// Builds dist/ with tsc, bundles the web console (console/, with esbuild) into dist/console/ and the command line
+// into dist/cli/crd-apiserver.js (see command-bundle.mjs), and records when, so
 // that `npm start` can skip the build when no source changed since.
 // `node scripts/build.mjs` always builds (npm run build, and prepare on npm install); with --if-stale only when
 // a source is newer than the last build. Exports the staleness check for scripts/start.mjs and the tests.
@@ -8,9 +9,10 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleConsole } from './console-bundle.mjs';
+import { bundleCommand } from './command-bundle.mjs';
 
 /** What the build reads besides node_modules: tsc's configuration, the console's bundling, everything under src and console. */
-const INPUTS = ['tsconfig.json', 'tsconfig.build.json', join('scripts', 'console-bundle.mjs')];
+const INPUTS = ['tsconfig.json', 'tsconfig.build.json', join('scripts', 'console-bundle.mjs'), join('scripts', 'command-bundle.mjs')];
 const SOURCE_DIRS = ['src', 'console'];
 /** Written after a successful build, with the mtime of the build's start. */
 export const STAMP = join('dist', '.build-stamp');
@@ -39,6 +41,7 @@ export function staleReason(root) {
   try {
     stamp = statSync(join(root, STAMP)).mtimeMs;
     statSync(join(root, 'dist', 'cli', 'main.js'));
+    statSync(join(root, COMMAND));
     statSync(join(root, 'dist', 'console', 'console.js'));
   } catch {
     return 'no build yet';
@@ -64,6 +67,7 @@ export async function build(root, { toStderr = false } = {}) {
   const r = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: toStderr ? [0, 2, 2] : 'inherit' });
   let code = r.status ?? 1;
   if (code === 0) code = await writeConsole(root);
+  if (code === 0) code = await writeCommand(root);
   if (code === 0) {
     const stamp = join(root, STAMP);
     writeFileSync(stamp, `${started.toISOString()}\n`);
@@ -84,6 +88,19 @@ async function writeConsole(root) {
     return 0;
   } catch (e) {
     process.stderr.write(`crd-apiserver: bundling the web console failed: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+}
+
+/** The command line as one file: what bin/crd-apiserver.js and npm start run. */
+export const COMMAND = join('dist', 'cli', 'crd-apiserver.js');
+
+async function writeCommand(root) {
+  try {
+    await bundleCommand(join(root, 'dist', 'cli', 'main.js'), join(root, COMMAND));
+    return 0;
+  } catch (e) {
+    process.stderr.write(`crd-apiserver: bundling the command line failed: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
   }
 }

@@ -12,6 +12,7 @@ if (reason !== undefined) {
   if (code !== 0) process.exit(code);
 }
 // In this process rather than a child: one process for signals, and no second Node start-up.
-const main = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+// The bundled command line (one file to load rather than about 470 modules).
+const main = fileURLToPath(new URL('../dist/cli/crd-apiserver.js', import.meta.url));
 process.argv = [process.argv[0], main, 'serve', ...process.argv.slice(2)];
 await import(main);

@@ -25,6 +25,7 @@ import { VERSION_INFO } from '../server/router.js';
 import { mappedServiceResolver, parseServiceMappings } from '../conversion/service-map.js';
 import { OIDC_FLAG_NAMES, type OidcFlags } from '../auth/authentication-config.js';
 import { LOGGING_FORMATS, newLogger, type Logger, type LoggingFormat } from '../util/klog.js';
+import { PACKAGE_ROOT } from '../util/package-root.js';
 
 
 /** --authorization-mode: kube's mode names, each once. */
@@ -54,7 +55,7 @@ function loggerFlags(flags: Map<string, string>): Logger {
 
 /** `crd-apiserver 0.1.0 (Kubernetes v1.33.0)`: ours, and the Kubernetes version served (kube-apiserver prints the latter). */
 function versionLine(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8')) as { version: string };
   return `crd-apiserver ${pkg.version} (Kubernetes ${VERSION_INFO.gitVersion})\n`;
 }
 

@@ -4,6 +4,7 @@
 // or from a dist/ built without it, the console's sources are bundled once in this process with esbuild.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../util/package-root.js';
 
 export interface ConsoleAssets {
   /** File name under /console/ → content type and body. */
@@ -52,7 +53,7 @@ async function loadAssets(): Promise<ConsoleAssets> {
 async function readBuilt(): Promise<{ js: string; css: string } | undefined> {
   if (import.meta.url.endsWith('.ts')) return undefined;
   try {
-    const dir = new URL('../console/', import.meta.url);
+    const dir = new URL('dist/console/', PACKAGE_ROOT);
     const [js, css] = await Promise.all([readFile(new URL('console.js', dir), 'utf8'), readFile(new URL('console.css', dir), 'utf8')]);
     return { js, css };
   } catch {
@@ -61,9 +62,9 @@ async function readBuilt(): Promise<{ js: string; css: string } | undefined> {
 }
 
 async function bundleFromSources(): Promise<{ js: string; css: string }> {
-  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const root = fileURLToPath(PACKAGE_ROOT);
   // A path outside src/, so neither tsc nor the layers test follows it; scripts/build.mjs uses the same options.
-  const script = new URL('../../scripts/console-bundle.mjs', import.meta.url).href;
+  const script = new URL('scripts/console-bundle.mjs', PACKAGE_ROOT).href;
   const { bundleConsole } = (await import(script)) as { bundleConsole(root: string): Promise<{ js: string; css: string }> };
   return bundleConsole(root);
 }

@@ -6,7 +6,7 @@
 // below it, so the store checks against the newest compacted revision it knows of (its own
 // compactions, and what etcd reports when it refuses one) before asking etcd.
 import { readFileSync } from 'node:fs';
-import { Etcd3, type IKeyValue, type IEvent, type IOptions } from 'etcd3';
+import type { Etcd3, IKeyValue, IEvent, IOptions } from 'etcd3';
 import { EtcdWatchMux, type RawWatch } from './etcd-watch.js';
 import { TEXT_CODEC, type EtcdValueCodec } from './etcd-value-codec.js';
 import { etcdRange, keyMapping, rangeStart, toEtcdKey, fromEtcdKey, type KeyMapping } from './etcd-keys.js';
@@ -51,7 +51,10 @@ const COMPACT_REV_KEY = Buffer.from('compact_rev_key');
 /** Connect to etcd and check that it answers. */
 export async function openEtcdStore(opts: EtcdStoreOptions): Promise<EtcdStore> {
   if (opts.servers.length === 0) throw new Error('--etcd-servers must name at least one etcd URL');
-  const store = new EtcdStore(opts);
+  // Loaded here, not with the module: the client (gRPC, protobufjs and etcd's protos) is a fifth of the
+  // server's start-up, and a server on the embedded store never needs it.
+  const { Etcd3: Client } = await import('etcd3');
+  const store = new EtcdStore(opts, Client);
   const timeout = opts.dialTimeoutMs ?? 10_000;
   try {
     await store.ping(timeout);
@@ -86,7 +89,7 @@ export class EtcdStore implements KVStore {
   private compactVersion = 0;
   private compactNext = 0;
 
-  constructor(opts: EtcdStoreOptions) {
+  constructor(opts: EtcdStoreOptions, Client: typeof Etcd3) {
     this.keys = keyMapping(opts.prefix ?? '/registry', opts.root ?? '/registry');
     this.codec = opts.codec ?? TEXT_CODEC;
     const options: IOptions = {
@@ -107,7 +110,7 @@ export class EtcdStore implements KVStore {
         ...(opts.keyFile && { privateKey: readFileSync(opts.keyFile) }),
       };
     }
-    this.client = new Etcd3(options);
+    this.client = new Client(options);
     this.mux = new EtcdWatchMux(this.client.watchClient);
     this.revisionKey = Buffer.from(`${this.keys.prefix}\0revision`, 'utf8');
     const interval = opts.compactionIntervalMs ?? 0;

@@ -4,6 +4,7 @@
 // the process's readings one after another and ends once idle for a while, so a test file that starts several
 // environments parses with a warmed-up parser; it never keeps the process alive.
 import { Worker } from 'node:worker_threads';
+import { PACKAGE_ROOT } from './package-root.js';
 
 /** One object of a manifest file, as JSON text, with what a caller checks before sending it on. */
 export interface ManifestText {
@@ -38,7 +39,7 @@ const IDLE_MS = 10_000;
 
 /** The worker, from dist/; under tsx (the tests) it is TypeScript, and Node 20 gives a worker none of tsx's hooks. */
 function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./manifest-worker.js', import.meta.url));
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('dist/util/manifest-worker.js', PACKAGE_ROOT));
   const worker = JSON.stringify(new URL('./manifest-worker.ts', import.meta.url).href);
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   return new Worker(`import(${tsx}).then((m) => m.register()).then(() => import(${worker}))`, { eval: true });

@@ -173,6 +173,13 @@ test('aggregation: the union of the matching roles\' rules, by name, each once, 
 test('bootstrap reconciliation: missing rules, labels and subjects are added; nothing is removed; a changed roleRef recreates', () => {
   const expected = bootstrapClusterRoles().find((r) => (r['metadata'] as JSONObject)['name'] === 'system:basic-user')!;
   assert.equal(reconcileClusterRole(structuredClone(expected), expected), undefined);
+  // The same rules with a label of the user's own: nothing to do; without a label of the policy's: it comes back.
+  const extra = structuredClone(expected);
+  (extra['metadata'] as { labels: Record<string, string> }).labels['mine'] = 'yes';
+  assert.equal(reconcileClusterRole(extra, expected), undefined);
+  const bare = structuredClone(expected);
+  delete (bare['metadata'] as JSONObject)['labels'];
+  assert.deepEqual((reconcileClusterRole(bare, expected)!['metadata'] as JSONObject)['labels'], { 'kubernetes.io/bootstrapping': 'rbac-defaults' });
   const edited = structuredClone(expected);
   edited['rules'] = [{ verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews'] }, { verbs: ['get'], apiGroups: ['x'], resources: ['y'] }];
   (edited['metadata'] as JSONObject)['labels'] = { mine: 'yes' };

@@ -1,5 +1,5 @@
-// `npm start` (scripts/start.mjs) runs tsc and bundles the console only when a source changed since the last build,
-// then serve with the given flags. Tested on a tiny copy: the real scripts, a one-file "main" that prints its
+// `npm start` (scripts/start.mjs) runs tsc and bundles the console and the command line only when a source changed
+// since the last build, then serve (the bundled command line) with the given flags. Tested on a tiny copy: the real scripts, a one-file "main" that prints its
 // arguments, a one-file console.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -52,6 +52,8 @@ test('npm start builds when there is no build or a source changed, and not other
     assert.match(r.stderr, /building dist\/ \(sources changed since the last build\)/);
     assert.deepEqual(r.argv, ['two', 'serve', '--secure-port', '0']);
     assert.equal(start(root).built, false);
+    // What ran is the bundle, with the edited module inside it.
+    assert.match(readFileSync(join(root, 'dist', 'cli', 'crd-apiserver.js'), 'utf8'), /'two'|"two"/);
 
     // The console is bundled into dist/console/, and rebuilt when its sources change.
     assert.match(readFileSync(join(root, 'dist', 'console', 'console.js'), 'utf8'), /one/);

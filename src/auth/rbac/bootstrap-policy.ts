@@ -7,11 +7,12 @@
 import { readFileSync } from 'node:fs';
 import type { JSONObject } from '../../util/json.js';
 import { isObject } from '../../util/json.js';
+import { PACKAGE_ROOT } from '../../util/package-root.js';
 
 export const AUTO_UPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
 
 /** The policy files: beside src/ in the repository, and beside dist/ in a build (both three levels up). */
-export const BOOTSTRAP_POLICY_DIR = new URL('../../../policy/rbac-bootstrap/', import.meta.url);
+export const BOOTSTRAP_POLICY_DIR = new URL('policy/rbac-bootstrap/', PACKAGE_ROOT);
 
 let parsed: Record<string, unknown> | undefined;
 

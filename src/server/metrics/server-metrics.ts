@@ -2,7 +2,7 @@
 // and Node.js runtime metrics of prom-client (in a Registry of this server's own: tests run many servers in
 // one process, and prom-client's global registry is never used). Label names are sorted and families exposed
 // sorted by name, as Go's client writes them; help texts carry the stability prefix component-base adds.
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { CounterVec, exponentialBuckets, GaugeVec, HistogramVec, type CounterSeries, type HistogramSeries } from './vec.js';
 import { AuthMetrics } from './auth-metrics.js';
 import { FlowcontrolMetrics, type LevelLimits } from './flowcontrol-metrics.js';
@@ -36,8 +36,7 @@ interface RequestSeries {
 
 export class ServerMetrics {
   /** prom-client's registry, for the process and Node.js runtime metrics. */
-  private readonly runtime = new Registry();
-  private runtimeCollected = false;
+  private runtime: Promise<Registry> | undefined;
 
   private readonly requestTotal = new CounterVec(
     'apiserver_request_total',
@@ -260,13 +259,15 @@ export class ServerMetrics {
 
   /** The exposition in Prometheus text format 0.0.4, families sorted by name. */
   async expose(): Promise<string> {
-    if (!this.runtimeCollected) {
-      // Process and Node.js runtime metrics, started with the first scrape: each collector keeps observers for good.
-      collectDefaultMetrics({ register: this.runtime });
-      this.runtimeCollected = true;
-    }
+    // Process and Node.js runtime metrics, started with the first scrape: each collector keeps observers for good.
+    // prom-client is loaded then too (a twentieth of the server's start-up otherwise).
+    this.runtime ??= import('prom-client').then(({ collectDefaultMetrics, Registry }) => {
+      const registry = new Registry();
+      collectDefaultMetrics({ register: registry });
+      return registry;
+    });
     // prom-client writes NaN (an event-loop figure before its first sample) as "Nan"; the format's spelling is "NaN".
-    const runtime = (await this.runtime.metrics()).replace(/ Nan$/gm, ' NaN');
+    const runtime = (await (await this.runtime).metrics()).replace(/ Nan$/gm, ' NaN');
     const blocks = [...this.families.map((f) => ({ name: f.name, text: f.expose() })), ...runtime.split(/\n(?=# HELP )/).filter((b) => b.trim()).map((b) => ({ name: familyName(b), text: b.trimEnd() }))];
     // Byte order, as Go sorts names.
     blocks.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
