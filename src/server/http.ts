@@ -71,8 +71,9 @@ export function writeObject(res: ServerResponse, code: number, obj: unknown, neg
   res.end(body);
 }
 
-export function writeRaw(res: ServerResponse, code: number, contentType: string, body: string | Buffer, headers: Record<string, string> = {}): void {
-  res.writeHead(code, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
+export function writeRaw(res: ServerResponse, code: number, contentType: string, body: string | Buffer, headers?: Record<string, string>): void {
+  const length = Buffer.byteLength(body);
+  res.writeHead(code, headers ? { ...headers, 'Content-Type': contentType, 'Content-Length': length } : { 'Content-Type': contentType, 'Content-Length': length });
   res.end(body);
 }
 

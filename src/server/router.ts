@@ -51,6 +51,8 @@ const HEALTH_PATHS = new Set(['/healthz', '/livez', '/readyz']);
 
 export function apiRouter(opts: RouterOptions): Handler {
   return async (ctx) => {
+    // Most requests: none of the paths below is under /api/ or /apis/.
+    if (ctx.info.isResourceRequest) return serveResourceRequest(ctx, opts);
     const { path, req, res } = ctx;
     if (HEALTH_PATHS.has(path) || /^\/(healthz|livez|readyz)\//.test(path)) return serveHealth(ctx, opts.ready());
     if (path === '/version' || path === '/version/') return writeRaw(res, 200, 'application/json', JSON.stringify(VERSION_INFO, null, 2));
@@ -62,11 +64,8 @@ export function apiRouter(opts: RouterOptions): Handler {
     if ((path === OPENID_CONFIG_PATH || path === JWKS_PATH) && opts.serviceAccountIssuer && discoverableIssuer(opts.serviceAccountIssuer.config.issuers[0]!)) {
       return serveIssuerDiscovery(ctx, opts.serviceAccountIssuer);
     }
-    if (!ctx.info.isResourceRequest) {
-      if (serveDiscovery(opts.registry, req, res, path, ctx.serverAddress)) return;
-      return writeNotFoundPage(res);
-    }
-    return serveResourceRequest(ctx, opts);
+    if (serveDiscovery(opts.registry, req, res, path, ctx.serverAddress)) return;
+    return writeNotFoundPage(res);
   };
 }
 
