@@ -95,6 +95,7 @@ import { CachedKVStore } from '../storage/cache.js';
 import type { Logger } from '../util/klog.js';
 import { logicalClusterKind } from '../apis/tenancy/v1alpha1/logical-cluster.js';
 import { LogicalClusters } from './logical-clusters.js';
+import { ApiResponse } from './response.js';
 import { LogicalClusterController } from './logical-cluster-controller.js';
 import { clusterStore } from '../storage/prefixed-store.js';
 import { allClustersStore } from './all-clusters.js';
@@ -689,6 +690,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         handshakeTimeout: headerReadTimeoutMs,
         minVersion,
         ciphers,
+        ServerResponse: ApiResponse,
       },
       listener(chain, (req) => `${req.socket.localAddress ?? ''}:${req.socket.localPort ?? ''}`),
     );
@@ -701,7 +703,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
   if (opts.insecurePort !== undefined) {
     const chain = entry('insecure');
-    const s = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval }, listener(chain, () => ''));
+    const s = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval, ServerResponse: ApiResponse }, listener(chain, () => ''));
     const port = await listen(s, opts.insecurePort, '127.0.0.1');
     servers.push(s);
     out.insecureUrl = `http://127.0.0.1:${port}`;

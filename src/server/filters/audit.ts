@@ -11,6 +11,7 @@ import { attachAuditRecord, runAudited, type AuditRecord } from '../../audit/rec
 import { evaluatePolicy, levelAtLeast, type AuditConfig, type Policy, type Stage } from '../../audit/policy.js';
 import type { Filter, RequestContext } from '../context.js';
 import { isLongRunning } from '../long-running.js';
+import { responseHeader, setEarlyHeader } from '../response.js';
 
 /** Where events go: a policy to select them and the backends (kube's union of the log and the webhook). */
 export interface AuditBackend {
@@ -100,7 +101,7 @@ function complete(backend: AuditBackend, p: Pending, longRunning: boolean): void
  */
 export const withAuditInit: Filter = (ctx, next) => {
   const given = ctx.req.headers['audit-id'];
-  ctx.res.setHeader('Audit-Id', typeof given === 'string' && given !== '' ? given : randomUUID());
+  setEarlyHeader(ctx.res, 'Audit-Id', typeof given === 'string' && given !== '' ? given : randomUUID());
   return next();
 };
 
@@ -125,7 +126,7 @@ export function withFailedAuthenticationAudit(backend: AuditBackend): Filter {
 
 function begin(ctx: RequestContext, config: AuditConfig): Pending {
   // The ID withAuditInit gave the request (and the response's Audit-Id header).
-  const set = ctx.res.getHeader('audit-id');
+  const set = responseHeader(ctx.res, 'audit-id');
   const auditID = typeof set === 'string' ? set : randomUUID();
   const record: AuditRecord = { wantsRequest: levelAtLeast(config.level, 'Request'), wantsResponse: config.level === 'RequestResponse', annotations: {} };
   attachAuditRecord(ctx.req, ctx.res, record);

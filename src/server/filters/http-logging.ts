@@ -5,6 +5,7 @@
 import type { Filter, RequestContext } from '../context.js';
 import { goDuration, type Logger } from '../../util/klog.js';
 import { cleanScope, normalizedVerb } from '../metrics/request-labels.js';
+import { responseHeader } from '../response.js';
 
 const LEVEL = 3;
 const CALLER = 'httplog/httplog.go:134';
@@ -21,7 +22,7 @@ export function withHttpLogging(logger: Logger): Filter {
 
 function log(logger: Logger, ctx: RequestContext): void {
   const { req, res } = ctx;
-  const auditID = String(res.getHeader('audit-id') ?? '').slice(0, MAX_AUDIT_ID);
+  const auditID = String(responseHeader(res, 'audit-id') ?? '').slice(0, MAX_AUDIT_ID);
   const verb = normalizedVerb({ method: req.method ?? 'GET', info: ctx.info, query: ctx.query, contentType: req.headers['content-type'] }, cleanScope(ctx.info));
   logger.info(LEVEL, CALLER, 'HTTP', [
     ['verb', verb],

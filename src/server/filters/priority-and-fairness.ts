@@ -13,6 +13,7 @@ import { isMutating, listEstimate, minimalEstimate, mutatingEstimate, type WorkE
 import { anonymousUser } from '../../auth/authenticate.js';
 import { tooManyRequests } from './too-many-requests.js';
 import type { FlowcontrolMetrics } from '../metrics/flowcontrol-metrics.js';
+import { setEarlyHeader } from '../response.js';
 
 const MAX_WAIT_MS = 60_000;
 
@@ -112,6 +113,6 @@ function estimate(ctx: RequestContext, c: Classification, opts: PriorityAndFairn
 
 function setHeaders(res: ServerResponse, c: Classification): void {
   if (res.headersSent) return;
-  res.setHeader('X-Kubernetes-PF-FlowSchema-UID', c.schema.metadata.uid ?? '');
-  res.setHeader('X-Kubernetes-PF-PriorityLevel-UID', c.level.config.metadata.uid ?? '');
+  setEarlyHeader(res, 'X-Kubernetes-PF-FlowSchema-UID', c.schema.metadata.uid ?? '');
+  setEarlyHeader(res, 'X-Kubernetes-PF-PriorityLevel-UID', c.level.config.metadata.uid ?? '');
 }
