@@ -5,18 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { QueueSet, queueSetShortcuts, type QueueSetConfig, type RequestObserver, type StartResult, type Ticket } from '../../src/server/flowcontrol/queue-set.js';
 import { hashFlowID } from '../../src/server/flowcontrol/shuffle-sharding.js';
-
-/** A small deterministic generator (mulberry32), so that both runs see the same operations. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../storage/helpers.js';
 
 const FLOWS = ['a', 'b', 'c', 'd', 'e'].map((u) => hashFlowID('fs', u));
 
@@ -28,7 +17,7 @@ function config(limit: number, queues: number): QueueSetConfig {
 async function run(seed: number, shortcuts: boolean): Promise<string[]> {
   queueSetShortcuts(shortcuts);
   try {
-    const rnd = random(seed);
+    const rnd = prng(seed);
     let now = 0;
     const qs = new QueueSet(config(3, 8), () => now);
     const log: string[] = [];
