@@ -39,6 +39,7 @@ export class LogicalClusters {
   private readonly started = new Map<string, ClusterInstance>();
   /** Watches under way per started cluster, and when its last request began or watch ended. */
   private readonly inflight = new Map<string, number>();
+  /** When each started cluster was last used, on performance.now()'s clock (monotonic). */
   private readonly lastUsed = new Map<string, number>();
   private readonly sweeper?: ReturnType<typeof setInterval>;
   /** Clusters touched and waiting for a background start, oldest first, and how many such starts are under way. */
@@ -62,7 +63,7 @@ export class LogicalClusters {
    * Stops the servers of clusters with no watch under way and no request for the idle timeout, and of clusters
    * deleted meanwhile (on a replica other than the one whose controller finalized them).
    */
-  stopIdle(now = Date.now()): void {
+  stopIdle(now = performance.now()): void {
     for (const name of this.started.keys()) {
       const idle = (this.inflight.get(name) ?? 0) === 0 && now - (this.lastUsed.get(name) ?? now) >= this.idleTimeoutMs;
       if (idle || !this.serves(name)) void this.stopInstance(name);
@@ -72,7 +73,7 @@ export class LogicalClusters {
   /** Something changed in the cluster: its server is started if it is not, and counts as used now. */
   touch(name: string): void {
     if (!this.serves(name)) return;
-    if (this.started.has(name)) this.lastUsed.set(name, Date.now());
+    if (this.started.has(name)) this.lastUsed.set(name, performance.now());
     else if (!this.instances.has(name)) {
       this.toStart.add(name);
       this.startSome();
@@ -124,7 +125,7 @@ export class LogicalClusters {
         (inst) => {
           if (this.instances.get(name) !== p) return;
           this.started.set(name, inst);
-          this.lastUsed.set(name, Date.now());
+          this.lastUsed.set(name, performance.now());
         },
         // A start that failed is tried again by the next request.
         () => {
@@ -162,7 +163,8 @@ export class LogicalClusters {
     const chain = inst.chains[listener];
     if (!chain) return root(ctx);
     ctx.path = rest;
-    this.lastUsed.set(name, Date.now());
+    // The request's arrival (performance.now's clock, as every lastUsed): no clock read of its own.
+    this.lastUsed.set(name, ctx.receivedAt);
     // Only a watch outlasts the idle timeout (other requests end within --request-timeout): only watches are
     // counted until they end, which spares every other request a listener.
     if (mayWatch(ctx.query.get('watch'), rest)) {
@@ -170,7 +172,7 @@ export class LogicalClusters {
       ctx.res.once('close', () => {
         if (this.started.get(name) !== inst) return;
         this.inflight.set(name, Math.max(0, (this.inflight.get(name) ?? 1) - 1));
-        this.lastUsed.set(name, Date.now());
+        this.lastUsed.set(name, performance.now());
       });
     }
     return chain(ctx);

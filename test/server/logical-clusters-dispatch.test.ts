@@ -29,7 +29,7 @@ function setup(idleMs: number): { lc: LogicalClusters; seen: string[]; starts: n
 
 const ctx = (url: string): RequestContext & { res: EventEmitter } => {
   const [path, query = ''] = url.split('?');
-  return { path, query: new URLSearchParams(query), res: new EventEmitter(), req: { headers: {} } } as unknown as RequestContext & { res: EventEmitter };
+  return { path, query: new URLSearchParams(query), res: new EventEmitter(), req: { headers: {} }, receivedAt: performance.now() } as unknown as RequestContext & { res: EventEmitter };
 };
 
 test('paths go to their cluster’s chain with the rest of the path; others to root’s', async () => {
@@ -48,12 +48,12 @@ test('an idle cluster’s server is stopped, not while a request is under way, a
   const watch = ctx('/clusters/a/api/v1/configmaps?watch=1');
   await entry(watch);
   assert.ok(s.lc.isStarted('a'));
-  s.lc.stopIdle(Date.now() + 1000);
+  s.lc.stopIdle(performance.now() + 1000);
   assert.ok(s.lc.isStarted('a'), 'a watch under way keeps the server');
   watch.res.emit('close');
-  s.lc.stopIdle(Date.now() + 10);
+  s.lc.stopIdle(performance.now() + 10);
   assert.ok(s.lc.isStarted('a'), 'not idle long enough yet');
-  s.lc.stopIdle(Date.now() + 60);
+  s.lc.stopIdle(performance.now() + 60);
   assert.ok(!s.lc.isStarted('a'));
   await new Promise((r) => setImmediate(r));
   assert.equal(s.closes, 1);
