@@ -51,7 +51,8 @@ export type ResourceRequest = RequestContext;
 
 const FIELD_VALIDATION = ['Ignore', 'Warn', 'Strict'];
 
-export async function serveResource(r: ResourceRequest, store: GenericStore, sub: Subresource, opts: EndpointOptions): Promise<void> {
+// Not async: it hands on the verb's promise (an async function returning one would add turns of the microtask queue).
+export function serveResource(r: ResourceRequest, store: GenericStore, sub: Subresource, opts: EndpointOptions): Promise<void> {
   const { info } = r;
   const ns = store.type.served.namespaced ? info.namespace : '';
   for (const w of opts.warnings ?? []) r.warn(w);
@@ -79,7 +80,7 @@ export async function serveResource(r: ResourceRequest, store: GenericStore, sub
       if (sub) break;
       return deleteCollection(r, store, ns);
   }
-  throw S.methodNotAllowed();
+  return Promise.reject(S.methodNotAllowed());
 }
 
 /** Whether the endpoint's own objects have a protobuf form: built-in kinds with protobuf numbers (not CRDs here). */

@@ -50,9 +50,7 @@ export const VERSION_INFO = {
 const HEALTH_PATHS = new Set(['/healthz', '/livez', '/readyz']);
 
 export function apiRouter(opts: RouterOptions): Handler {
-  return async (ctx) => {
-    // Most requests: none of the paths below is under /api/ or /apis/.
-    if (ctx.info.isResourceRequest) return serveResourceRequest(ctx, opts);
+  const other = async (ctx: RequestContext): Promise<void> => {
     const { path, req, res } = ctx;
     if (HEALTH_PATHS.has(path) || /^\/(healthz|livez|readyz)\//.test(path)) return serveHealth(ctx, opts.ready());
     if (path === '/version' || path === '/version/') return writeRaw(res, 200, 'application/json', JSON.stringify(VERSION_INFO, null, 2));
@@ -67,6 +65,9 @@ export function apiRouter(opts: RouterOptions): Handler {
     if (serveDiscovery(opts.registry, req, res, path, ctx.serverAddress)) return;
     return writeNotFoundPage(res);
   };
+  // Most requests are resource requests (none of the paths `other` serves is under /api/ or /apis/): handed on
+  // without an async function of the router's own around them.
+  return (ctx) => (ctx.info.isResourceRequest ? serveResourceRequest(ctx, opts) : other(ctx));
 }
 
 /** The issuer's OIDC discovery document or key set, cacheable for an hour as kube serves them. */
