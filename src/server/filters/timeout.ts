@@ -8,6 +8,8 @@ import type { Filter, RequestContext } from '../context.js';
 import { isLongRunning } from '../long-running.js';
 
 const INVALID_TIMEOUT = 'invalid timeout specified in the request URL';
+/** performance.now()'s zero in ms since the epoch: arrival times (ctx.receivedAt) as wall-clock times. */
+const TIME_ORIGIN = performance.timeOrigin;
 const TIMED_OUT = 'request did not complete within the allotted timeout';
 
 /** The `timeout` parameter in ms; undefined when absent; a 400 as parseTimeout words it when not a Go duration. */
@@ -28,7 +30,8 @@ export function withRequestTimeout(requestTimeoutMs: number): Filter {
     const asked = userTimeoutMs(ctx.query);
     // Only a shorter, positive timeout replaces the server's.
     const ms = asked !== undefined && asked > 0 && asked < requestTimeoutMs ? asked : requestTimeoutMs;
-    ctx.deadline = Date.now() + ms;
+    // From the request's arrival, in ms since the epoch, without reading the clock again.
+    ctx.deadline = TIME_ORIGIN + ctx.receivedAt + ms;
     // One timer and no extra promises: this runs on every request.
     let expired = false;
     const timer = setTimeout(() => {
