@@ -306,7 +306,11 @@ export function compareGoStrings(a: string, b: string): number {
 /** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
 const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
+/** Printable ASCII (each character one byte): what managers are named with, accepted without a test per character. */
+const printableAscii = /^[\x20-\x7e]*$/;
+
 export function validateFieldManager(manager: string, fldPath: string): FieldError[] {
+  if (manager.length <= FIELD_MANAGER_MAX_LENGTH && printableAscii.test(manager)) return [];
   const errs: FieldError[] = [];
   if (Buffer.byteLength(manager, 'utf8') > FIELD_MANAGER_MAX_LENGTH) errs.push(tooLong(fldPath, '', FIELD_MANAGER_MAX_LENGTH));
   let pos = 0;
