@@ -228,6 +228,15 @@ export class GenericStore {
   }
 
   /**
+   * rawObjects of one key-value, at once when it is served as stored (no batch to make for a write's or a GET's
+   * answer); undefined when it needs decoding (then rawObjects).
+   */
+  rawObjectAsStored(kv: KeyValue): RawObject | undefined {
+    const at = this.resourceVersionAt(kv);
+    return at < 0 ? undefined : { text: kv.value, at, resourceVersion: String(kv.modRevision) };
+  }
+
+  /**
    * Objects as served: those served as stored parsed one at a time as `item(i)` asks (a long list is never
    * all decoded at once); the others converted first, in one batch, so that a failure comes before any output.
    */
