@@ -352,8 +352,13 @@ export class GenericStore {
    * The stored bytes of an object, and the object they are the JSON text of when it is a fresh copy that
    * parsing them would give back exactly (see `built`), else undefined.
    */
-  private async encodeBuilt(obj: JSONObject): Promise<{ value: string; built: JSONObject | undefined }> {
-    const stored = this.type.asyncCodec ? await this.type.asyncCodec.encode(obj) : this.type.toStorage(obj);
+  private encodeBuilt(obj: JSONObject): Promise<{ value: string; built: JSONObject | undefined }> | { value: string; built: JSONObject | undefined } {
+    // Without a conversion webhook, at once: no async function and promise per write for nothing.
+    const codec = this.type.asyncCodec;
+    return codec ? codec.encode(obj).then((stored) => this.encodeStored(stored)) : this.encodeStored(this.type.toStorage(obj));
+  }
+
+  private encodeStored(stored: JSONObject): { value: string; built: JSONObject | undefined } {
     // An empty resourceVersion holds its place in the canonical key order; reads fill it in.
     const meta = { ...metaOf(stored), resourceVersion: '' };
     const order = this.type.storedOrder ?? this.type.strategy.canonicalize;

@@ -281,6 +281,8 @@ function validateCoreFinalizerNames(finalizers: readonly string[], fldPath: stri
  * that are not standard. Names are visited sorted and de-duplicated (sets.String.List()).
  */
 export function finalizerWarnings(newFinalizers: readonly string[], oldFinalizers?: readonly string[]): string[] {
+  // Most writes have no finalizers: nothing to sort or compare.
+  if (newFinalizers.length === 0) return [];
   const fldPath = 'metadata.finalizers';
   const old = new Set(oldFinalizers ?? []);
   const added = [...new Set(newFinalizers)].filter((f) => !old.has(f)).sort(compareGoStrings);
