@@ -69,7 +69,9 @@ function stringMap(m: JsonObject, k: string): Array<[string, string]> {
   const v = m[k];
   if (!isObject(v)) return [];
   const out: Array<[string, string]> = [];
-  for (const [key, val] of Object.entries(v)) {
+  // By key, not Object.entries: the pairs it would make are made here anyway.
+  for (const key of Object.keys(v)) {
+    const val = v[key];
     if (typeof val === 'string') out.push([key, val]);
     else if (val === null) out.push([key, '']);
     else return [];
