@@ -18,12 +18,22 @@ export type AdmissionStepObserver = (type: 'admit' | 'validate', operation: Oper
 export function admissionChain(plugins: readonly AdmissionPlugin[], observeStep?: AdmissionStepObserver): Admission {
   const mutating = plugins.filter((p) => p.admit);
   const validating = plugins.filter((p) => p.validate);
+  // A plugin that answers synchronously (most, for most writes) is not awaited: a turn of the microtask queue
+  // per plugin per write saved; a throw ends the chain as a rejection would.
   const chain: Admission = {
     async admit(attrs) {
-      for (const p of mutating) if (p.operations.includes(attrs.operation)) await p.admit!(attrs);
+      for (const p of mutating) {
+        if (!p.operations.includes(attrs.operation)) continue;
+        const pending = p.admit!(attrs);
+        if (pending) await pending;
+      }
     },
     async validate(attrs) {
-      for (const p of validating) if (p.operations.includes(attrs.operation)) await p.validate!(attrs);
+      for (const p of validating) {
+        if (!p.operations.includes(attrs.operation)) continue;
+        const pending = p.validate!(attrs);
+        if (pending) await pending;
+      }
     },
   };
   if (!observeStep) return chain;

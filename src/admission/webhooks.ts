@@ -79,9 +79,20 @@ export class WebhookConfigurations {
   private readonly mutatingInformer: Informer;
   private readonly validatingInformer: Informer;
 
+  /**
+   * The accessors of each kind, made on the first write after the configurations changed (every write asks for
+   * both, and they seldom change); the informer tells of every change as it makes it.
+   */
+  private mutatingAccessors: readonly WebhookAccessor[] | undefined;
+  private validatingAccessors: readonly WebhookAccessor[] | undefined;
+
   constructor(mutating: GenericStore, validating: GenericStore) {
     this.mutatingInformer = new Informer(mutating, { name: 'mutatingwebhookconfigurations' });
     this.validatingInformer = new Informer(validating, { name: 'validatingwebhookconfigurations' });
+    const forgetMutating = (): void => void (this.mutatingAccessors = undefined);
+    const forgetValidating = (): void => void (this.validatingAccessors = undefined);
+    this.mutatingInformer.addEventHandler({ add: forgetMutating, update: forgetMutating, delete: forgetMutating });
+    this.validatingInformer.addEventHandler({ add: forgetValidating, update: forgetValidating, delete: forgetValidating });
   }
 
   async start(): Promise<void> {
@@ -98,12 +109,12 @@ export class WebhookConfigurations {
     await Promise.all([this.mutatingInformer.waitForStore(), this.validatingInformer.waitForStore()]);
   }
 
-  mutating(): WebhookAccessor[] {
-    return accessors(this.mutatingInformer.list());
+  mutating(): readonly WebhookAccessor[] {
+    return (this.mutatingAccessors ??= accessors(this.mutatingInformer.list()));
   }
 
-  validating(): WebhookAccessor[] {
-    return accessors(this.validatingInformer.list());
+  validating(): readonly WebhookAccessor[] {
+    return (this.validatingAccessors ??= accessors(this.validatingInformer.list()));
   }
 }
 
@@ -181,7 +192,7 @@ interface ReinvocationState {
   shouldReinvoke: boolean;
 }
 
-export function mutatingWebhooks(configs: () => WebhookAccessor[], deps: WebhookDependencies): AdmissionPlugin {
+export function mutatingWebhooks(configs: () => readonly WebhookAccessor[], deps: WebhookDependencies): AdmissionPlugin {
   /** One round of the mutating dispatcher. */
   const round = async (a: AdmissionAttributes, state: ReinvocationState, reinvoking: boolean): Promise<void> => {
     for (const { uid, hook } of configs()) {
@@ -216,34 +227,41 @@ export function mutatingWebhooks(configs: () => WebhookAccessor[], deps: Webhook
   return {
     name: 'MutatingAdmissionWebhook',
     operations: ['CREATE', 'UPDATE', 'DELETE'],
-    async admit(a) {
-      if (isExemptAdmissionConfigurationResource(a.resource)) return;
-      const state: ReinvocationState = { previouslyInvoked: new Set(), reinvoke: new Set(), shouldReinvoke: false };
-      await round(a, state, false);
-      // kube's reinvoker runs the mutating chain once more; only webhooks marked for it are called again.
-      if (state.shouldReinvoke && state.reinvoke.size > 0) await round(a, state, true);
+    admit(a) {
+      // Without webhooks (most servers, most of the time) nothing to wait for.
+      if (isExemptAdmissionConfigurationResource(a.resource) || configs().length === 0) return;
+      return (async () => {
+        const state: ReinvocationState = { previouslyInvoked: new Set(), reinvoke: new Set(), shouldReinvoke: false };
+        await round(a, state, false);
+        // kube's reinvoker runs the mutating chain once more; only webhooks marked for it are called again.
+        if (state.shouldReinvoke && state.reinvoke.size > 0) await round(a, state, true);
+      })();
     },
   };
 }
 
-export function validatingWebhooks(configs: () => WebhookAccessor[], deps: WebhookDependencies): AdmissionPlugin {
+export function validatingWebhooks(configs: () => readonly WebhookAccessor[], deps: WebhookDependencies): AdmissionPlugin {
   return {
     name: 'ValidatingAdmissionWebhook',
     operations: ['CREATE', 'UPDATE', 'DELETE'],
-    async validate(a) {
-      if (isExemptAdmissionConfigurationResource(a.resource)) return;
-      const calls: { hook: JSONObject; invocation: Invocation }[] = [];
-      for (const { hook } of configs()) {
-        const call = await shouldCallHook(hook, a, deps);
-        if (call) calls.push({ hook, invocation: call.invocation });
-      }
-      if (calls.length === 0) return;
-      // All at once; the first failure (in webhook order, as kube's error channel mostly yields it) refuses the request.
-      const outcomes = await Promise.all(calls.map((c) => observedCall(c.hook, a, c.invocation, false, deps)));
-      for (let i = 0; i < calls.length; i++) {
-        const failure = failureOf(calls[i]!.hook, outcomes[i]!);
-        if (failure) throw failure;
-      }
+    validate(a) {
+      if (isExemptAdmissionConfigurationResource(a.resource) || configs().length === 0) return;
+      return validateWith(a);
     },
   };
+
+  async function validateWith(a: AdmissionAttributes): Promise<void> {
+    const calls: { hook: JSONObject; invocation: Invocation }[] = [];
+    for (const { hook } of configs()) {
+      const call = await shouldCallHook(hook, a, deps);
+      if (call) calls.push({ hook, invocation: call.invocation });
+    }
+    if (calls.length === 0) return;
+    // All at once; the first failure (in webhook order, as kube's error channel mostly yields it) refuses the request.
+    const outcomes = await Promise.all(calls.map((c) => observedCall(c.hook, a, c.invocation, false, deps)));
+    for (let i = 0; i < calls.length; i++) {
+      const failure = failureOf(calls[i]!.hook, outcomes[i]!);
+      if (failure) throw failure;
+    }
+  }
 }

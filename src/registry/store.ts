@@ -228,6 +228,15 @@ export class GenericStore {
   }
 
   /**
+   * rawObjects of one key-value, at once when it is served as stored (no batch to make for a write's or a GET's
+   * answer); undefined when it needs decoding (then rawObjects).
+   */
+  rawObjectAsStored(kv: KeyValue): RawObject | undefined {
+    const at = this.resourceVersionAt(kv);
+    return at < 0 ? undefined : { text: kv.value, at, resourceVersion: String(kv.modRevision) };
+  }
+
+  /**
    * Objects as served: those served as stored parsed one at a time as `item(i)` asks (a long list is never
    * all decoded at once); the others converted first, in one batch, so that a failure comes before any output.
    */
@@ -343,8 +352,13 @@ export class GenericStore {
    * The stored bytes of an object, and the object they are the JSON text of when it is a fresh copy that
    * parsing them would give back exactly (see `built`), else undefined.
    */
-  private async encodeBuilt(obj: JSONObject): Promise<{ value: string; built: JSONObject | undefined }> {
-    const stored = this.type.asyncCodec ? await this.type.asyncCodec.encode(obj) : this.type.toStorage(obj);
+  private encodeBuilt(obj: JSONObject): Promise<{ value: string; built: JSONObject | undefined }> | { value: string; built: JSONObject | undefined } {
+    // Without a conversion webhook, at once: no async function and promise per write for nothing.
+    const codec = this.type.asyncCodec;
+    return codec ? codec.encode(obj).then((stored) => this.encodeStored(stored)) : this.encodeStored(this.type.toStorage(obj));
+  }
+
+  private encodeStored(stored: JSONObject): { value: string; built: JSONObject | undefined } {
     // An empty resourceVersion holds its place in the canonical key order; reads fill it in.
     const meta = { ...metaOf(stored), resourceVersion: '' };
     const order = this.type.storedOrder ?? this.type.strategy.canonicalize;
@@ -415,12 +429,6 @@ export class GenericStore {
    */
   kvAtHand(namespace: string, name: string): KeyValue | undefined | typeof NOT_AT_HAND {
     return this.kv.getAtHand ? this.kv.getAtHand(this.key(namespace, name)) : NOT_AT_HAND;
-  }
-
-  /** The object's JSON as served, from its stored bytes as they are; undefined when it must be decoded (see rawObjects). */
-  rawObject(kv: KeyValue): RawObject | undefined {
-    const at = this.resourceVersionAt(kv);
-    return at < 0 ? undefined : { text: kv.value, at, resourceVersion: String(kv.modRevision) };
   }
 
   getKV(namespace: string, name: string): Promise<KeyValue> {

@@ -73,8 +73,25 @@ export function isDNS1035Label(value: string): string[] {
   return errs;
 }
 
+/**
+ * A valid qualified name, ASCII only (so characters are bytes): the subdomain prefix and '/', then the name
+ * part. What it takes the checks below take too, and a name it does not take is checked by them.
+ */
+const validQualifiedNameRe = new RegExp(`^(?:${dns1123SubdomainFmt}/)?${qualifiedNameFmt}$`);
+
 /** A "qualified name": an optional DNS subdomain prefix and '/', then a name part of at most 63 characters. */
 export function isQualifiedName(value: string): string[] {
+  // Label and annotation keys, finalizers: nearly always valid, accepted by one match.
+  if (validQualifiedNameRe.test(value)) {
+    // Matched, it has at most one '/', after the prefix.
+    const slash = value.indexOf('/');
+    if (slash <= DNS1123_SUBDOMAIN_MAX_LENGTH && value.length - slash - 1 <= qualifiedNameMaxLength) return [];
+  }
+  return qualifiedNameErrors(value);
+}
+
+/** isQualifiedName's checks one by one, with their messages. */
+export function qualifiedNameErrors(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
   let name: string;

@@ -69,7 +69,9 @@ function stringMap(m: JsonObject, k: string): Array<[string, string]> {
   const v = m[k];
   if (!isObject(v)) return [];
   const out: Array<[string, string]> = [];
-  for (const [key, val] of Object.entries(v)) {
+  // By key, not Object.entries: the pairs it would make are made here anyway.
+  for (const key of Object.keys(v)) {
+    const val = v[key];
     if (typeof val === 'string') out.push([key, val]);
     else if (val === null) out.push([key, '']);
     else return [];
@@ -281,6 +283,8 @@ function validateCoreFinalizerNames(finalizers: readonly string[], fldPath: stri
  * that are not standard. Names are visited sorted and de-duplicated (sets.String.List()).
  */
 export function finalizerWarnings(newFinalizers: readonly string[], oldFinalizers?: readonly string[]): string[] {
+  // Most writes have no finalizers: nothing to sort or compare.
+  if (newFinalizers.length === 0) return [];
   const fldPath = 'metadata.finalizers';
   const old = new Set(oldFinalizers ?? []);
   const added = [...new Set(newFinalizers)].filter((f) => !old.has(f)).sort(compareGoStrings);
@@ -306,7 +310,11 @@ export function compareGoStrings(a: string, b: string): number {
 /** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
 const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
+/** Printable ASCII (each character one byte): what managers are named with, accepted without a test per character. */
+const printableAscii = /^[\x20-\x7e]*$/;
+
 export function validateFieldManager(manager: string, fldPath: string): FieldError[] {
+  if (manager.length <= FIELD_MANAGER_MAX_LENGTH && printableAscii.test(manager)) return [];
   const errs: FieldError[] = [];
   if (Buffer.byteLength(manager, 'utf8') > FIELD_MANAGER_MAX_LENGTH) errs.push(tooLong(fldPath, '', FIELD_MANAGER_MAX_LENGTH));
   let pos = 0;

@@ -132,10 +132,15 @@ export interface StrictDecoding {
   errors: string[];
 }
 
-const bodyType = (contentType: string | undefined): string => (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+const bodyType = (contentType: string | undefined): string =>
+  // The usual header as it is (read twice per body); any other parsed.
+  contentType === 'application/json' ? contentType : (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
 
 /** Whether a request body of this content type is read as JSON. */
-export const isJsonBody = (contentType: string | undefined): boolean => ['application/json', ''].includes(bodyType(contentType));
+export const isJsonBody = (contentType: string | undefined): boolean => {
+  const type = bodyType(contentType);
+  return type === 'application/json' || type === '';
+};
 
 /**
  * Decodes a request body: JSON, YAML, or Kubernetes protobuf (built-in kinds, decoded into `into`).

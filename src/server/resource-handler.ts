@@ -130,11 +130,11 @@ async function get(r: ResourceRequest, store: GenericStore, ns: string): Promise
   const plain = servingStoredBytes && !neg.transform && neg.format === 'json';
   // In memory and servable as stored (the common GET): answered without waiting on a promise.
   const atHand = plain ? store.kvAtHand(ns, r.info.name) : undefined;
-  const raw = atHand && atHand !== NOT_AT_HAND ? store.rawObject(atHand) : undefined;
+  const raw = atHand && atHand !== NOT_AT_HAND ? store.rawObjectAsStored(atHand) : undefined;
   if (raw) return writeRaw(r.res, 200, neg.contentType, rawObjectText(raw) + '\n');
   const kv = await store.getKV(ns, r.info.name);
   // Plain JSON: the stored bytes as they are, without a parse and stringify.
-  if (plain) return writeRaw(r.res, 200, neg.contentType, rawObjectText((await store.rawObjects([kv])).item(0)) + '\n');
+  if (plain) return writeRaw(r.res, 200, neg.contentType, rawObjectText(store.rawObjectAsStored(kv) ?? (await store.rawObjects([kv])).item(0)) + '\n');
   respondObject(r, store, 200, await store.read(kv), neg);
 }
 
@@ -405,7 +405,7 @@ async function create(r: ResourceRequest, store: GenericStore, ns: string): Prom
 async function respondStored(r: ResourceRequest, store: GenericStore, code: number, out: { kv: KeyValue } | { object: JSONObject }, neg: Negotiated): Promise<void> {
   if (!('kv' in out)) return respondObject(r, store, code, out.object, neg);
   if (servingStoredBytes && !neg.transform && neg.format === 'json') {
-    return writeRaw(r.res, code, neg.contentType, rawObjectText((await store.rawObjects([out.kv])).item(0)) + '\n');
+    return writeRaw(r.res, code, neg.contentType, rawObjectText(store.rawObjectAsStored(out.kv) ?? (await store.rawObjects([out.kv])).item(0)) + '\n');
   }
   respondObject(r, store, code, await store.read(out.kv), neg);
 }

@@ -134,3 +134,73 @@ class Walker {
     }
   }
 }
+
+/**
+ * compare(schema, root, undefined, value).added, built in one pass (a create's changes are all additions):
+ * every node the walk reaches is added, and each set node is built where its map or list is walked, rather
+ * than by inserting each path from the root. The same set as compare's, as the tests check.
+ */
+export function addedFields(schema: MergeSchema, root: TypeRef, value: unknown): FieldSet {
+  // The root path itself is nobody's (insert ignores it): the set is what is below it.
+  return new AddedWalker(schema).below(root, value) ?? new FieldSet();
+}
+
+class AddedWalker {
+  constructor(private readonly schema: MergeSchema) {}
+
+  /**
+   * compare's walk of `value` under `pe` with nothing on the left: the element is added to `parent` when its
+   * type resolves (one-sided, nothing is ever inside a leaf when reached), and what is below it goes under it.
+   */
+  visit(ref: TypeRef, value: unknown, parent: FieldSet, pe: PathElement): void {
+    const atom = this.schema.resolve(ref);
+    if (!atom) return;
+    const below = this.belowAtom(atom, value);
+    parent.insert([pe]);
+    if (below && (below.members.length > 0 || below.children.length > 0)) {
+      // Distinct elements that order as equal (list keys written differently) share one node, as insert's do.
+      const existing = parent.child(pe);
+      parent.setChild(pe, existing ? existing.union(below) : below);
+    }
+  }
+
+  /** The set of what is below a value of `ref`, undefined when nothing can be (a leaf, or no type). */
+  below(ref: TypeRef, value: unknown): FieldSet | undefined {
+    const atom = this.schema.resolve(ref);
+    return atom ? this.belowAtom(atom, value) : undefined;
+  }
+
+  private belowAtom(atom: Atom, value: unknown): FieldSet | undefined {
+    // handle's order on the deduced atom: a map, else a scalar (a leaf), else a list.
+    const a = deduceAtom(atom, value);
+    if (a.map) {
+      const t = a.map;
+      if (t.elementRelationship === 'atomic' || !isObject(value)) return undefined;
+      const keys = Object.keys(value);
+      if (keys.length === 0) return undefined;
+      const node = new FieldSet();
+      for (const key of keys) this.visit(this.schema.field(t, key)?.type ?? t.elementType ?? {}, value[key], node, fieldElement(key));
+      return node;
+    }
+    if (a.scalar || !a.list) return undefined;
+    const t = a.list;
+    if (t.elementRelationship !== 'associative' || !Array.isArray(value) || value.length === 0) return undefined;
+    // Items grouped by their key (or value), in order of first appearance, as compare's doList groups them.
+    const groups = new Map<string, { pe: PathElement; first: unknown; n: number }>();
+    for (const item of value) {
+      const pe = listItemElement(this.schema, t, item);
+      if (!pe) continue;
+      const id = serializeElement(pe);
+      const g = groups.get(id);
+      if (g) g.n++;
+      else groups.set(id, { pe, first: item, n: 1 });
+    }
+    const node = new FieldSet();
+    for (const g of groups.values()) {
+      // An item given more than once is added as a whole.
+      if (g.n > 1) node.insert([g.pe]);
+      else this.visit(t.elementType, g.first, node, g.pe);
+    }
+    return node;
+  }
+}

@@ -4,12 +4,30 @@
 import { isObject, type JSONObject } from '../util/json.js';
 import { goJsonMarshal } from '../util/go-json.js';
 import { stringifyJSON } from '../util/json-int64.js';
-import { compareElements, deserializeElement, serializeElement, UNKNOWN_ELEMENT } from './path-element.js';
+import { compareElements, deserializeElement, serializeElement, UNKNOWN_ELEMENT, type PathElement } from './path-element.js';
 import { FieldSet } from './set.js';
 
 /** The FieldsV1 object of a set, its keys in the order structured-merge-diff writes them. */
 export function toFieldsV1(set: FieldSet): JSONObject {
   return contents(set, false);
+}
+
+/**
+ * FieldsV1 keys of field elements, made once per name: every write writes the same few fields' keys, and a
+ * key made anew is a new string to hash each time it becomes a property.
+ */
+const fieldKeys = new Map<string, string>();
+const FIELD_KEYS_MAX = 4096;
+
+function keyOf(e: PathElement): string {
+  if (!('field' in e)) return serializeElement(e);
+  let k = fieldKeys.get(e.field);
+  if (k === undefined) {
+    k = serializeElement(e);
+    if (fieldKeys.size >= FIELD_KEYS_MAX) fieldKeys.clear();
+    fieldKeys.set(e.field, k);
+  }
+  return k;
 }
 
 function contents(set: FieldSet, includeSelf: boolean): JSONObject {
@@ -23,13 +41,13 @@ function contents(set: FieldSet, includeSelf: boolean): JSONObject {
     const m = members[mi];
     const c = children[ci];
     if (c === undefined || (m !== undefined && compareElements(m, c.element) < 0)) {
-      out[serializeElement(m!)] = {};
+      out[keyOf(m!)] = {};
       mi++;
     } else if (m === undefined || compareElements(m, c.element) > 0) {
-      out[serializeElement(c.element)] = contents(c.set, false);
+      out[keyOf(c.element)] = contents(c.set, false);
       ci++;
     } else {
-      out[serializeElement(c.element)] = contents(c.set, true);
+      out[keyOf(c.element)] = contents(c.set, true);
       mi++;
       ci++;
     }

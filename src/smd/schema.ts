@@ -76,16 +76,25 @@ export class MergeSchema {
     return new MergeSchema(types);
   }
 
-  /** Schema.Resolve: the atom a reference stands for, with its element relationship override applied. */
+  /**
+   * Schema.Resolve: the atom a reference stands for, with its element relationship override applied. Read only:
+   * the type itself when there is no override (walks resolve at every node of every value), else one atom per
+   * reference, made once (so that its map keeps its field index).
+   */
   resolve(ref: TypeRef): Atom | undefined {
     const atom: Atom | undefined = ref.namedType !== undefined ? this.named.get(ref.namedType) : ref;
     if (!atom) return undefined;
     const er = ref.elementRelationship;
-    if (er === undefined) return { scalar: atom.scalar, list: atom.list, map: atom.map };
-    if (atom.map) return { map: { ...atom.map, elementRelationship: er } };
-    if (atom.list) return { list: { ...atom.list, elementRelationship: er } };
-    return undefined;
+    if (er === undefined) return atom;
+    let o = this.overridden.get(ref);
+    if (o === undefined) {
+      o = atom.map ? { map: { ...atom.map, elementRelationship: er } } : atom.list ? { list: { ...atom.list, elementRelationship: er } } : null;
+      this.overridden.set(ref, o);
+    }
+    return o ?? undefined;
   }
+
+  private readonly overridden = new WeakMap<TypeRef, Atom | null>();
 
   /** Map.FindField. */
   field(map: MapType, name: string): StructField | undefined {
@@ -98,15 +107,15 @@ export class MergeSchema {
   }
 }
 
-/** deduceAtom: of an atom that is several kinds at once, the kind the value is. */
+/** deduceAtom: of an atom that is several kinds at once, the kind the value is (the atom itself when it is that kind alone). */
 export function deduceAtom(atom: Atom, value: unknown): Atom {
   if (value === undefined) return atom;
   if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'bigint') {
-    if (atom.scalar) return { scalar: atom.scalar };
+    if (atom.scalar) return atom.list || atom.map ? { scalar: atom.scalar } : atom;
   } else if (Array.isArray(value)) {
-    if (atom.list) return { list: atom.list };
+    if (atom.list) return atom.scalar || atom.map ? { list: atom.list } : atom;
   } else if (isObject(value)) {
-    if (atom.map) return { map: atom.map };
+    if (atom.map) return atom.scalar || atom.list ? { map: atom.map } : atom;
   }
   return atom;
 }

@@ -20,7 +20,24 @@ export function validate(schema: MergeSchema, root: TypeRef, value: unknown, opt
   return errors;
 }
 
-function walk(schema: MergeSchema, ref: TypeRef, value: unknown, at: string, opts: ValidateOptions, errors: string[]): void {
+/**
+ * A path as errors print it: a string, or a map's field below a path, written out only for an error (most values
+ * have none, and a map's every field would otherwise make its path's string).
+ */
+type At = string | FieldAt;
+
+class FieldAt {
+  constructor(
+    readonly up: At,
+    readonly field: string,
+  ) {}
+
+  toString(): string {
+    return `${String(this.up)}${elementString(fieldElement(this.field))}`;
+  }
+}
+
+function walk(schema: MergeSchema, ref: TypeRef, value: unknown, at: At, opts: ValidateOptions, errors: string[]): void {
   const resolved = schema.resolve(ref);
   if (!resolved) return void errors.push(`${at}: could not resolve the type`);
   const atom = deduceAtom(resolved, value);
@@ -49,7 +66,7 @@ function goSharpV(v: unknown): string {
   return goSprint(v);
 }
 
-function checkScalar(t: Scalar, v: unknown, at: string, errors: string[]): void {
+function checkScalar(t: Scalar, v: unknown, at: At, errors: string[]): void {
   if (v === null || v === undefined) return;
   const ok = t === 'numeric' ? typeof v === 'number' || typeof v === 'bigint' : t === 'string' ? typeof v === 'string' : t === 'boolean' ? typeof v === 'boolean' : ['number', 'bigint', 'string', 'boolean'].includes(typeof v);
   if (ok) return;
@@ -60,7 +77,7 @@ function checkScalar(t: Scalar, v: unknown, at: string, errors: string[]): void 
   else errors.push(`${at}: expected any scalar, got ${printV(v)}`);
 }
 
-function walkList(schema: MergeSchema, t: ListType, value: unknown, at: string, opts: ValidateOptions, errors: string[]): void {
+function walkList(schema: MergeSchema, t: ListType, value: unknown, at: At, opts: ValidateOptions, errors: string[]): void {
   if (value === null || value === undefined) return;
   if (!Array.isArray(value)) return void errors.push(`${at}: expected list, got ${printV(value)}`);
   const seen = new Set<string>();
@@ -100,13 +117,13 @@ function associativeItemError(schema: MergeSchema, t: ListType, item: unknown): 
   return undefined;
 }
 
-function walkMap(schema: MergeSchema, t: MapType, value: unknown, at: string, opts: ValidateOptions, errors: string[]): void {
+function walkMap(schema: MergeSchema, t: MapType, value: unknown, at: At, opts: ValidateOptions, errors: string[]): void {
   if (value === null) return;
   if (!isObject(value)) return void errors.push(`${at}: expected map, got ${printV(value)}`);
-  for (const [key, v] of Object.entries(value)) {
-    const here = `${at}${elementString(fieldElement(key))}`;
+  for (const key of Object.keys(value)) {
+    const here = new FieldAt(at, key);
     const field = schema.field(t, key);
     if (!field && !t.elementType) return void errors.push(`${here}: field not declared in schema`);
-    walk(schema, field?.type ?? t.elementType!, v, here, opts, errors);
+    walk(schema, field?.type ?? t.elementType!, value[key], here, opts, errors);
   }
 }

@@ -14,6 +14,7 @@ import { fieldElement } from '../../smd/path-element.js';
 import { Updater, type VersionConverter } from '../../smd/updater.js';
 import { NeedsConversion, type ConversionCache, type ManagedFieldsTypes } from './types.js';
 import { validate } from '../../smd/validate.js';
+import { addedFields } from '../../smd/compare.js';
 import { decodeManagedFields, encodeManagedFields, managedFieldsOf, managerIdentifier, type Managed, type ManagedFieldsEntry } from '../managed-fields.js';
 import { applyConflict } from './conflict-status.js';
 import { capUpdateManagers } from './cap-managers.js';
@@ -164,7 +165,10 @@ export class FieldManager {
     }
     const out = withoutManagedFields(next);
     try {
-      const fields = await this.run((u) => this.updateManaged(u, liveObj, out, managed, manager));
+      const fields =
+        live === undefined && managed.fields.size === 0 && this.createsFromTypeMeta() && typeof out['apiVersion'] === 'string' && typeof out['kind'] === 'string'
+          ? this.createdManaged(liveObj, out, manager)
+          : await this.run((u) => this.updateManaged(u, liveObj, out, managed, manager));
       setManagedFields(out, encodeManagedFields(fields));
     } catch {
       // As UpdateNoErrors (a conversion webhook down, say): the live object's entries are kept.
@@ -193,6 +197,47 @@ export class FieldManager {
       times.set(id, rfc3339());
     }
     return capUpdateManagers({ fields, times });
+  }
+
+  /**
+   * Whether the type's new object is its apiVersion and kind alone (custom resources), against which a create's
+   * changes are its object's fields, all added (createdManaged).
+   */
+  private createsFromTypeMeta(): boolean {
+    if (this.typeMetaOnly === undefined) {
+      const o = this.cfg.types.newObject(this.apiVersion);
+      const keys = Object.keys(o);
+      this.typeMetaOnly = keys.length === 2 && typeof o['apiVersion'] === 'string' && typeof o['kind'] === 'string';
+    }
+    return this.typeMetaOnly;
+  }
+
+  private typeMetaOnly: boolean | undefined;
+
+  /**
+   * updateManaged of a create where nobody owned anything and the new object is apiVersion and kind alone, in
+   * one walk: compared with it, `next` (whose apiVersion and kind are strings) differs in apiVersion and kind,
+   * which nobody owns, and adds everything else; no manager's fields are reconciled, converted or taken away.
+   * The same fields as the Updater's, as the tests check.
+   */
+  private createdManaged(live: JSONObject, next: JSONObject, manager: string): Managed {
+    const id = this.identifier(manager, 'Update');
+    const liveErr = this.typed(live, true);
+    if (liveErr) throw new Error(`failed to convert live object (${objectName(live)}) to smd typed: ${liveErr}`);
+    const newErr = this.typed(next, true);
+    if (newErr) throw new Error(`failed to convert new object (${objectName(next)}) to smd typed: ${newErr}`);
+    const { schema, root } = this.cfg.types.schemaFor(this.apiVersion)!;
+    let set = addedFields(schema, root, next);
+    const ignored = this.ignoredFields?.get(this.apiVersion);
+    if (ignored) set = set.recursiveDifference(ignored);
+    set = set.difference(STRIPPED);
+    const fields: ManagedFields = new Map();
+    const times = new Map<string, string | undefined>();
+    if (!set.empty()) {
+      fields.set(id, { set, apiVersion: this.apiVersion, applied: false });
+      times.set(id, rfc3339());
+    }
+    return { fields, times };
   }
 
   private strip(fields: ManagedFields, id: string): void {
