@@ -5,16 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isQualifiedName, qualifiedNameErrors } from '../../src/schema/names.js';
 import { validateFieldManager } from '../../src/schema/objectmeta.js';
+import { prng as rng } from '../storage/helpers.js';
 
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test('isQualifiedName is the checks one by one, valid or not', () => {
   const next = rng(7);

@@ -9,6 +9,7 @@ import { COMMON_TYPES, MergeSchema, UNTYPED_DEDUCED, type TypeRef } from '../../
 import { SYMDIFF_CASES } from './symdiff-cases.js';
 import { TOSET_CASES } from './toset-cases.js';
 import { VALIDATE_CASES } from './validate-cases.js';
+import { prng as rng } from '../storage/helpers.js';
 
 function same(schema: MergeSchema, root: TypeRef, value: unknown, what: string): void {
   const want = compare(schema, root, undefined, value).added;
@@ -30,16 +31,6 @@ const cases = [
   ...VALIDATE_CASES.map((c) => ({ name: c.name, root: c.root, schema: c.schema, objects: [...c.valid, ...c.invalid, ...c.duplicates] })),
 ];
 
-/** A deterministic pseudo-random sequence (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random JSON with keys drawn from `names` (the schema's field and key names, so that typed paths are hit). */
 function randomValue(next: () => number, names: readonly string[], depth: number): unknown {
