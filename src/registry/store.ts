@@ -432,16 +432,15 @@ export class GenericStore {
   }
 
   getKV(namespace: string, name: string): Promise<KeyValue> {
-    const key = this.key(namespace, name);
     // From the cache's memory without its async layers (a logical cluster's view adds another) where it can.
     let atHand: KeyValue | undefined | typeof NOT_AT_HAND;
     try {
-      atHand = this.kv.getAtHand ? this.kv.getAtHand(key) : NOT_AT_HAND;
+      atHand = this.kvAtHand(namespace, name);
     } catch (e) {
       return Promise.reject(e);
     }
     if (atHand !== NOT_AT_HAND) return atHand ? Promise.resolve(atHand) : Promise.reject(S.notFound(this.gr, name));
-    return this.kv.get(key).then((kv) => kv ?? Promise.reject(S.notFound(this.gr, name)));
+    return this.kv.get(this.key(namespace, name)).then((kv) => kv ?? Promise.reject(S.notFound(this.gr, name)));
   }
 
   async list(opts: ListOptions): Promise<ListResult> {

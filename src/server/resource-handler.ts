@@ -132,7 +132,8 @@ async function get(r: ResourceRequest, store: GenericStore, ns: string): Promise
   const atHand = plain ? store.kvAtHand(ns, r.info.name) : undefined;
   const raw = atHand && atHand !== NOT_AT_HAND ? store.rawObjectAsStored(atHand) : undefined;
   if (raw) return writeRaw(r.res, 200, neg.contentType, rawObjectText(raw) + '\n');
-  const kv = await store.getKV(ns, r.info.name);
+  // The key-value found in memory, if it was (it needs decoding); else the store's read (and its 404).
+  const kv = atHand && atHand !== NOT_AT_HAND ? atHand : await store.getKV(ns, r.info.name);
   // Plain JSON: the stored bytes as they are, without a parse and stringify.
   if (plain) return writeRaw(r.res, 200, neg.contentType, rawObjectText(store.rawObjectAsStored(kv) ?? (await store.rawObjects([kv])).item(0)) + '\n');
   respondObject(r, store, 200, await store.read(kv), neg);
