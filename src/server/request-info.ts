@@ -60,7 +60,7 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
     if (all.length - at > 2 && !NAMESPACE_SUBRESOURCES.has(all[at + 2]!)) at += 2;
   }
   const n = all.length - at;
-  info.parts = at === 0 ? all : all.slice(at);
+  info.parts = all.slice(at);
   if (n >= 3) info.subresource = all[at + 2]!;
   if (n >= 2) info.name = all[at + 1]!;
   if (n >= 1) info.resource = all[at]!;
