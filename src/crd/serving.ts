@@ -120,7 +120,7 @@ export class CrdServing {
     private readonly kv: KVStore,
     private readonly admission: Admission,
     /** Builds the webhook converter of a CRD with strategy Webhook. */
-    private readonly webhookConverter?: (crd: CustomResourceDefinition) => ConvertObjects,
+    readonly webhookConverter?: (crd: CustomResourceDefinition) => ConvertObjects,
     /** The merge schema of a served version, for managedFields and server-side apply (absent: not tracked). */
     private readonly mergeSchema?: (served: ServedResource) => TypedSchema,
     /** Told how long each update's ratcheting schema validation took. */

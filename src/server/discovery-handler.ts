@@ -9,7 +9,7 @@ import { negotiateOutput } from './negotiation.js';
 import { goYaml } from '../util/go-yaml-encode.js';
 
 /** Serves the path if it is a discovery document; returns false otherwise. */
-export function serveDiscovery(registry: ApiRegistry, req: IncomingMessage, res: ServerResponse, path: string, serverAddress: string): boolean {
+export function serveDiscovery(registry: Pick<ApiRegistry, 'served'>, req: IncomingMessage, res: ServerResponse, path: string, serverAddress: string): boolean {
   const parts = path.replace(/^\/+|\/+$/g, '').split('/');
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const resources = registry.served();

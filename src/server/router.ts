@@ -10,7 +10,8 @@ import { serveScale } from './scale-handler.js';
 import { serveDiscovery } from './discovery-handler.js';
 import { serveOpenAPI } from './openapi-handler.js';
 import { verbRefusal } from './served-verbs.js';
-import { servedByCrdHandler } from '../registry/endpoint.js';
+import { servedByCrdHandler, type Endpoint } from '../registry/endpoint.js';
+import type { ServedResource } from '../api/resource.js';
 import type { WatchBufferLimits } from './watch.js';
 import { JWKS_PATH, OPENID_CONFIG_PATH, discoverableIssuer, jwks, openIDConfiguration } from '../auth/openid-metadata.js';
 import type { ServiceAccountTokenConfig } from '../auth/service-account-token.js';
@@ -31,8 +32,18 @@ interface RouterOptions {
   flowControlDebug?(path: string, query: URLSearchParams): string | undefined;
   /** The server's metrics: /metrics, and the watch events they count. */
   metrics?: ServerMetrics;
-  /** For requests under /clusters/* (every cluster): the resource's store read across every logical cluster. */
-  acrossClusters?(store: GenericStore): GenericStore;
+  /** For requests under /clusters/* (every cluster). */
+  acrossClusters?: AcrossClusters;
+}
+
+/** What requests under /clusters/* read (kcp's wildcard requests). */
+export interface AcrossClusters {
+  /** The resource's store read across every logical cluster. */
+  store(store: GenericStore): GenericStore;
+  /** A custom resource root does not serve, as the clusters define it (a 409 Status when two differ); undefined when none serves it. */
+  endpoint(group: string, version: string, resource: string): Promise<Endpoint | undefined>;
+  /** What the clusters serve besides these (root's) resources, for discovery. */
+  served(root: readonly ServedResource[]): Promise<ServedResource[]>;
 }
 
 export const VERSION_INFO = {
@@ -61,6 +72,13 @@ export function apiRouter(opts: RouterOptions): Handler {
     if (dump !== undefined) return writeRaw(res, 200, 'text/plain; charset=utf-8', dump);
     if ((path === OPENID_CONFIG_PATH || path === JWKS_PATH) && opts.serviceAccountIssuer && discoverableIssuer(opts.serviceAccountIssuer.config.issuers[0]!)) {
       return serveIssuerDiscovery(ctx, opts.serviceAccountIssuer);
+    }
+    if (ctx.allClusters && opts.acrossClusters && (path === '/api' || path.startsWith('/api/') || path === '/apis' || path.startsWith('/apis/'))) {
+      // Discovery across clusters: root's resources and what the logical clusters' CRDs serve besides.
+      const root = opts.registry.served();
+      const resources = [...root, ...(await opts.acrossClusters.served(root))];
+      if (serveDiscovery({ served: () => resources }, req, res, path, ctx.serverAddress)) return;
+      return writeNotFoundPage(res);
     }
     if (serveDiscovery(opts.registry, req, res, path, ctx.serverAddress)) return;
     return writeNotFoundPage(res);
@@ -99,7 +117,9 @@ async function serveResourceRequest(ctx: RequestContext, opts: RouterOptions): P
   if (info.apiPrefix === 'api' && info.resource === 'namespaces' && info.parts[0] === 'namespaces') ctx.info = info = { ...info, namespace: '' };
   const { res } = ctx;
   if ((info.apiPrefix === 'api') !== (info.apiGroup === '')) return writeNotFoundPage(res);
-  const ep = opts.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
+  let ep = opts.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
+  // Across clusters, a custom resource root does not serve is read as the clusters that serve it define it.
+  if (!ep && ctx.allClusters && opts.acrossClusters) ep = await opts.acrossClusters.endpoint(info.apiGroup, info.apiVersion, info.resource);
   if (!ep) return writeNotFoundPage(res);
   const served = ep.store.type.served;
   // Scope mismatches fall through to 404, as crdHandler delegates them.
@@ -114,7 +134,7 @@ async function serveResourceRequest(ctx: RequestContext, opts: RouterOptions): P
   if (ctx.allClusters) {
     // Across clusters a resource is only listed and watched (kcp's wildcard requests).
     if (!opts.acrossClusters || sub || (info.verb !== 'list' && info.verb !== 'watch')) throw S.methodNotAllowed();
-    return serveResource(ctx, opts.acrossClusters(ep.store), '', {
+    return serveResource(ctx, opts.acrossClusters.store(ep.store), '', {
       patchTypes: ep.patchTypes,
       builtIn: !servedByCrdHandler(ep),
       minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,

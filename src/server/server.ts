@@ -74,7 +74,7 @@ import { PolicyStatusController } from '../admission/validating-policy/status-co
 import { ValidatingAdmissionPolicyPlugin } from '../admission/validating-policy/plugin.js';
 import { Informer } from '../controllers/informer.js';
 import { validatingAdmissionPolicyBindingKind, validatingAdmissionPolicyKind } from '../apis/admissionregistration/v1/validating-admission-policy.js';
-import { apiRouter } from './router.js';
+import { apiRouter, type AcrossClusters } from './router.js';
 import { prebuildOpenAPI } from './openapi-handler.js';
 import { Dispatcher } from './flowcontrol/dispatcher.js';
 import { FlowControlConfigSource } from './flowcontrol/config-source.js';
@@ -99,6 +99,7 @@ import { ApiResponse } from './response.js';
 import { LogicalClusterController } from './logical-cluster-controller.js';
 import { clusterStore } from '../storage/prefixed-store.js';
 import { allClustersStore } from './all-clusters.js';
+import { CrdsAcrossClusters } from './all-clusters-crds.js';
 
 export { VERSION_INFO } from './router.js';
 
@@ -581,6 +582,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     secret: (ns, name) => orUndefined(stores.get(secretKind)!.get(ns, name)),
   };
 
+  // Requests under /clusters/*: each resource read across every cluster; custom resources root does not serve, as
+  // the clusters' CRDs define them (their types built as root's CrdServing builds its own, for reading only).
+  const acrossClusters = (manager: LogicalClusters): AcrossClusters => {
+    const crdsAcross = new CrdsAcrossClusters(kv, crds, () => manager.names(), () => new CrdServing(kv, admission, serving.webhookConverter));
+    return {
+      store: (store) => allClustersStore(store, kv, () => manager.names()),
+      endpoint: (group, version, resource) => crdsAcross.endpoint(group, version, resource),
+      served: (root) => crdsAcross.served(root),
+    };
+  };
   let ready = true;
   const api = apiRouter({
     registry,
@@ -591,7 +602,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     serviceAccountIssuer: { config: saTokens, jwksUri: saOpts.jwksUri },
     flowControlDebug: flowControl && ((path, query) => flowControlDebugPage(flowControl!.dispatcher.priorityLevels, path, query)),
     metrics,
-    acrossClusters: clusters && ((store) => allClustersStore(store, kv, () => clusters!.manager.names())),
+    acrossClusters: clusters && acrossClusters(clusters.manager),
   });
   // A legacy token's use is recorded on its Secret as kube-apiserver's loopback client patches it (uid-checked).
   const labelSecret: LabelSecret = async (ns, name, uid, labels) => {

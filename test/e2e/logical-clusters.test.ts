@@ -201,6 +201,77 @@ test('/clusters/*/ lists and watches one resource across every cluster, each obj
   assert.match(denied.stderr, /forbidden/);
 });
 
+/** A Widget CRD of a group no other test uses; `sizeType` sets its one field's type. */
+const widgetCrd = (sizeType: string): string => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.wild.example.com
+spec:
+  group: wild.example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: ${sizeType}}
+    additionalPrinterColumns:
+    - {name: Size, type: ${sizeType}, jsonPath: .spec.size}
+`;
+
+test('/clusters/*/ serves a custom resource that only the clusters define, when they define it alike', async () => {
+  for (const c of ['wcrd-a', 'wcrd-b']) {
+    await createCluster(c);
+    await ok(inCluster(c, ['apply', '-f', '-'], widgetCrd('integer')));
+    await ok(inCluster(c, ['wait', '--for=condition=Established', 'crd/widgets.wild.example.com', '--timeout=30s']));
+  }
+  const widget = (name: string, size: number): string => `apiVersion: wild.example.com/v1
+kind: Widget
+metadata:
+  name: ${name}
+spec:
+  size: ${size}
+`;
+  await ok(inCluster('wcrd-a', ['apply', '-f', '-'], widget('w1', 1)));
+  await ok(inCluster('wcrd-b', ['apply', '-f', '-'], widget('w1', 2)));
+  await ok(inCluster('wcrd-b', ['apply', '-f', '-'], widget('w2', 3)));
+  // Root has no such CRD; across clusters, discovery lists it and kubectl reads it with its printer columns.
+  assert.notEqual((await s.kubectl(['get', 'widgets'])).code, 0);
+  assert.ok((await ok(inCluster('*', ['api-resources', '-o', 'name']))).split('\n').includes('widgets.wild.example.com'));
+  const listed = await ok(inCluster('*', ['get', 'widgets', '-A', '-o', 'jsonpath={range .items[*]}{.metadata.annotations.tenancy\\.crd-apiserver\\.io/cluster}/{.metadata.name}={.spec.size} {end}']));
+  assert.equal(listed.trim(), 'wcrd-a/w1=1 wcrd-b/w1=2 wcrd-b/w2=3');
+  assert.match(squeeze(await ok(inCluster('*', ['get', 'widgets', '-A']))), /^NAMESPACE NAME SIZE\ndefault w1 1\ndefault w1 2\ndefault w2 3$/);
+  // A watch from the list's resourceVersion sees a create in either cluster.
+  const list = JSON.parse(await ok(s.kubectl(['get', '--raw', '/clusters/*/apis/wild.example.com/v1/widgets'])));
+  const watching = s.kubectl(['get', '--raw', `/clusters/*/apis/wild.example.com/v1/widgets?watch=1&resourceVersion=${list.metadata.resourceVersion}&timeoutSeconds=3`]);
+  await new Promise((r) => setTimeout(r, 500));
+  await ok(inCluster('wcrd-a', ['apply', '-f', '-'], widget('w3', 4)));
+  const events = (await ok(watching)).trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(events.map((e) => `${e.type} ${e.object.metadata.annotations['tenancy.crd-apiserver.io/cluster']}/${e.object.metadata.name} ${e.object.spec.size}`), ['ADDED wcrd-a/w3 4']);
+  // A cluster defining it differently: one definition cannot read both, so the request is refused, naming them.
+  await createCluster('wcrd-c');
+  await ok(inCluster('wcrd-c', ['apply', '-f', '-'], widgetCrd('string')));
+  await ok(inCluster('wcrd-c', ['wait', '--for=condition=Established', 'crd/widgets.wild.example.com', '--timeout=30s']));
+  const conflict = await s.kubectl(['get', '--raw', '/clusters/*/apis/wild.example.com/v1/widgets']);
+  assert.notEqual(conflict.code, 0);
+  assert.match(conflict.stderr, /customresourcedefinitions\.apiextensions\.k8s\.io "widgets\.wild\.example\.com" is defined differently in logical clusters "wcrd-a" and "wcrd-c"/);
+  // Once it defines it alike again, the request is served, the third cluster's objects included.
+  await ok(inCluster('wcrd-c', ['apply', '-f', '-'], widgetCrd('integer')));
+  await ok(inCluster('wcrd-c', ['apply', '-f', '-'], widget('w9', 9)));
+  const all = await ok(inCluster('*', ['get', 'widgets', '-A', '-o', 'jsonpath={range .items[*]}{.metadata.annotations.tenancy\\.crd-apiserver\\.io/cluster}/{.metadata.name} {end}']));
+  assert.equal(all.trim(), 'wcrd-a/w1 wcrd-b/w1 wcrd-b/w2 wcrd-a/w3 wcrd-c/w9');
+  // Reads alone, as for built-in resources.
+  const write = await inCluster('*', ['apply', '-f', '-'], widget('nope', 1));
+  assert.notEqual(write.code, 0);
+});
+
 test('the same CRD in several clusters is compiled once', async () => {
   const names = ['share-a', 'share-b', 'share-c'];
   for (const c of names) await createCluster(c);
