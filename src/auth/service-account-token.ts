@@ -30,6 +30,8 @@ export interface ServiceAccountTokenConfig {
   keys(): ServiceAccountKeys | undefined;
   /** Generates keys when none exist yet (embedded servers, on their first TokenRequest). */
   signingKeys(): ServiceAccountKeys;
+  /** Settles once keys given as a promise are there (or failed): what signs or publishes keys waits for it. */
+  ready?: Promise<void>;
 }
 
 /** serviceaccount.MakeUsername */

@@ -1,6 +1,6 @@
 // `crd-apiserver serve`: embedded storage in a data directory, TLS with generated certificates,
 // and a kubeconfig for kubectl.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { openSqliteStore, type SqliteStore } from '../storage/sqlite-store.js';
 import type { StorageSync } from '../storage/sqlite-schema.js';
@@ -188,10 +188,15 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
     sqlite = openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' });
     kv = new CachedKVStore(transformers ? new EncryptingKVStore(sqlite, transformers) : sqlite);
   }
-  const [certs, saKeys] = await Promise.all([
-    ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] }),
-    loadServiceAccountKeys(dataDir, { signingKeyFile: opts.serviceAccountSigningKeyFile, keyFiles: opts.serviceAccountKeyFiles }),
-  ]);
+  // Start-up's own writes (a first start's bootstrap objects) are synced once, before the listeners open.
+  const syncStartupWrites = sqlite?.deferSyncs();
+  // A first start generates the service-account key (RSA-2048: 50-300 ms on libuv's pool) while the server starts
+  // and serves; token requests wait for it. Keys read from files are there before the server starts, so that a
+  // file that cannot be read fails the start.
+  const generatingKey = !opts.serviceAccountSigningKeyFile && !existsSync(join(dataDir, 'pki', 'sa.key'));
+  const loadingKeys = loadServiceAccountKeys(dataDir, { signingKeyFile: opts.serviceAccountSigningKeyFile, keyFiles: opts.serviceAccountKeyFiles });
+  if (generatingKey) loadingKeys.catch(() => {});
+  const [certs, saKeys] = await Promise.all([ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] }), generatingKey ? { generating: loadingKeys } : loadingKeys]);
   const server = await startServer({
     kv,
     // Client certificates from the server's CA (the kubeconfig's admin) and from --client-ca-file's CAs.
@@ -216,12 +221,13 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
     maxRequestsInFlight: opts.maxRequestsInFlight,
     maxMutatingRequestsInFlight: opts.maxMutatingRequestsInFlight,
     enablePriorityAndFairness: opts.enablePriorityAndFairness,
-    serviceAccountTokens: { ...opts.serviceAccountTokens, keys: saKeys },
+    serviceAccountTokens: { ...opts.serviceAccountTokens, keys: 'generating' in saKeys ? saKeys.generating : saKeys },
     apfEnsureIntervalMs: opts.apfEnsureIntervalMs,
     maxConnections: opts.maxConnections,
     leaderElection: opts.leaderElection,
     audit,
     logger: opts.logger,
+    beforeListening: syncStartupWrites,
   });
   // Loaded once the listeners are up: start-up's own reads are few and small, and each step of it that waits
   // for I/O would otherwise wait behind a page of the load too.
@@ -243,6 +249,8 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
     jwt,
     close: async () => {
       jwt?.close();
+      // A key still being generated is written into the data dir: let it finish first.
+      await loadingKeys.catch(() => {});
       await snapshots?.close();
       await server.close();
       await kv.close();

@@ -167,6 +167,8 @@ export interface ServerOptions {
   logicalClusterIdleTimeoutMs?: number;
   /** Set when this server is a logical cluster inside another: it listens on nothing and shares the parent's serving. */
   parent?: ParentServing;
+  /** Awaited once start-up's own writes are done, before the listeners open (serve: the one fsync of those writes). */
+  beforeListening?: () => Promise<void>;
 }
 
 /**
@@ -191,8 +193,11 @@ export interface ServiceAccountTokenOptions {
   apiAudiences?: readonly string[];
   /** --service-account-max-token-expiration in seconds; default none. */
   maxExpirationSeconds?: number;
-  /** The signing and verification keys; default: a key generated in memory on the first TokenRequest. */
-  keys?: ServiceAccountKeys;
+  /**
+   * The signing and verification keys; default: a key generated in memory on the first TokenRequest. A promise
+   * (a first start's key being generated): the server starts meanwhile, and token requests and the key set wait for it.
+   */
+  keys?: ServiceAccountKeys | Promise<ServiceAccountKeys>;
   /** The clock tokens are issued and checked by (ms since the epoch); tests move it. */
   now?: () => number;
   /** --service-account-jwks-uri: the key set's URL in the discovery document (default: this server's /openid/v1/jwks). */
@@ -233,13 +238,29 @@ const INSECURE_USER: UserInfo = { name: 'system:unsecured', groups: ['system:mas
 /** The issuer's configuration from the options, with kube's defaults; an embedded server's key is made when first needed. */
 function serviceAccountTokenConfig(o: ServiceAccountTokenOptions): ServiceAccountTokenConfig {
   const issuers = o.issuers?.length ? [...o.issuers] : [DEFAULT_ISSUER];
-  let keys = o.keys;
+  const pending = o.keys instanceof Promise ? o.keys : undefined;
+  let keys = pending ? undefined : (o.keys as ServiceAccountKeys | undefined);
+  let failed: unknown;
+  const ready = pending?.then(
+    (k) => {
+      keys = k;
+    },
+    (e: unknown) => {
+      failed = e;
+      console.error(`service account tokens: the signing key could not be made: ${e instanceof Error ? e.message : String(e)}`);
+    },
+  );
   return {
     issuers,
     apiAudiences: o.apiAudiences?.length ? [...o.apiAudiences] : issuers,
     maxExpirationSeconds: o.maxExpirationSeconds ?? 0,
     keys: () => keys,
-    signingKeys: () => (keys ??= generatedKeys()),
+    signingKeys: () => {
+      if (keys) return keys;
+      if (pending) throw failed ?? new Error('the service account signing key is being generated');
+      return (keys = generatedKeys());
+    },
+    ...(ready ? { ready } : {}),
   };
 }
 
@@ -675,13 +696,21 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   /** A logical cluster's server: this one's configuration over the cluster's view of the store, sharing this one's serving. */
   async function startLogicalCluster(name: string): Promise<RunningServer> {
     await electionSettled;
-    return startServer({ ...opts, kv: clusterStore(kv, name), leaderElection: undefined, parent: { metrics, flowControl, ...(election ? { leadership: election.leadership } : {}) } });
+    return startServer({ ...opts, kv: clusterStore(kv, name), leaderElection: undefined, beforeListening: undefined, parent: { metrics, flowControl, ...(election ? { leadership: election.leadership } : {}) } });
   }
   if (parent) {
     // A cluster's server has no listeners of its own: what waits for them (the garbage collector) starts now.
     listening = true;
     for (const f of afterListening.splice(0)) f();
     return out;
+  }
+  if (opts.beforeListening) {
+    try {
+      await opts.beforeListening();
+    } catch (e) {
+      for (const c of [...controllers].reverse()) c.stop();
+      throw e;
+    }
   }
   if (opts.tls) {
     const chain = entry('secure');

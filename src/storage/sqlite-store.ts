@@ -130,6 +130,8 @@ export class SqliteStore implements KVStore {
   private undelivered = 0;
   /** Set when an fsync failed: what was committed may not be on disk, and no later write is accepted. */
   private syncFailure: StorageError | undefined;
+  /** While set (deferSyncs), commits are acknowledged without their fsync; counts those commits. */
+  private deferred: { commits: number } | undefined;
 
   constructor(
     private readonly db: BetterSqlite3.Database,
@@ -310,8 +312,12 @@ export class SqliteStore implements KVStore {
     this.queue = batch === this.queue ? [] : this.queue.slice(this.maxBatch);
     const outcomes: Outcome[] = this.syncFailure ? batch.map(() => ({ error: this.syncFailure! })) : this.commit(batch);
     this.undelivered++;
-    // Every batch, even one whose writes all failed, waits its turn: answers go out in commit order.
-    if (this.walFsync) this.walFsync.request((err) => this.deliver(batch, err ? this.failSync(err, batch.length) : outcomes));
+    // Every batch, even one whose writes all failed, waits its turn: answers go out in commit order. While syncs
+    // are deferred, a batch with none before it waiting is answered at once.
+    if (this.deferred && this.undelivered === 1) {
+      this.deferred.commits++;
+      this.deliver(batch, outcomes);
+    } else if (this.walFsync) this.walFsync.request((err) => this.deliver(batch, err ? this.failSync(err, batch.length) : outcomes));
     else this.deliver(batch, outcomes);
     if (this.queue.length > 0) {
       // Yield between full batches so reads and other requests get a turn.
@@ -319,6 +325,31 @@ export class SqliteStore implements KVStore {
       setImmediate(this.flush);
     }
   };
+
+  /**
+   * From now until the returned function is called, commits are acknowledged without waiting for their fsync;
+   * that function syncs once and resolves when the sync is done (rejects, failing every later write, when it
+   * fails). For a server's own writes before it serves anyone (a first start's bootstrap objects, ~40 syncs in
+   * a row otherwise): nobody outside the process has seen them before that sync, a crash before it leaves a
+   * prefix of them (WAL frames are checksummed in sequence), and the next start writes the rest again.
+   * Without fsync per commit (sync 'normal', in memory) there is nothing to defer.
+   */
+  deferSyncs(): () => Promise<void> {
+    const walFsync = this.walFsync;
+    if (!walFsync || this.deferred) return () => Promise.resolve();
+    const deferred = (this.deferred = { commits: 0 });
+    return () => {
+      if (this.deferred === deferred) this.deferred = undefined;
+      if (deferred.commits === 0) return Promise.resolve();
+      return new Promise<void>((resolve, reject) =>
+        walFsync.request((err) => {
+          if (!err) return resolve();
+          this.failSync(err, 0);
+          reject(this.syncFailure!);
+        }),
+      );
+    };
+  }
 
   /** Acknowledges a committed batch: watchers see its events before any writer's continuation runs. */
   private deliver(batch: readonly PendingWrite[], outcomes: readonly Outcome[]): void {

@@ -140,4 +140,50 @@ describe('sqlite store: durability mode', () => {
       tmp.cleanup();
     }
   });
+
+  it('deferSyncs: start-up writes are acknowledged without a sync each, then synced once before serving', async () => {
+    const tmp = tempDir();
+    try {
+      const s = openSqliteStore(tmp.file('defer.db'), { compactionIntervalMs: 0 });
+      const wal = internals(s).walFsync!;
+      const held: ((err: Error | undefined) => void)[] = [];
+      const request = wal.request.bind(wal);
+      wal.request = (done) => held.push(done);
+      const end = s.deferSyncs();
+      // Three commits in a row, each acknowledged at once, none asking for a sync.
+      for (let i = 0; i < 3; i++) assert.equal((await s.create(`/boot/${i}`, '{}')).ok, true);
+      assert.equal(held.length, 0);
+      // Ending the deferral asks for one sync, and resolves only when it is done.
+      let synced = false;
+      const ended = end().then(() => (synced = true));
+      for (let i = 0; i < 5; i++) await turn();
+      assert.equal(held.length, 1);
+      assert.equal(synced, false);
+      request(held.shift()!);
+      await ended;
+      assert.equal(synced, true);
+      // From then on every commit waits for its sync again.
+      let acked = false;
+      const write = s.create('/after', '{}').then(() => (acked = true));
+      for (let i = 0; i < 5; i++) await turn();
+      assert.equal(acked, false);
+      assert.equal(held.length, 1);
+      request(held.shift()!);
+      await write;
+      // Nothing written while deferred: ending asks for no sync at all (a restart's start-up writes nothing).
+      const idle = s.deferSyncs();
+      await idle();
+      assert.equal(held.length, 0);
+      // A failed final sync fails the start-up, and every later write, as a failed commit sync does.
+      const failing = s.deferSyncs();
+      await s.create('/boot/late', '{}');
+      wal.request = (done) => done(new Error('EIO: i/o error, fdatasync'));
+      await assert.rejects(failing(), (e: unknown) => e instanceof StorageError && /could not be synced to disk: EIO/.test(e.message));
+      await assert.rejects(s.create('/x', '{}'), /could not be synced to disk/);
+      wal.request = request;
+      await s.close();
+    } finally {
+      tmp.cleanup();
+    }
+  });
 });

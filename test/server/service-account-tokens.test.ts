@@ -4,7 +4,8 @@
 // discovery documents.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPublicKey } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { serviceAccountKeys, type ServiceAccountKeys } from '../../src/auth/service-account-keys.js';
 import { startApi, type Api } from './helpers.js';
 import { parseJwt, verifyJwt } from '../../src/auth/jwt.js';
 import { envelope, int, msg, str } from '../protobuf/wire-writer.js';
@@ -271,4 +272,31 @@ test('issuer discovery: /.well-known/openid-configuration and /openid/v1/jwks', 
   assert.equal(set.headers.get('content-type'), 'application/jwk-set+json');
   assert.equal(set.json.keys.length, 1);
   assert.deepEqual(Object.keys(set.json.keys[0]), ['use', 'kty', 'kid', 'alg', 'n', 'e']);
+});
+
+test('keys still being generated (a first start): the server serves meanwhile; token requests and the key set wait for them', async () => {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  let give!: (k: ServiceAccountKeys) => void;
+  const keys = new Promise<ServiceAccountKeys>((resolve) => (give = resolve));
+  const pending = await startApi({ serviceAccountTokens: { keys } });
+  try {
+    // Started and serving before the key is there.
+    assert.equal((await pending.req('GET', '/api/v1/namespaces/default/serviceaccounts/default')).status, 200);
+    let answered = false;
+    const tokenRequest = pending.req('POST', TOKEN, {}).then((r) => ((answered = true), r));
+    const keySet = pending.req('GET', '/openid/v1/jwks');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(answered, false, 'a token request waits for the key');
+    const given = serviceAccountKeys(privateKey);
+    give(given);
+    const r = await tokenRequest;
+    assert.equal(r.status, 201, r.text);
+    // Signed with the key that came, and published in the key set.
+    const jwt = parseJwt(r.json.status.token)!;
+    assert.equal(jwt.header.kid, given.signing.kid);
+    assert.equal(verifyJwt(jwt, given.verifying[0]!.key), true);
+    assert.deepEqual((await keySet).json.keys.map((k: { kid: string }) => k.kid), [given.signing.kid]);
+  } finally {
+    await pending.close();
+  }
 });
