@@ -1,5 +1,5 @@
 // Builds dist/ with tsc, bundles the web console (console/, with esbuild) into dist/console/ and the command line
-// into dist/cli/crd-apiserver.js (see command-bundle.mjs), and records when, so
+// into dist/cli/crd-apiserver.bundle.cjs (see command-bundle.mjs; dist/cli/crd-apiserver.js runs it), and records when, so
 // that `npm start` can skip the build when no source changed since.
 // `node scripts/build.mjs` always builds (npm run build, and prepare on npm install); with --if-stale only when
 // a source is newer than the last build. Exports the staleness check for scripts/start.mjs and the tests.
@@ -42,6 +42,7 @@ export function staleReason(root) {
     stamp = statSync(join(root, STAMP)).mtimeMs;
     statSync(join(root, 'dist', 'cli', 'main.js'));
     statSync(join(root, COMMAND));
+    statSync(join(root, COMMAND_BUNDLE));
     statSync(join(root, 'dist', 'console', 'console.js'));
   } catch {
     return 'no build yet';
@@ -92,12 +93,14 @@ async function writeConsole(root) {
   }
 }
 
-/** The command line as one file: what bin/crd-apiserver.js and npm start run. */
+/** What bin/crd-apiserver.js and npm start run: the entry (tsc's, from src/cli/crd-apiserver.ts) that runs the bundle. */
 export const COMMAND = join('dist', 'cli', 'crd-apiserver.js');
+/** The command line as one file. */
+export const COMMAND_BUNDLE = join('dist', 'cli', 'crd-apiserver.bundle.cjs');
 
 async function writeCommand(root) {
   try {
-    await bundleCommand(join(root, 'dist', 'cli', 'main.js'), join(root, COMMAND));
+    await bundleCommand(join(root, 'dist', 'cli', 'main.js'), join(root, COMMAND_BUNDLE));
     return 0;
   } catch (e) {
     process.stderr.write(`crd-apiserver: bundling the command line failed: ${e instanceof Error ? e.message : String(e)}\n`);

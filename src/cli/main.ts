@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The crd-apiserver command line.
+import { STARTED_EVENT } from './code-cache.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueClientCertificate } from '../auth/certs.js';
@@ -150,16 +151,19 @@ async function main(argv: string[]): Promise<number> {
     },
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  process.stdout.write(`crd-apiserver serving on ${s.server.secureUrl}${s.server.insecureUrl ? ` and ${s.server.insecureUrl}` : ''} (ready in ${ms.toFixed(0)} ms)\n`);
-  process.stdout.write(`export KUBECONFIG=${s.kubeconfigPath}\n`);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
     void s.close().then(() => process.exit(0));
   };
+  // Before the lines that tell a caller it is serving: a signal right after them stops it cleanly.
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.stdout.write(`crd-apiserver serving on ${s.server.secureUrl}${s.server.insecureUrl ? ` and ${s.server.insecureUrl}` : ''} (ready in ${ms.toFixed(0)} ms)\n`);
+  process.stdout.write(`export KUBECONFIG=${s.kubeconfigPath}\n`);
+  // Started: the bundle's loader may now keep the code compiled so far (code-cache.ts).
+  (process as NodeJS.EventEmitter).emit(STARTED_EVENT);
   return -1; // keep running
 }
 

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../util/package-root.js';
+import { importPackage } from '../util/import-package.js';
 
 export interface ConsoleAssets {
   /** File name under /console/ → content type and body. */
@@ -65,6 +66,6 @@ async function bundleFromSources(): Promise<{ js: string; css: string }> {
   const root = fileURLToPath(PACKAGE_ROOT);
   // A path outside src/, so neither tsc nor the layers test follows it; scripts/build.mjs uses the same options.
   const script = new URL('scripts/console-bundle.mjs', PACKAGE_ROOT).href;
-  const { bundleConsole } = (await import(script)) as { bundleConsole(root: string): Promise<{ js: string; css: string }> };
+  const { bundleConsole } = await importPackage<{ bundleConsole(root: string): Promise<{ js: string; css: string }> }>(script);
   return bundleConsole(root);
 }

@@ -22,6 +22,7 @@ import {
   type WriteResult,
   compactedError,
 } from './types.js';
+import { importPackage } from '../util/import-package.js';
 
 export interface EtcdStoreOptions {
   /** etcd client URLs (--etcd-servers). */
@@ -53,7 +54,7 @@ export async function openEtcdStore(opts: EtcdStoreOptions): Promise<EtcdStore> 
   if (opts.servers.length === 0) throw new Error('--etcd-servers must name at least one etcd URL');
   // Loaded here, not with the module: the client (gRPC, protobufjs and etcd's protos) is a fifth of the
   // server's start-up, and a server on the embedded store never needs it.
-  const { Etcd3: Client } = await import('etcd3');
+  const { Etcd3: Client } = await importPackage<typeof import('etcd3')>('etcd3');
   const store = new EtcdStore(opts, Client);
   const timeout = opts.dialTimeoutMs ?? 10_000;
   try {

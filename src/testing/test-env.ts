@@ -22,6 +22,7 @@ import type { KVStore, KeyValue } from '../storage/types.js';
 import { clusterStore } from '../storage/prefixed-store.js';
 import { LOGICAL_CLUSTERS_PATH } from '../apis/tenancy/v1alpha1/logical-cluster.js';
 import { STORAGE_ROOT } from '../storage/copy-store.js';
+import { importPackage } from '../util/import-package.js';
 
 export interface TestEnvOptions {
   /** CRD manifests: files or directories (walked recursively), multi-document YAML or JSON, Lists. */
@@ -235,7 +236,7 @@ async function prepare(served: Target, dir: string, opts: TestEnvOptions, crds: 
     kubeconfigPath,
     webhook,
     kubeConfig: async () => {
-      const { KubeConfig } = await import('@kubernetes/client-node');
+      const { KubeConfig } = await importPackage<typeof import('@kubernetes/client-node')>('@kubernetes/client-node');
       const kc = new KubeConfig();
       kc.loadFromString(kubeconfig);
       return kc;

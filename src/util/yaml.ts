@@ -1,10 +1,10 @@
-// The `yaml` package, loaded on first use: most requests are JSON, and its ~80 ms import would otherwise
-// sit on every start-up before the server can answer.
-import { createRequire } from 'node:module';
+// The `yaml` package as the server uses it. (It was loaded on first use; other modules import it at start-up
+// anyway, and the command line's bundle holds it, compiled from V8's code cache: see src/cli/code-cache.ts.)
+import * as yaml from 'yaml';
 
-type YamlModule = typeof import('yaml');
-let mod: YamlModule | undefined;
-const load = (): YamlModule => (mod ??= createRequire(import.meta.url)('yaml') as YamlModule);
+type YamlModule = typeof yaml;
+const mod: YamlModule = yaml;
+const load = (): YamlModule => mod;
 
 /** The `yaml` package itself, loaded on first use (for callers that build documents). */
 export const yamlModule = load;
@@ -13,7 +13,7 @@ export const parseYaml: YamlModule['parse'] = ((...args: Parameters<YamlModule['
 export const stringifyYaml: YamlModule['stringify'] = ((...args: Parameters<YamlModule['stringify']>) =>
   load().stringify(...args)) as YamlModule['stringify'];
 export const isYamlParseError = (e: unknown): e is InstanceType<YamlModule['YAMLParseError']> =>
-  mod !== undefined && e instanceof mod.YAMLParseError;
+  e instanceof mod.YAMLParseError;
 
 /** Tags of the `yaml` package's YAML 1.1 schema that goyaml.v2 does not resolve plain scalars to. */
 const NOT_GOYAML_V2 = new Set(['TIME']);

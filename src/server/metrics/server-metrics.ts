@@ -6,6 +6,7 @@ import type { Registry } from 'prom-client';
 import { CounterVec, exponentialBuckets, GaugeVec, HistogramVec, type CounterSeries, type HistogramSeries } from './vec.js';
 import { AuthMetrics } from './auth-metrics.js';
 import { FlowcontrolMetrics, type LevelLimits } from './flowcontrol-metrics.js';
+import { importPackage } from '../../util/import-package.js';
 
 /** The labels a request's metrics are recorded under (kube's MonitorRequest arguments). */
 export interface RequestLabels {
@@ -262,7 +263,7 @@ export class ServerMetrics {
   async expose(): Promise<string> {
     // Process and Node.js runtime metrics, started with the first scrape: each collector keeps observers for good.
     // prom-client is loaded then too (a twentieth of the server's start-up otherwise).
-    this.runtime ??= import('prom-client').then(({ collectDefaultMetrics, Registry }) => {
+    this.runtime ??= importPackage<typeof import('prom-client')>('prom-client').then(({ collectDefaultMetrics, Registry }) => {
       const registry = new Registry();
       collectDefaultMetrics({ register: registry });
       return registry;
