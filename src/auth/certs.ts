@@ -82,21 +82,23 @@ export async function ensureCertificates(dataDir: string, opts: EnsureCertificat
   }
   const caX509 = new X509Certificate(ca.certPem);
 
-  let server = caRenewed ? undefined : await readPair(paths.serverCert, paths.serverKey);
-  let admin = caRenewed ? undefined : await readPair(paths.adminCert, paths.adminKey);
+  let [server, admin] = caRenewed ? [undefined, undefined] : await Promise.all([readPair(paths.serverCert, paths.serverKey), readPair(paths.adminCert, paths.adminKey)]);
   const needServer = !server || !validPair(server, now, caX509) || !coversHosts(server.certPem, hosts);
   const needAdmin = !admin || !validPair(admin, now, caX509);
 
   if (needServer || needAdmin) {
     const issuer = issuerOf(ca, caX509);
+    // The two pairs' files are written side by side (each its key, then its certificate).
+    const writes: Promise<void>[] = [];
     if (needServer) {
       server = issueServing(issuer, hosts, now);
-      await writePair(paths.serverCert, paths.serverKey, server);
+      writes.push(writePair(paths.serverCert, paths.serverKey, server));
     }
     if (needAdmin) {
       admin = issueAdmin(issuer, now);
-      await writePair(paths.adminCert, paths.adminKey, admin);
+      writes.push(writePair(paths.adminCert, paths.adminKey, admin));
     }
+    await Promise.all(writes);
   }
 
   return {

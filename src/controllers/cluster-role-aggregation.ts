@@ -30,11 +30,19 @@ export function aggregatedRules(role: JSONObject, all: readonly JSONObject[]): u
   const name = metaOf(role).name;
   const byName = [...all].sort((a, b) => ((metaOf(a).name ?? '') < (metaOf(b).name ?? '') ? -1 : 1));
   const out: unknown[] = [];
+  // A rule already taken is one with the same JSON (as sameJSON compares), found by its text rather than by
+  // comparing it with every rule taken so far.
+  const seen = new Set<string>();
   for (const sel of selectorsOf(role) ?? []) {
     const selector = labelSelectorAsSelector(isObject(sel) ? sel : {});
     for (const other of byName) {
       if (metaOf(other).name === name || !matchesLabels(selector, metaOf(other).labels ?? {})) continue;
-      for (const rule of rulesOf(other)) if (!out.some((r) => sameJSON(r, rule))) out.push(rule);
+      for (const rule of rulesOf(other)) {
+        const text = JSON.stringify(rule);
+        if (seen.has(text)) continue;
+        seen.add(text);
+        out.push(rule);
+      }
     }
   }
   return out;
