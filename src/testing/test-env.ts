@@ -143,6 +143,9 @@ async function startClusterEnv(opts: TestEnvOptions): Promise<TestEnv> {
       if ((lc?.['status'] as { phase?: string } | undefined)?.phase === 'Ready') break;
       await new Promise((r) => setTimeout(r, 1));
     }
+    // Its server starts on its first request: before prepare() takes what reset() returns to, so that the
+    // cluster's own start-up objects (bootstrap RBAC, the initial namespaces and their ServiceAccounts) are in it.
+    await admin.get(`/clusters/${name}/api/v1/namespaces/default`);
     const target: Target = {
       url: `${rootUrl}/clusters/${name}`,
       kv: clusterStore(served.kv, name),

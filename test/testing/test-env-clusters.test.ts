@@ -40,3 +40,32 @@ test('environments in logical clusters of one shared server: isolated, reset alo
   await b.stop();
   await assert.rejects((await core(b)).listNamespace(), /ECONNREFUSED|fetch failed|connect/);
 });
+
+test("reset() in a cluster keeps what the cluster's server made at its start: bootstrap RBAC, namespaces, ServiceAccounts", async () => {
+  // No CRDs: nothing but the kit itself starts the cluster's server before reset()'s baseline is taken.
+  const env = await startTestEnv({ isolation: 'cluster' });
+  try {
+    const rbac = (await env.kubeConfig()).makeApiClient(k8s.RbacAuthorizationV1Api);
+    await rbac.createNamespacedRoleBinding({
+      namespace: 'default',
+      body: { metadata: { name: 'alice-view' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice' }] },
+    });
+    await env.reset();
+    const roles = (await rbac.listClusterRole()).items.map((r) => r.metadata?.name);
+    for (const name of ['cluster-admin', 'view', 'system:discovery']) assert.ok(roles.includes(name), `${name} after reset: ${roles.length} ClusterRoles`);
+    const core = (await env.kubeConfig()).makeApiClient(k8s.CoreV1Api);
+    assert.deepEqual((await core.listNamespace()).items.map((n) => n.metadata?.name).sort(), ['default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    assert.ok((await core.listNamespacedServiceAccount({ namespace: 'default' })).items.some((sa) => sa.metadata?.name === 'default'));
+    // The binding made after the baseline is gone; binding again works through the bootstrap role.
+    assert.equal((await rbac.listNamespacedRoleBinding({ namespace: 'default' })).items.length, 0);
+    await rbac.createNamespacedRoleBinding({
+      namespace: 'default',
+      body: { metadata: { name: 'alice-view' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice' }] },
+    });
+    const alice = new k8s.KubeConfig();
+    alice.loadFromString(env.user('alice').kubeconfig);
+    await alice.makeApiClient(k8s.CoreV1Api).listNamespacedConfigMap({ namespace: 'default' });
+  } finally {
+    await env.stop();
+  }
+});
