@@ -403,6 +403,16 @@ export class GenericStore {
   }
 
   /**
+   * get, with undefined for a missing object instead of a 404: no Status is made for it (with its stack), for
+   * callers that expect absence (start-up checks its ~200 bootstrap objects that way, token checks their objects).
+   */
+  async find(namespace: string, name: string): Promise<JSONObject | undefined> {
+    const atHand = this.kvAtHand(namespace, name);
+    const kv = atHand !== NOT_AT_HAND ? atHand : await this.kv.get(this.key(namespace, name));
+    return kv === undefined ? undefined : this.read(kv);
+  }
+
+  /**
    * Removes an object as the expiry of its etcd lease would (events' --event-ttl): no admission, no
    * finalizers, only if it was not written since `revision`. Watches see it DELETED. Whether it was removed.
    */

@@ -298,7 +298,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // Admission plugins look things up through the stores they guard, so the chain refers to them lazily.
   let serving: CrdServing | undefined;
   let policyPlugin: ValidatingAdmissionPolicyPlugin | undefined;
-  const namespaceByName = (name: string): Promise<JSONObject | undefined> => orUndefined(namespaces.get('', name));
+  const namespaceByName = (name: string): Promise<JSONObject | undefined> => namespaces.find('', name);
   let rbac: RbacAuthorizer | undefined;
   // The server's authorizer, bound to RBAC's caches once they are filled (before anything is served).
   let authorize: Authorize = alwaysDeny;
@@ -325,7 +325,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const webhookDeps: WebhookDependencies = {
     resolver,
     namespaceLabels: async (name) => {
-      const ns = await orUndefined(namespaces.get('', name));
+      const ns = await namespaces.find('', name);
       return ns ? ((ns['metadata'] as { labels?: Record<string, string> } | undefined)?.labels ?? {}) : undefined;
     },
     equivalents: equivalentResources,
@@ -599,8 +599,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // authenticator while the objects they name exist (read from the stores' memory: no storage round trip).
   registry.addSubresourceHandler('', 'v1', 'serviceaccounts', 'token', tokenRequestHandler({ config: saTokens, secrets: stores.get(secretKind)!, admission, now: saOpts.now }));
   const tokenObjects: TokenObjectGetter = {
-    serviceAccount: (ns, name) => orUndefined(stores.get(serviceAccountKind)!.get(ns, name)),
-    secret: (ns, name) => orUndefined(stores.get(secretKind)!.get(ns, name)),
+    serviceAccount: (ns, name) => stores.get(serviceAccountKind)!.find(ns, name),
+    secret: (ns, name) => stores.get(secretKind)!.find(ns, name),
   };
 
   // Requests under /clusters/*: each resource read across every cluster; custom resources root does not serve, as

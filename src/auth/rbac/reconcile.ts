@@ -102,15 +102,6 @@ const nameOf = (o: JSONObject): { namespace: string; name: string } => {
   return { namespace: typeof meta['namespace'] === 'string' ? meta['namespace'] : '', name: String(meta['name']) };
 };
 
-async function getOrUndefined(store: GenericStore, namespace: string, name: string): Promise<JSONObject | undefined> {
-  try {
-    return await store.get(namespace, name);
-  } catch (e) {
-    if (e instanceof S.StatusError && e.code === 404) return undefined;
-    throw e;
-  }
-}
-
 async function createIgnoringConflict(store: GenericStore, namespace: string, obj: JSONObject): Promise<void> {
   try {
     await store.create(namespace, obj, { manager: MANAGER });
@@ -122,7 +113,7 @@ async function createIgnoringConflict(store: GenericStore, namespace: string, ob
 /** ReconcileRoleOptions.Run for one role: create it, or add what it misses, or leave a protected one alone. */
 async function ensureRole(store: GenericStore, expected: JSONObject): Promise<void> {
   const { namespace, name } = nameOf(expected);
-  const existing = await getOrUndefined(store, namespace, name);
+  const existing = await store.find(namespace, name);
   if (!existing) return createIgnoringConflict(store, namespace, expected);
   if (protectedObject(existing)) return;
   const desired = reconcileClusterRole(existing, expected);
@@ -132,7 +123,7 @@ async function ensureRole(store: GenericStore, expected: JSONObject): Promise<vo
 /** ReconcileRoleBindingOptions.Run for one binding: likewise, recreating it when its roleRef changed. */
 async function ensureBinding(store: GenericStore, expected: JSONObject): Promise<void> {
   const { namespace, name } = nameOf(expected);
-  const existing = await getOrUndefined(store, namespace, name);
+  const existing = await store.find(namespace, name);
   if (!existing) return createIgnoringConflict(store, namespace, expected);
   if (protectedObject(existing)) return;
   const desired = reconcileClusterRoleBinding(existing, expected);
