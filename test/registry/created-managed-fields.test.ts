@@ -1,5 +1,6 @@
-// A custom resource's create records its managed fields in one walk (FieldManager's createdManaged): the same
-// entries as the Updater's way, which an update from the type's new object (apiVersion and kind alone) takes.
+// A create records its managed fields without the Updater (FieldManager's createdManaged): a custom resource's in
+// one walk, a built-in's by one comparison with its zero object. The same entries as the Updater's way, which an
+// update from the type's new object takes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CrdServing } from '../../src/crd/serving.js';
@@ -9,6 +10,15 @@ import type { KVStore } from '../../src/storage/types.js';
 import type { CustomResourceDefinition } from '../../src/crd/types.js';
 import type { FieldManager } from '../../src/registry/field-manager/field-manager.js';
 import type { JSONObject } from '../../src/util/json.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { GenericStore } from '../../src/registry/store.js';
+import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
+import { BUILTIN_KINDS } from '../../src/apis/index.js';
+import { trackManagedFields } from '../../src/server/merge-schema.js';
+import { bootstrapPolicy } from '../../src/auth/rbac/bootstrap-policy.js';
+import { gvString } from '../../src/api/resource.js';
+
+const FIXTURES = new URL('../fixtures/protobuf/', import.meta.url);
 
 const crd = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -120,4 +130,36 @@ test('a custom resource create records the same managed fields as the Updater do
   // The fast path did record fields for an ordinary create (status is not the main resource's).
   const out = await fm.update(undefined, structuredClone(objects[7]!), 'm');
   assert.deepEqual((managed(out) as JSONObject[])[0]!['fieldsV1'], { 'f:spec': { '.': {}, 'f:image': {} } });
+});
+
+test('a built-in create records the same managed fields as the Updater does: every kind, from k8s.io/api fixtures and the bootstrap policy', async () => {
+  const types = BUILTIN_KINDS.filter((k) => !k.createOnly).map((k) => builtinResourceType(k));
+  trackManagedFields(types);
+  const byKind = new Map(types.map((t) => [`${gvString(t.served.group, t.served.version)}/${t.served.kind}`, t]));
+  const fixtures = readdirSync(FIXTURES).filter((f) => f.endsWith('.json'));
+  const samples: JSONObject[] = [...fixtures.map((f) => JSON.parse(readFileSync(new URL(f, FIXTURES), 'utf8')) as JSONObject), ...Object.values(bootstrapPolicy()).flat()];
+  let compared = 0;
+  const kinds = new Set<string>();
+  for (const sample of samples) {
+    const type = byKind.get(`${String(sample['apiVersion'])}/${String(sample['kind'])}`);
+    const fm = type?.managedFields ? new GenericStore({} as KVStore, type, NO_ADMISSION).fieldManager('') : undefined;
+    if (!type || !fm) continue;
+    // As a create sends it: no status of the server's making, no managed fields of its own.
+    const obj = structuredClone(sample);
+    const meta = (obj['metadata'] ?? {}) as JSONObject;
+    delete meta['managedFields'];
+    for (const manager of ['kubectl-create', 'm']) {
+      const fast = await fm.update(undefined, structuredClone(obj), manager);
+      const apiVersion = String(obj['apiVersion']);
+      const slow = await fm.update(type.managedFields!.newObject(apiVersion), structuredClone(obj), manager);
+      assert.deepEqual(managed(fast), managed(slow), `${String(obj['kind'])}: ${JSON.stringify(managed(slow)).slice(0, 200)}`);
+      compared++;
+    }
+    if (managed(await fm.update(undefined, structuredClone(obj), 'm')) !== undefined) kinds.add(String(sample['kind']));
+  }
+  // Every stored kind with a fixture (each with every field set), and the fast path recorded fields for them.
+  for (const kind of ['ConfigMap', 'Secret', 'Namespace', 'ServiceAccount', 'Event', 'Lease', 'ClusterRole', 'RoleBinding', 'FlowSchema', 'ValidatingAdmissionPolicy', 'MutatingWebhookConfiguration']) {
+    assert.ok(kinds.has(kind), `${kind} among ${[...kinds].join(', ')}`);
+  }
+  assert.ok(compared >= 2 * samples.length * 0.5, `${compared} comparisons of ${samples.length} samples`);
 });

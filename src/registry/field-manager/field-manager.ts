@@ -14,7 +14,7 @@ import { fieldElement } from '../../smd/path-element.js';
 import { Updater, type VersionConverter } from '../../smd/updater.js';
 import { NeedsConversion, type ConversionCache, type ManagedFieldsTypes } from './types.js';
 import { validate } from '../../smd/validate.js';
-import { addedFields } from '../../smd/compare.js';
+import { addedFields, compare } from '../../smd/compare.js';
 import { decodeManagedFields, encodeManagedFields, managedFieldsOf, managerIdentifier, type Managed, type ManagedFieldsEntry } from '../managed-fields.js';
 import { applyConflict } from './conflict-status.js';
 import { capUpdateManagers } from './cap-managers.js';
@@ -166,7 +166,7 @@ export class FieldManager {
     const out = withoutManagedFields(next);
     try {
       const fields =
-        live === undefined && managed.fields.size === 0 && this.createsFromTypeMeta() && typeof out['apiVersion'] === 'string' && typeof out['kind'] === 'string'
+        live === undefined && managed.fields.size === 0 && typeof out['apiVersion'] === 'string' && typeof out['kind'] === 'string'
           ? this.createdManaged(liveObj, out, manager)
           : await this.run((u) => this.updateManaged(u, liveObj, out, managed, manager));
       setManagedFields(out, encodeManagedFields(fields));
@@ -215,10 +215,12 @@ export class FieldManager {
   private typeMetaOnly: boolean | undefined;
 
   /**
-   * updateManaged of a create where nobody owned anything and the new object is apiVersion and kind alone, in
-   * one walk: compared with it, `next` (whose apiVersion and kind are strings) differs in apiVersion and kind,
-   * which nobody owns, and adds everything else; no manager's fields are reconciled, converted or taken away.
-   * The same fields as the Updater's, as the tests check.
+   * updateManaged of a create, where nobody owned anything: the writer owns what `next` changes from the type's new
+   * object (`live`), and no manager's fields are reconciled, converted or taken away, so the Updater's steps reduce
+   * to one comparison. A custom resource's new object is apiVersion and kind alone: against it, `next` (whose
+   * apiVersion and kind are strings) differs in those two, which nobody owns, and adds everything else, found in
+   * one walk. A built-in's new object has Go's zero values: the fields compared as modified or added. The same
+   * fields as the Updater's, as the tests check.
    */
   private createdManaged(live: JSONObject, next: JSONObject, manager: string): Managed {
     const id = this.identifier(manager, 'Update');
@@ -227,7 +229,12 @@ export class FieldManager {
     const newErr = this.typed(next, true);
     if (newErr) throw new Error(`failed to convert new object (${objectName(next)}) to smd typed: ${newErr}`);
     const { schema, root } = this.cfg.types.schemaFor(this.apiVersion)!;
-    let set = addedFields(schema, root, next);
+    let set: FieldSet;
+    if (this.createsFromTypeMeta()) set = addedFields(schema, root, next);
+    else {
+      const c = compare(schema, root, live, next);
+      set = c.modified.union(c.added);
+    }
     const ignored = this.ignoredFields?.get(this.apiVersion);
     if (ignored) set = set.recursiveDifference(ignored);
     set = set.difference(STRIPPED);
