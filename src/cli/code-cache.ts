@@ -13,7 +13,10 @@ import { Module, createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import vm from 'node:vm';
 
-/** Emitted on process by a command that has started its long-running work (serve, once ready): the moment to make the cache. */
+/**
+ * Emitted on process by a command that has started its long-running work (serve: as its listeners open, before it
+ * takes a request, so that even a server stopped right after its first /readyz leaves a cache): the moment to make it.
+ */
 export const STARTED_EVENT = 'crd-apiserver:started';
 
 /**

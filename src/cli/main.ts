@@ -100,6 +100,8 @@ async function main(argv: string[]): Promise<number> {
   const started = process.hrtime.bigint();
   const s = await serve({
     dataDir: args.flags.get('data-dir') ?? './.crd-apiserver',
+    // Listening: the bundle's loader may keep the code compiled so far (code-cache.ts).
+    onListening: () => (process as NodeJS.EventEmitter).emit(STARTED_EVENT),
     securePort: port('secure-port', 6443)!,
     insecurePort: port('insecure-port'),
     bindAddress: args.flags.get('bind-address') ?? '127.0.0.1',
@@ -162,8 +164,6 @@ async function main(argv: string[]): Promise<number> {
   process.on('SIGTERM', stop);
   process.stdout.write(`crd-apiserver serving on ${s.server.secureUrl}${s.server.insecureUrl ? ` and ${s.server.insecureUrl}` : ''} (ready in ${ms.toFixed(0)} ms)\n`);
   process.stdout.write(`export KUBECONFIG=${s.kubeconfigPath}\n`);
-  // Started: the bundle's loader may now keep the code compiled so far (code-cache.ts).
-  (process as NodeJS.EventEmitter).emit(STARTED_EVENT);
   return -1; // keep running
 }
 

@@ -40,6 +40,11 @@ export type StorageMediaType = (typeof STORAGE_MEDIA_TYPES)[number];
 export interface ServeOptions {
   /** Certificates and the kubeconfig, and the SQLite state unless etcd is given. */
   dataDir: string;
+  /**
+   * Called as soon as the listeners are open, before any request is taken (the command line's code cache is made
+   * then, so that a server stopped right after its first /readyz still leaves one).
+   */
+  onListening?: () => void;
   /** --storage etcd: state in etcd instead of SQLite in the data directory (--etcd-servers and friends). */
   etcd?: EtcdStoreOptions;
   securePort: number;
@@ -229,6 +234,8 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
     logger: opts.logger,
     beforeListening: syncStartupWrites,
   });
+  // Synchronously: startServer's listeners opened within this turn, so no request has been taken yet.
+  opts.onListening?.();
   // Loaded once the listeners are up: start-up's own reads are few and small, and each step of it that waits
   // for I/O would otherwise wait behind a page of the load too.
   kv.startLoading();
