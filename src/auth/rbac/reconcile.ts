@@ -7,7 +7,7 @@
 // RemoveExtraPermissions). Roles and RoleBindings follow the same rules as the cluster kinds, as in kube.
 import * as S from '../../api/status.js';
 import type { JSONObject } from '../../util/json.js';
-import { isObject } from '../../util/json.js';
+import { deepEqual, isObject } from '../../util/json.js';
 import type { GenericStore } from '../../registry/store.js';
 import { AUTO_UPDATE_ANNOTATION, bootstrapPolicy } from './bootstrap-policy.js';
 import { covers, rulesOf } from './policy-rule.js';
@@ -49,10 +49,12 @@ function hasExpectedMeta(obj: JSONObject, expected: JSONObject): boolean {
 
 /**
  * What every start finds: the role as the policy has it (the same rules and aggregation rule, its labels and
- * annotations). Nothing to reconcile then, and a start need not work out rule coverage ~70 times.
+ * annotations). Nothing to reconcile then, and a start need not work out rule coverage ~70 times. Compared
+ * whatever the order of keys: a stored rule reads back in Go's field order (verbs first), the policy's in its
+ * file's (apiGroups first).
  */
-function unchangedRole(existing: JSONObject, expected: JSONObject): boolean {
-  return hasExpectedMeta(existing, expected) && same(existing['rules'], expected['rules']) && same(existing['aggregationRule'], expected['aggregationRule']);
+export function unchangedRole(existing: JSONObject, expected: JSONObject): boolean {
+  return hasExpectedMeta(existing, expected) && deepEqual(existing['rules'] ?? null, expected['rules'] ?? null) && deepEqual(existing['aggregationRule'] ?? null, expected['aggregationRule'] ?? null);
 }
 
 /** computeReconciledRole without RemoveExtraPermissions (ClusterRoles and Roles alike): the role to write, or undefined when nothing changes. */
@@ -85,7 +87,7 @@ const subjectKey = (s: JSONObject): string => JSON.stringify([s['kind'] ?? '', s
 
 /** computeReconciledRoleBinding without RemoveExtraSubjects (either kind of binding): 'recreate' when the roleRef differs. */
 export function reconcileClusterRoleBinding(existing: JSONObject, expected: JSONObject): JSONObject | 'recreate' | undefined {
-  if (!same(existing['roleRef'], expected['roleRef'])) return 'recreate';
+  if (!deepEqual(existing['roleRef'] ?? null, expected['roleRef'] ?? null)) return 'recreate';
   const binding = structuredClone(existing);
   let changed = mergeMeta(binding, expected);
   const have = new Set(subjectsOf(existing).map(subjectKey));

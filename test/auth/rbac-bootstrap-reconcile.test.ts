@@ -1,0 +1,49 @@
+// The bootstrap policy's reconcile on every start (kube's rbac/bootstrap-roles hook): a first start creates it, a
+// later one writes nothing; a bootstrap role read back as stored (Go's field order) counts as unchanged without
+// working out rule coverage, and one that lost a rule does not.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { GenericStore } from '../../src/registry/store.js';
+import { NO_ADMISSION } from '../../src/registry/admission.js';
+import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
+import { BUILTIN_KINDS } from '../../src/apis/index.js';
+import { createCachedStore } from '../../src/storage/cache.js';
+import { openSqliteStore } from '../../src/storage/sqlite-store.js';
+import { ensureBootstrapPolicy, unchangedRole } from '../../src/auth/rbac/reconcile.js';
+import { bootstrapPolicy } from '../../src/auth/rbac/bootstrap-policy.js';
+import type { JSONObject } from '../../src/util/json.js';
+
+const kind = (resource: string) => BUILTIN_KINDS.find((k) => k.served.group === 'rbac.authorization.k8s.io' && k.served.resource === resource)!;
+
+test('a second start writes nothing; stored bootstrap roles count as unchanged whatever their key order', async () => {
+  const kv = await createCachedStore(openSqliteStore(':memory:'));
+  try {
+    const store = (r: string): GenericStore => new GenericStore(kv, builtinResourceType(kind(r)), NO_ADMISSION);
+    const stores = { clusterRoles: store('clusterroles'), clusterRoleBindings: store('clusterrolebindings'), roles: store('roles'), roleBindings: store('rolebindings') };
+    // The namespaced Roles live in kube-system and kube-public: the store does not check namespaces exist.
+    await ensureBootstrapPolicy(stores);
+    const after = await kv.currentRevision();
+    assert.ok(after > 100, `${after} writes`);
+    await ensureBootstrapPolicy(stores);
+    assert.equal(await kv.currentRevision(), after, 'a restart writes nothing');
+
+    const policy = bootstrapPolicy();
+    let unchanged = 0;
+    for (const expected of policy.clusterRoles) {
+      const stored = await stores.clusterRoles.get('', String((expected['metadata'] as JSONObject)['name']));
+      // Stored rules read back with verbs first, the policy's with apiGroups first.
+      const rules = (stored['rules'] as JSONObject[]) ?? [];
+      if (rules.length > 0 && !expected['aggregationRule']) assert.equal(Object.keys(rules[0]!)[0], 'verbs');
+      if (unchangedRole(stored, expected)) unchanged++;
+    }
+    // Every role but the aggregated ones (admin, edit, view, cluster-reader...), whose rules the aggregation adds.
+    const aggregated = policy.clusterRoles.filter((r) => r['aggregationRule']).length;
+    assert.equal(unchanged, policy.clusterRoles.length - aggregated);
+    const view = policy.clusterRoles.find((r) => (r['metadata'] as JSONObject)['name'] === 'system:basic-user')!;
+    const stored = await stores.clusterRoles.get('', 'system:basic-user');
+    assert.equal(unchangedRole({ ...stored, rules: (stored['rules'] as unknown[]).slice(1) }, view), false, 'a rule missing');
+    assert.equal(unchangedRole({ ...stored, metadata: { ...(stored['metadata'] as JSONObject), labels: {} } }, view), false, 'a label missing');
+  } finally {
+    await kv.close();
+  }
+});
