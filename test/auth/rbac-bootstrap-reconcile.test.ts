@@ -10,8 +10,9 @@ import { BUILTIN_KINDS } from '../../src/apis/index.js';
 import { createCachedStore } from '../../src/storage/cache.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import { ensureBootstrapPolicy, unchangedRole } from '../../src/auth/rbac/reconcile.js';
-import { bootstrapPolicy } from '../../src/auth/rbac/bootstrap-policy.js';
+import { bootstrapPolicy, sharedBootstrapPolicy } from '../../src/auth/rbac/bootstrap-policy.js';
 import type { JSONObject } from '../../src/util/json.js';
+import { covers, rulesOf } from '../../src/auth/rbac/policy-rule.js';
 
 const kind = (resource: string) => BUILTIN_KINDS.find((k) => k.served.group === 'rbac.authorization.k8s.io' && k.served.resource === resource)!;
 
@@ -36,13 +37,27 @@ test('a second start writes nothing; stored bootstrap roles count as unchanged w
       if (rules.length > 0 && !expected['aggregationRule']) assert.equal(Object.keys(rules[0]!)[0], 'verbs');
       if (unchangedRole(stored, expected)) unchanged++;
     }
-    // Every role but the aggregated ones (admin, edit, view, cluster-reader...), whose rules the aggregation adds.
+    // Every role but the aggregated ones (admin, edit, basicUser, cluster-reader...), whose rules the aggregation adds.
     const aggregated = policy.clusterRoles.filter((r) => r['aggregationRule']).length;
     assert.equal(unchanged, policy.clusterRoles.length - aggregated);
-    const view = policy.clusterRoles.find((r) => (r['metadata'] as JSONObject)['name'] === 'system:basic-user')!;
+    const basicUser = policy.clusterRoles.find((r) => (r['metadata'] as JSONObject)['name'] === 'system:basic-user')!;
     const stored = await stores.clusterRoles.get('', 'system:basic-user');
-    assert.equal(unchangedRole({ ...stored, rules: (stored['rules'] as unknown[]).slice(1) }, view), false, 'a rule missing');
-    assert.equal(unchangedRole({ ...stored, metadata: { ...(stored['metadata'] as JSONObject), labels: {} } }, view), false, 'a label missing');
+    assert.equal(unchangedRole({ ...stored, rules: (stored['rules'] as unknown[]).slice(1) }, basicUser), false, 'a rule missing');
+    assert.equal(unchangedRole({ ...stored, metadata: { ...(stored['metadata'] as JSONObject), labels: {} } }, basicUser), false, 'a label missing');
+
+    // A bootstrap role and binding that lost a rule, a label and a subject get them back from the next start (the
+    // policy it reads is shared and frozen: what it writes must be copies), and the policy stays as it was.
+    await stores.clusterRoles.update('', 'system:basic-user', (o) => ({ ...o!, rules: (o!['rules'] as unknown[]).slice(1), metadata: { ...(o!['metadata'] as JSONObject), labels: {} } }), '');
+    await stores.clusterRoleBindings.update('', 'system:basic-user', (o) => ({ ...o!, subjects: [] }), '');
+    await ensureBootstrapPolicy(stores);
+    const role = await stores.clusterRoles.get('', 'system:basic-user');
+    // What was missing is added back (as kube's reconcile adds it: the uncovered rules broken down).
+    assert.deepEqual(covers(rulesOf(role), rulesOf(basicUser)).missing, []);
+    assert.equal((role['metadata'] as JSONObject)['labels'] !== undefined && Object.keys((role['metadata'] as { labels: object }).labels).length > 0, true);
+    const binding = await stores.clusterRoleBindings.get('', 'system:basic-user');
+    assert.deepEqual(binding['subjects'], policy.clusterRoleBindings.find((b) => (b['metadata'] as JSONObject)['name'] === 'system:basic-user')!['subjects']);
+    assert.deepEqual(sharedBootstrapPolicy(), bootstrapPolicy());
+    assert.ok(Object.isFrozen(sharedBootstrapPolicy().clusterRoles[0]!['rules']));
   } finally {
     await kv.close();
   }

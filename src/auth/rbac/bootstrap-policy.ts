@@ -53,6 +53,24 @@ export function bootstrapPolicy(): BootstrapPolicy {
   return structuredClone(policy());
 }
 
+let frozen: Readonly<BootstrapPolicy> | undefined;
+const deepFreeze = <T>(v: T): T => {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+};
+
+/**
+ * The bootstrap policy shared, not copied, for reading: frozen, so that a caller who would change it fails rather
+ * than change every later start's policy. (Every start reconciles it and a restart writes none of it: copying
+ * the whole policy each time was most of what a restart's reconcile cost.)
+ */
+export function sharedBootstrapPolicy(): Readonly<BootstrapPolicy> {
+  return (frozen ??= deepFreeze(structuredClone(policy())));
+}
+
 /** The bootstrap ClusterRoles: kube's own and the controllers'. */
 export function bootstrapClusterRoles(): JSONObject[] {
   return structuredClone(policy().clusterRoles);

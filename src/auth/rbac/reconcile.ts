@@ -9,7 +9,7 @@ import * as S from '../../api/status.js';
 import type { JSONObject } from '../../util/json.js';
 import { deepEqual, isObject } from '../../util/json.js';
 import type { GenericStore } from '../../registry/store.js';
-import { AUTO_UPDATE_ANNOTATION, bootstrapPolicy } from './bootstrap-policy.js';
+import { AUTO_UPDATE_ANNOTATION, sharedBootstrapPolicy } from './bootstrap-policy.js';
 import { covers, rulesOf } from './policy-rule.js';
 
 const MANAGER = 'kube-apiserver';
@@ -79,7 +79,8 @@ export function reconcileClusterRole(existing: JSONObject, expected: JSONObject)
       changed = true;
     }
   }
-  return changed ? role : undefined;
+  // A copy of what it took from the (shared, frozen) policy: the write fills in what it is given.
+  return changed ? structuredClone(role) : undefined;
 }
 
 const subjectsOf = (b: JSONObject): JSONObject[] => (Array.isArray(b['subjects']) ? (b['subjects'] as JSONObject[]) : []);
@@ -96,7 +97,7 @@ export function reconcileClusterRoleBinding(existing: JSONObject, expected: JSON
     binding['subjects'] = [...subjectsOf(existing), ...missing];
     changed = true;
   }
-  return changed ? binding : undefined;
+  return changed ? structuredClone(binding) : undefined;
 }
 
 const nameOf = (o: JSONObject): { namespace: string; name: string } => {
@@ -106,7 +107,8 @@ const nameOf = (o: JSONObject): { namespace: string; name: string } => {
 
 async function createIgnoringConflict(store: GenericStore, namespace: string, obj: JSONObject): Promise<void> {
   try {
-    await store.create(namespace, obj, { manager: MANAGER });
+    // A copy: the policy is shared (and frozen), and a create fills in the object it is given.
+    await store.create(namespace, structuredClone(obj), { manager: MANAGER });
   } catch (e) {
     if (!(e instanceof S.StatusError && e.code === 409)) throw e;
   }
@@ -147,7 +149,7 @@ export interface RbacStores {
  * then the namespaced Roles and RoleBindings (their namespaces, kube-system and kube-public, must exist).
  */
 export async function ensureBootstrapPolicy(stores: RbacStores): Promise<void> {
-  const policy = bootstrapPolicy();
+  const policy = sharedBootstrapPolicy();
   // Kind by kind as kube does; within a kind the objects are independent, so written concurrently (a start
   // writes ~150 of them).
   await Promise.all(policy.clusterRoles.map((r) => ensureRole(stores.clusterRoles, r)));
