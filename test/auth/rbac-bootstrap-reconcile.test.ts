@@ -37,7 +37,7 @@ test('a second start writes nothing; stored bootstrap roles count as unchanged w
       if (rules.length > 0 && !expected['aggregationRule']) assert.equal(Object.keys(rules[0]!)[0], 'verbs');
       if (unchangedRole(stored, expected)) unchanged++;
     }
-    // Every role but the aggregated ones (admin, edit, basicUser, cluster-reader...), whose rules the aggregation adds.
+    // Every role but the three aggregated ones (admin, edit, view), whose rules the aggregation adds.
     const aggregated = policy.clusterRoles.filter((r) => r['aggregationRule']).length;
     assert.equal(unchanged, policy.clusterRoles.length - aggregated);
     const basicUser = policy.clusterRoles.find((r) => (r['metadata'] as JSONObject)['name'] === 'system:basic-user')!;
