@@ -200,8 +200,10 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
   // file that cannot be read fails the start.
   const generatingKey = !opts.serviceAccountSigningKeyFile && !existsSync(join(dataDir, 'pki', 'sa.key'));
   const loadingKeys = loadServiceAccountKeys(dataDir, { signingKeyFile: opts.serviceAccountSigningKeyFile, keyFiles: opts.serviceAccountKeyFiles });
-  if (generatingKey) loadingKeys.catch(() => {});
-  const [certs, saKeys] = await Promise.all([ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] }), generatingKey ? { generating: loadingKeys } : loadingKeys]);
+  // Handled where it is awaited (below, or by the server); this only keeps a failure meanwhile from being unhandled.
+  loadingKeys.catch(() => {});
+  const certs = await ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] });
+  const saKeys = generatingKey ? loadingKeys : await loadingKeys;
   const server = await startServer({
     kv,
     // Client certificates from the server's CA (the kubeconfig's admin) and from --client-ca-file's CAs.
@@ -226,7 +228,7 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
     maxRequestsInFlight: opts.maxRequestsInFlight,
     maxMutatingRequestsInFlight: opts.maxMutatingRequestsInFlight,
     enablePriorityAndFairness: opts.enablePriorityAndFairness,
-    serviceAccountTokens: { ...opts.serviceAccountTokens, keys: 'generating' in saKeys ? saKeys.generating : saKeys },
+    serviceAccountTokens: { ...opts.serviceAccountTokens, keys: saKeys },
     apfEnsureIntervalMs: opts.apfEnsureIntervalMs,
     maxConnections: opts.maxConnections,
     leaderElection: opts.leaderElection,

@@ -407,8 +407,7 @@ export class GenericStore {
    * callers that expect absence (start-up checks its ~200 bootstrap objects that way, token checks their objects).
    */
   async find(namespace: string, name: string): Promise<JSONObject | undefined> {
-    const atHand = this.kvAtHand(namespace, name);
-    const kv = atHand !== NOT_AT_HAND ? atHand : await this.kv.get(this.key(namespace, name));
+    const kv = await this.storedKV(namespace, name);
     return kv === undefined ? undefined : this.read(kv);
   }
 
@@ -441,16 +440,24 @@ export class GenericStore {
     return this.kv.getAtHand ? this.kv.getAtHand(this.key(namespace, name)) : NOT_AT_HAND;
   }
 
+  /**
+   * The object's stored key-value, undefined when there is none: from the cache's memory without its async layers
+   * (a logical cluster's view adds another) where it can, with no promise then.
+   */
+  private storedKV(namespace: string, name: string): KeyValue | undefined | Promise<KeyValue | undefined> {
+    const atHand = this.kvAtHand(namespace, name);
+    return atHand !== NOT_AT_HAND ? atHand : this.kv.get(this.key(namespace, name));
+  }
+
   getKV(namespace: string, name: string): Promise<KeyValue> {
-    // From the cache's memory without its async layers (a logical cluster's view adds another) where it can.
-    let atHand: KeyValue | undefined | typeof NOT_AT_HAND;
+    let kv: KeyValue | undefined | Promise<KeyValue | undefined>;
     try {
-      atHand = this.kvAtHand(namespace, name);
+      kv = this.storedKV(namespace, name);
     } catch (e) {
       return Promise.reject(e);
     }
-    if (atHand !== NOT_AT_HAND) return atHand ? Promise.resolve(atHand) : Promise.reject(S.notFound(this.gr, name));
-    return this.kv.get(this.key(namespace, name)).then((kv) => kv ?? Promise.reject(S.notFound(this.gr, name)));
+    if (kv instanceof Promise) return kv.then((x) => x ?? Promise.reject(S.notFound(this.gr, name)));
+    return kv ? Promise.resolve(kv) : Promise.reject(S.notFound(this.gr, name));
   }
 
   async list(opts: ListOptions): Promise<ListResult> {

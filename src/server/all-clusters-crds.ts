@@ -26,7 +26,7 @@ interface StoredCrd {
 /** Definitions whose types are kept built (each a CrdServing of one CRD); the oldest goes first past this. */
 const KEPT_DEFINITIONS = 64;
 
-const CRD_GROUP = 'apiextensions.k8s.io';
+const CRDS: S.GroupResource = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
 
 /** Whether the CRD serves this version now, as CrdServing.lookup routes: served, names accepted or established. */
 function serves(crd: CustomResourceDefinition, version: string): boolean {
@@ -110,15 +110,6 @@ export class CrdsAcrossClusters {
   }
 }
 
-function definitionsDiffer(name: string, a: string, b: string): S.StatusError {
-  return new S.StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: `customresourcedefinitions.${CRD_GROUP} "${name}" is defined differently in logical clusters "${a}" and "${b}": a request across clusters reads every cluster's objects through one definition`,
-    reason: 'Conflict',
-    details: { name, group: CRD_GROUP, kind: 'customresourcedefinitions' },
-    code: 409,
-  });
-}
+/** kube's Conflict, on the CRD: one definition reads every cluster's objects. */
+const definitionsDiffer = (name: string, a: string, b: string): S.StatusError =>
+  S.conflict(CRDS, name, `it is defined differently in logical clusters "${a}" and "${b}": a request across clusters reads every cluster's objects through one definition`);

@@ -3,17 +3,13 @@
 import * as yaml from 'yaml';
 
 type YamlModule = typeof yaml;
-const mod: YamlModule = yaml;
-const load = (): YamlModule => mod;
 
-/** The `yaml` package itself, loaded on first use (for callers that build documents). */
-export const yamlModule = load;
+/** The `yaml` package itself (for callers that build documents). */
+export const yamlModule = (): YamlModule => yaml;
 
-export const parseYaml: YamlModule['parse'] = ((...args: Parameters<YamlModule['parse']>) => load().parse(...args)) as YamlModule['parse'];
-export const stringifyYaml: YamlModule['stringify'] = ((...args: Parameters<YamlModule['stringify']>) =>
-  load().stringify(...args)) as YamlModule['stringify'];
-export const isYamlParseError = (e: unknown): e is InstanceType<YamlModule['YAMLParseError']> =>
-  e instanceof mod.YAMLParseError;
+export const parseYaml: YamlModule['parse'] = yaml.parse;
+export const stringifyYaml: YamlModule['stringify'] = yaml.stringify;
+export const isYamlParseError = (e: unknown): e is InstanceType<YamlModule['YAMLParseError']> => e instanceof yaml.YAMLParseError;
 
 /** Tags of the `yaml` package's YAML 1.1 schema that goyaml.v2 does not resolve plain scalars to. */
 const NOT_GOYAML_V2 = new Set(['TIME']);
@@ -63,7 +59,7 @@ function goyamlV2Tags(tags: Tags): Tags {
  * resolved to the last one (the strict pass reports them separately).
  */
 export function parseKubeYaml(text: string): unknown {
-  return int64s(load().parse(text, { ...KUBE_YAML_OPTIONS, intAsBigInt: true }));
+  return int64s(yaml.parse(text, { ...KUBE_YAML_OPTIONS, intAsBigInt: true }));
 }
 
 const INT64_MIN = -(2n ** 63n);

@@ -261,7 +261,7 @@ spec:
   await ok(inCluster('wcrd-c', ['wait', '--for=condition=Established', 'crd/widgets.wild.example.com', '--timeout=30s']));
   const conflict = await s.kubectl(['get', '--raw', '/clusters/*/apis/wild.example.com/v1/widgets']);
   assert.notEqual(conflict.code, 0);
-  assert.match(conflict.stderr, /customresourcedefinitions\.apiextensions\.k8s\.io "widgets\.wild\.example\.com" is defined differently in logical clusters "wcrd-a" and "wcrd-c"/);
+  assert.match(conflict.stderr, /Operation cannot be fulfilled on customresourcedefinitions\.apiextensions\.k8s\.io "widgets\.wild\.example\.com": it is defined differently in logical clusters "wcrd-a" and "wcrd-c"/);
   // Once it defines it alike again, the request is served, the third cluster's objects included.
   await ok(inCluster('wcrd-c', ['apply', '-f', '-'], widgetCrd('integer')));
   await ok(inCluster('wcrd-c', ['apply', '-f', '-'], widget('w9', 9)));

@@ -39,21 +39,6 @@ export const POLICY_FILES = {
 
 export type BootstrapPolicy = { [K in keyof typeof POLICY_FILES]: JSONObject[] };
 
-let cache: BootstrapPolicy | undefined;
-const policy = (): BootstrapPolicy =>
-  (cache ??= {
-    clusterRoles: POLICY_FILES.clusterRoles.flatMap((f) => readPolicyFile(f)),
-    clusterRoleBindings: POLICY_FILES.clusterRoleBindings.flatMap((f) => readPolicyFile(f)),
-    roles: POLICY_FILES.roles.flatMap((f) => readPolicyFile(f)),
-    roleBindings: POLICY_FILES.roleBindings.flatMap((f) => readPolicyFile(f)),
-  });
-
-/** The whole bootstrap policy, as the server creates it (fresh copies). */
-export function bootstrapPolicy(): BootstrapPolicy {
-  return structuredClone(policy());
-}
-
-let frozen: Readonly<BootstrapPolicy> | undefined;
 const deepFreeze = <T>(v: T): T => {
   if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
     Object.freeze(v);
@@ -62,13 +47,28 @@ const deepFreeze = <T>(v: T): T => {
   return v;
 };
 
+/** Read once and frozen: callers that change what they get have copies (structuredClone's are not frozen). */
+let cache: Readonly<BootstrapPolicy> | undefined;
+const policy = (): Readonly<BootstrapPolicy> =>
+  (cache ??= deepFreeze({
+    clusterRoles: POLICY_FILES.clusterRoles.flatMap((f) => readPolicyFile(f)),
+    clusterRoleBindings: POLICY_FILES.clusterRoleBindings.flatMap((f) => readPolicyFile(f)),
+    roles: POLICY_FILES.roles.flatMap((f) => readPolicyFile(f)),
+    roleBindings: POLICY_FILES.roleBindings.flatMap((f) => readPolicyFile(f)),
+  }));
+
+/** The whole bootstrap policy, as the server creates it (fresh copies). */
+export function bootstrapPolicy(): BootstrapPolicy {
+  return structuredClone(policy());
+}
+
 /**
  * The bootstrap policy shared, not copied, for reading: frozen, so that a caller who would change it fails rather
  * than change every later start's policy. (Every start reconciles it and a restart writes none of it: copying
  * the whole policy each time was most of what a restart's reconcile cost.)
  */
 export function sharedBootstrapPolicy(): Readonly<BootstrapPolicy> {
-  return (frozen ??= deepFreeze(structuredClone(policy())));
+  return policy();
 }
 
 /** The bootstrap ClusterRoles: kube's own and the controllers'. */
