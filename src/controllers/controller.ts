@@ -1,5 +1,6 @@
 // A controller: N workers take keys off a work queue and reconcile each with sync. A failed sync is
 // retried with the key's backoff; a successful one resets it. Like client-go's processNextWorkItem.
+import { isStatusError } from '../api/status.js';
 import { WorkQueue, type WorkQueueOptions } from './work-queue.js';
 
 /** Reconciles one key. The signal aborts when the controller stops, for syncs that wait. */
@@ -22,7 +23,7 @@ export interface ControllerOptions extends WorkQueueOptions {
   name: string;
   sync: SyncFn;
   workers?: number;
-  /** Where failed syncs are reported; console.error by default. */
+  /** Where failed syncs are reported; one line on stderr by default. */
   onError?: (key: string, err: unknown) => void;
 }
 
@@ -40,7 +41,7 @@ export class Controller {
     this.sync = opts.sync;
     this.workers = opts.workers ?? 1;
     this.queue = new WorkQueue(opts);
-    this.onError = opts.onError ?? ((key, err) => console.error(`${this.name}: ${key}:`, err));
+    this.onError = opts.onError ?? ((key, err) => console.error(failureLine(this.name, key, err)));
   }
 
   enqueue(key: string): void {
@@ -101,4 +102,13 @@ export class Controller {
       }
     }
   }
+}
+
+/**
+ * A failed sync as kube's controllers log it (HandleError: "<key> failed with : <err>"): one line for an API
+ * error (a conflict with another writer is routine, retried with backoff), the stack for anything else.
+ */
+export function failureLine(name: string, key: string, err: unknown): string {
+  if (isStatusError(err)) return `${name}: ${key} failed with : ${err.message}`;
+  return `${name}: ${key} failed with : ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
 }

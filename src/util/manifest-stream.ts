@@ -5,23 +5,17 @@
 // environments parses with a warmed-up parser; it never keeps the process alive.
 import { Worker } from 'node:worker_threads';
 import { PACKAGE_ROOT } from './package-root.js';
+import { defaultManifestCacheDir, type ManifestText } from './manifest-cache.js';
 
-/** One object of a manifest file, as JSON text, with what a caller checks before sending it on. */
-export interface ManifestText {
-  file: string;
-  /** The document's index in the file. */
-  document: number;
-  kind: unknown;
-  apiVersion: unknown;
-  /** metadata.name, '' when absent. */
-  name: string;
-  json: string;
-}
+export type { ManifestText } from './manifest-cache.js';
+
 
 /** A reading asked of the worker, and what it answers for it. */
 export interface ManifestWorkerRequest {
   id: number;
   paths: string[];
+  /** Where parsed files are remembered (manifest-cache.ts); none when undefined. */
+  cacheDir: string | undefined;
 }
 export type ManifestWorkerMessage = { id: number } & ({ docs: ManifestText[] } | { done: true } | { error: unknown });
 
@@ -52,13 +46,13 @@ class SharedWorker {
   private idle: NodeJS.Timeout | undefined;
 
   /** Asks for a reading; its events go to onEvent until `forget`. */
-  read(paths: string[], onEvent: (e: Event) => void): { forget(): void } {
+  read(paths: string[], cacheDir: string | undefined, onEvent: (e: Event) => void): { forget(): void } {
     const worker = (this.worker ??= this.start());
     const id = ++this.nextId;
     this.readers.set(id, onEvent);
     clearTimeout(this.idle);
     worker.ref();
-    worker.postMessage({ id, paths } satisfies ManifestWorkerRequest);
+    worker.postMessage({ id, paths, cacheDir } satisfies ManifestWorkerRequest);
     return {
       forget: () => {
         if (!this.readers.delete(id) || this.readers.size > 0) return;
@@ -91,12 +85,15 @@ class SharedWorker {
 
 const shared = new SharedWorker();
 
-/** Starts reading now, in the worker; the objects come as each file is parsed. */
-export function readManifestsInWorker(paths: readonly string[]): ManifestReading {
+/**
+ * Starts reading now, in the worker; the objects come as each file is parsed. Parsed files are remembered in
+ * cacheDir (default: defaultManifestCacheDir) for the next reading, in this process or another.
+ */
+export function readManifestsInWorker(paths: readonly string[], cacheDir: string | undefined = defaultManifestCacheDir()): ManifestReading {
   const queue: Event[] = [];
   let wake: (() => void) | undefined;
   let ended = false;
-  const reading = shared.read([...paths], (e) => {
+  const reading = shared.read([...paths], cacheDir, (e) => {
     if (ended) return;
     queue.push(e);
     if (!('docs' in e)) {

@@ -27,13 +27,13 @@ export function manifestFiles(path: string): string[] {
 
 /** Every object in the files the paths name; throws on a document that is not YAML or JSON, naming the file. */
 export function readManifests(paths: readonly string[]): Manifest[] {
-  return paths.flatMap(manifestFiles).flatMap(readManifestFile);
+  return paths.flatMap(manifestFiles).flatMap((f) => readManifestFile(f));
 }
 
-/** The objects of one manifest file, as readManifests reads them. */
-export function readManifestFile(file: string): Manifest[] {
+/** The objects of one manifest file (its text, when already read), as readManifests reads them. */
+export function readManifestFile(file: string, text: string = readFileSync(file, 'utf8')): Manifest[] {
   const out: Manifest[] = [];
-  const docs = parseAllDocuments(readFileSync(file, 'utf8'));
+  const docs = parseAllDocuments(text);
   // parseAllDocuments answers an empty file with an empty list, and an error as a document's errors.
   for (const [i, doc] of (Array.isArray(docs) ? docs : [docs]).entries()) {
     if (doc.errors.length > 0) throw new Error(`${file}: document ${i + 1}: ${doc.errors[0]!.message}`);

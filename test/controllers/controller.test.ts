@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Controller, RequeueAfter } from '../../src/controllers/controller.js';
+import { Controller, RequeueAfter, failureLine } from '../../src/controllers/controller.js';
+import * as S from '../../src/api/status.js';
 import { ExponentialFailureRateLimiter } from '../../src/controllers/rate-limiter.js';
 import { FakeClock, flush } from './fake-clock.js';
 
@@ -153,4 +154,15 @@ test('controller: stop aborts waiting syncs and ends the workers', async () => {
   assert.equal(aborted, true);
   c.enqueue('again');
   assert.equal(c.queue.len(), 0);
+});
+
+test('controller: a failed sync is one line for an API error (a conflict is routine), the stack for anything else', () => {
+  const conflict = S.conflict({ group: 'rbac.authorization.k8s.io', resource: 'clusterroles' }, 'edit', S.OPTIMISTIC_LOCK_MESSAGE);
+  assert.equal(
+    failureLine('clusterrole-aggregation', 'edit', conflict),
+    'clusterrole-aggregation: edit failed with : Operation cannot be fulfilled on clusterroles.rbac.authorization.k8s.io "edit": the object has been modified; please apply your changes to the latest version and try again',
+  );
+  const bug = new TypeError('x is undefined');
+  const line = failureLine('gc', 'k', bug);
+  assert.ok(line.startsWith('gc: k failed with : TypeError: x is undefined\n    at '), line);
 });
