@@ -7,7 +7,7 @@
 // versions (RSA keys) are reused as they are.
 import { X509Certificate, createPrivateKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { isIP } from 'node:net';
+import { isIPv4 } from 'node:net';
 import { join } from 'node:path';
 import { domainToASCII } from 'node:url';
 import * as x509 from './x509.js';
@@ -157,6 +157,15 @@ export function certSANs(certPem: string): { dns: Set<string>; ips: Set<string> 
 // IPs in one canonical text form (IPv6 compressed, brackets and zone dropped) so that
 // "0:0:0:0:0:0:0:1" and "::1" compare equal; DNS names lower-cased, and internationalized
 // ones in their ASCII (punycode) form, the only form a dNSName SAN can hold.
+/**
+ * net.isIP without its IPv6 regular expression, whose first use alone costs a start 4 ms: IPv4 by net.isIPv4,
+ * IPv6 by the URL parser (the characters checked first, so that nothing but an address stands in the brackets).
+ */
+export function isIP(host: string): 0 | 4 | 6 {
+  if (!host.includes(':')) return isIPv4(host) ? 4 : 0;
+  return /^[0-9A-Fa-f:.]+$/.test(host) && URL.canParse(`http://[${host}]/`) ? 6 : 0;
+}
+
 function normalizeHost(raw: string): string {
   let host = raw.trim();
   if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);

@@ -14,12 +14,11 @@ import type { CustomResourceDefinition, CustomResourceDefinitionStatus } from '.
  */
 export const CRD_STATUS_WORKERS = 16;
 
-/** The updated CRD, or undefined when the cached one was stale (conflict) or is gone. */
-export async function updateCrdStatus(
-  crds: GenericStore,
-  cached: CustomResourceDefinition,
-  status: CustomResourceDefinitionStatus,
-): Promise<CustomResourceDefinition | undefined> {
+/**
+ * Whether the status was written: false when the cached CRD was stale (conflict) or is gone. The written CRD
+ * is not read back (no caller looks at it: the watch event brings it to the controllers' caches).
+ */
+export async function updateCrdStatus(crds: GenericStore, cached: CustomResourceDefinition, status: CustomResourceDefinitionStatus): Promise<boolean> {
   // The cache's objects are shared: the write is the store's own copy of what it read, with the cached
   // resourceVersion as precondition (the same revision, hence the same object; another one is a conflict).
   // That spares a second deep copy of the CRD, schemas and all.
@@ -31,10 +30,10 @@ export async function updateCrdStatus(
     return current;
   };
   try {
-    const r = await crds.update('', cached.metadata.name ?? '', desired, 'status', { manager: 'kube-apiserver' });
-    return r.object as unknown as CustomResourceDefinition;
+    await crds.updateStored('', cached.metadata.name ?? '', desired, 'status', { manager: 'kube-apiserver' });
+    return true;
   } catch (e) {
-    if (e instanceof S.StatusError && (e.code === 404 || e.code === 409)) return undefined;
+    if (e instanceof S.StatusError && (e.code === 404 || e.code === 409)) return false;
     throw e;
   }
 }

@@ -62,62 +62,72 @@ export function messageOf(s: GoStruct): MessageSchema {
   return out;
 }
 
-export const DeleteOptions = messageOf(DeleteOptionsStruct);
-
 export interface ProtobufKind {
   apiVersion: string;
   kind: string;
   schema: MessageSchema;
 }
 
-const PROTOBUF_KINDS: readonly ProtobufKind[] = PROTOBUF_TYPES.map((t) => ({ apiVersion: t.apiVersion, kind: t.object.name, schema: messageOf(t.object) }));
+/** The messages, made on first use: a server that never reads or writes protobuf does not build them at start. */
+interface Tables {
+  deleteOptions: MessageSchema;
+  kinds: readonly ProtobufKind[];
+  responses: ReadonlyMap<string, MessageSchema>;
+}
+
+let tables: Tables | undefined;
+
+const typeKey = (apiVersion: string, kind: string): string => `${apiVersion} ${kind}`;
+
+function buildTables(): Tables {
+  const kinds: readonly ProtobufKind[] = PROTOBUF_TYPES.map((t) => ({ apiVersion: t.apiVersion, kind: t.object.name, schema: messageOf(t.object) }));
+  const LIST_META = messageOf(ListMetaStruct);
+  const OBJECT_META = messageOf(ObjectMetaStruct);
+  /** Every built-in XList: k8s.io/api's ListMeta = 1, Items = 2 (the order collections.go insists on). */
+  const listOf = (kind: string, item: MessageSchema): MessageSchema =>
+    message(`${kind}List`, [field(1, 'metadata', LIST_META, 'omit', 'ListMeta'), field(2, 'items', item, 'rep')]);
+  const STATUS_CAUSE = message('StatusCause', [field(1, 'reason', 'string', 'omit'), field(2, 'message', 'string', 'omit'), field(3, 'field', 'string', 'omit')]);
+  const STATUS_DETAILS = message('StatusDetails', [
+    field(1, 'name', 'string', 'omit'),
+    field(2, 'group', 'string', 'omit'),
+    field(3, 'kind', 'string', 'omit'),
+    field(6, 'uid', 'string', 'omit', 'UID'),
+    field(4, 'causes', STATUS_CAUSE, 'rep omit'),
+    field(5, 'retryAfterSeconds', 'int32', 'omit'),
+  ]);
+  /** meta/v1 Status, which errors and some deletions answer with (unversioned: apiVersion v1 everywhere). */
+  const STATUS = message('Status', [
+    field(1, 'metadata', LIST_META, 'omit', 'ListMeta'),
+    field(2, 'status', 'string', 'omit'),
+    field(3, 'message', 'string', 'omit'),
+    field(4, 'reason', 'string', 'omit'),
+    field(5, 'details', STATUS_DETAILS, 'ptr omit'),
+    field(6, 'code', 'int32', 'omit'),
+  ]);
+  const PARTIAL = message('PartialObjectMetadata', [field(1, 'metadata', OBJECT_META, 'omit', 'ObjectMeta')]);
+  // meta/v1beta1's list numbers its fields the other way round: items = 1, metadata = 2.
+  const PARTIAL_LIST_V1BETA1 = message('PartialObjectMetadataList', [field(2, 'metadata', LIST_META, 'omit', 'ListMeta'), field(1, 'items', PARTIAL, 'rep')]);
+
+  const responses = new Map<string, MessageSchema>();
+  for (const k of kinds) {
+    responses.set(typeKey(k.apiVersion, k.kind), k.schema);
+    responses.set(typeKey(k.apiVersion, `${k.kind}List`), listOf(k.kind, k.schema));
+  }
+  responses.set(typeKey('v1', 'Status'), STATUS);
+  for (const v of ['v1', 'v1beta1']) responses.set(typeKey(`meta.k8s.io/${v}`, 'PartialObjectMetadata'), PARTIAL);
+  responses.set(typeKey('meta.k8s.io/v1', 'PartialObjectMetadataList'), listOf('PartialObjectMetadata', PARTIAL));
+  responses.set(typeKey('meta.k8s.io/v1beta1', 'PartialObjectMetadataList'), PARTIAL_LIST_V1BETA1);
+  return { deleteOptions: messageOf(DeleteOptionsStruct), kinds, responses };
+}
+
+/** meta/v1 DeleteOptions' message. */
+export function deleteOptionsSchema(): MessageSchema {
+  return (tables ??= buildTables()).deleteOptions;
+}
 
 export function protobufKind(apiVersion: string, kind: string): ProtobufKind | undefined {
-  return PROTOBUF_KINDS.find((k) => k.apiVersion === apiVersion && k.kind === kind);
+  return (tables ??= buildTables()).kinds.find((k) => k.apiVersion === apiVersion && k.kind === kind);
 }
-
-// ------------------------------------------------------------------ response types
-
-const LIST_META = messageOf(ListMetaStruct);
-const OBJECT_META = messageOf(ObjectMetaStruct);
-
-/** Every built-in XList: k8s.io/api's ListMeta = 1, Items = 2 (the order collections.go insists on). */
-const listOf = (kind: string, item: MessageSchema): MessageSchema =>
-  message(`${kind}List`, [field(1, 'metadata', LIST_META, 'omit', 'ListMeta'), field(2, 'items', item, 'rep')]);
-
-const STATUS_CAUSE = message('StatusCause', [field(1, 'reason', 'string', 'omit'), field(2, 'message', 'string', 'omit'), field(3, 'field', 'string', 'omit')]);
-const STATUS_DETAILS = message('StatusDetails', [
-  field(1, 'name', 'string', 'omit'),
-  field(2, 'group', 'string', 'omit'),
-  field(3, 'kind', 'string', 'omit'),
-  field(6, 'uid', 'string', 'omit', 'UID'),
-  field(4, 'causes', STATUS_CAUSE, 'rep omit'),
-  field(5, 'retryAfterSeconds', 'int32', 'omit'),
-]);
-/** meta/v1 Status, which errors and some deletions answer with (unversioned: apiVersion v1 everywhere). */
-const STATUS = message('Status', [
-  field(1, 'metadata', LIST_META, 'omit', 'ListMeta'),
-  field(2, 'status', 'string', 'omit'),
-  field(3, 'message', 'string', 'omit'),
-  field(4, 'reason', 'string', 'omit'),
-  field(5, 'details', STATUS_DETAILS, 'ptr omit'),
-  field(6, 'code', 'int32', 'omit'),
-]);
-const PARTIAL = message('PartialObjectMetadata', [field(1, 'metadata', OBJECT_META, 'omit', 'ObjectMeta')]);
-const PARTIAL_LIST_V1 = listOf('PartialObjectMetadata', PARTIAL);
-// meta/v1beta1's list numbers its fields the other way round: items = 1, metadata = 2.
-const PARTIAL_LIST_V1BETA1 = message('PartialObjectMetadataList', [field(2, 'metadata', LIST_META, 'omit', 'ListMeta'), field(1, 'items', PARTIAL, 'rep')]);
-
-const RESPONSE_TYPES = new Map<string, MessageSchema>();
-const typeKey = (apiVersion: string, kind: string): string => `${apiVersion} ${kind}`;
-for (const k of PROTOBUF_KINDS) {
-  RESPONSE_TYPES.set(typeKey(k.apiVersion, k.kind), k.schema);
-  RESPONSE_TYPES.set(typeKey(k.apiVersion, `${k.kind}List`), listOf(k.kind, k.schema));
-}
-RESPONSE_TYPES.set(typeKey('v1', 'Status'), STATUS);
-for (const v of ['v1', 'v1beta1']) RESPONSE_TYPES.set(typeKey(`meta.k8s.io/${v}`, 'PartialObjectMetadata'), PARTIAL);
-RESPONSE_TYPES.set(typeKey('meta.k8s.io/v1', 'PartialObjectMetadataList'), PARTIAL_LIST_V1);
-RESPONSE_TYPES.set(typeKey('meta.k8s.io/v1beta1', 'PartialObjectMetadataList'), PARTIAL_LIST_V1BETA1);
 
 /**
  * The message an object of this apiVersion and kind is written as: built-in kinds and their lists, Status,
@@ -125,5 +135,5 @@ RESPONSE_TYPES.set(typeKey('meta.k8s.io/v1beta1', 'PartialObjectMetadataList'), 
  * JSONSchemaProps is declared here without protobuf numbers).
  */
 export function responseSchema(apiVersion: string, kind: string): MessageSchema | undefined {
-  return RESPONSE_TYPES.get(typeKey(apiVersion, kind));
+  return (tables ??= buildTables()).responses.get(typeKey(apiVersion, kind));
 }

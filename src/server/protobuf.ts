@@ -6,7 +6,7 @@
 // k8s.io/apimachinery's protobuf serializer and k8s.io/apiserver's handlers.
 import { StatusError, badRequest } from '../api/status.js';
 import { decodeMessage, field, message, render, RenderError, type State } from './protobuf-message.js';
-import { DeleteOptions, protobufKind, responseSchema, type ProtobufKind } from './protobuf-types.js';
+import { deleteOptionsSchema, protobufKind, responseSchema, type ProtobufKind } from './protobuf-types.js';
 import { encodeFields, ProtoWriter } from './protobuf-encode.js';
 import { Cursor, WireError } from './protobuf-wire.js';
 
@@ -177,7 +177,7 @@ export function decodeProtobufDeleteOptions(body: Buffer): Record<string, unknow
       `no kind ${JSON.stringify(env.gvk.kind)} is registered for version ${JSON.stringify(gvString(env.gvk))} in scheme "${META_INTERNAL_SCHEME}"`,
     );
   } else {
-    result = decodeRaw({ apiVersion: gvString(env.gvk), kind: 'DeleteOptions', schema: DeleteOptions }, env);
+    result = decodeRaw({ apiVersion: gvString(env.gvk), kind: 'DeleteOptions', schema: deleteOptionsSchema() }, env);
   }
   if (!(result instanceof DecodeFailure)) return result.object;
   return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: result.message, code: 500 });

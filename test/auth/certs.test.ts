@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { cp, mkdtemp, readFile, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { isIP as netIsIP, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type TLSSocket } from 'node:tls';
 import { fileURLToPath } from 'node:url';
-import { ensureCertificates, certSANs, coversHosts, servingHosts, type Certs } from '../../src/auth/certs.js';
+import { ensureCertificates, certSANs, coversHosts, isIP, servingHosts, type Certs } from '../../src/auth/certs.js';
 import { authenticate, type UserInfo } from '../../src/auth/authenticate.js';
 import * as x509 from '../../src/auth/x509.js';
 
@@ -332,4 +332,9 @@ test('servingHosts puts the loopback names first, de-duplicates and drops wildca
     'example.com',
     '10.0.0.1',
   ]);
+});
+
+test('certs: hosts are told IP addresses as net.isIP tells them (without its IPv6 regular expression)', () => {
+  const hosts = ['127.0.0.1', '1.2.3.4', '256.1.1.1', '1.2.3', '01.2.3.4', '::', '::1', '1::', 'fe80::1', '::ffff:1.2.3.4', '::ffff:1.2.3', '1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7:8:9', '1::2::3', 'ffff::fffff', 'g::1', ':', ':::', '1.2.3.4::', '::1]/x[', '[::1]', 'localhost', 'example.com', '', ' ::1'];
+  for (const h of hosts) assert.equal(isIP(h), netIsIP(h), h);
 });

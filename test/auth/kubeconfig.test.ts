@@ -8,7 +8,7 @@ import type { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { ensureCertificates } from '../../src/auth/certs.js';
 import { kubeconfigYaml, writeKubeconfig } from '../../src/auth/kubeconfig.js';
 import { authenticate, type UserInfo } from '../../src/auth/authenticate.js';
@@ -151,4 +151,36 @@ test('kubectl accepts the plain-HTTP kubeconfig', async (t) => {
   const out = await kubectlVersion(path, dir);
   assert.equal(out.serverVersion?.gitVersion, 'v1.33.0');
   for (const u of users) assert.deepEqual(u, { name: 'system:anonymous', groups: ['system:unauthenticated'] });
+});
+
+test('kubeconfigYaml: written as the YAML library writes the same document, and read back alike whatever the names', () => {
+  const expected = (o: { server: string; ca?: string; cert?: string; key?: string; token?: string; name?: string; namespace?: string }): Record<string, unknown> => {
+    const name = o.name ?? 'crd-apiserver';
+    const b64 = (s: string): string => Buffer.from(s).toString('base64');
+    return {
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name, cluster: { server: o.server, ...(o.ca ? { 'certificate-authority-data': b64(o.ca) } : {}) } }],
+      contexts: [{ name, context: { cluster: name, user: `${name}-admin`, ...(o.namespace ? { namespace: o.namespace } : {}) } }],
+      'current-context': name,
+      preferences: {},
+      users: [{ name: `${name}-admin`, user: { ...(o.cert ? { 'client-certificate-data': b64(o.cert) } : {}), ...(o.key ? { 'client-key-data': b64(o.key) } : {}), ...(o.token ? { token: o.token } : {}) } }],
+    };
+  };
+  const typical = [
+    { server: 'https://127.0.0.1:6443', ca: CA, cert: CERT, key: KEY },
+    { server: 'http://127.0.0.1:8080' },
+    { server: 'https://localhost:1/clusters/team-a', ca: CA, token: 'abc.def-ghi', name: 'dev', namespace: 'team' },
+  ];
+  for (const o of typical) {
+    const text = kubeconfigYaml({ server: o.server, caPem: o.ca, clientCertPem: o.cert, clientKeyPem: o.key, token: o.token, contextName: o.name, namespace: o.namespace });
+    assert.equal(text, stringify(expected(o), { lineWidth: 0 }));
+  }
+  for (const name of ['1:20', '0x1f', 'true', 'No', 'null', '~', 'has space', 'a: b', '#x', '-x', 'ünïcode', 'quote"d', 'line\nbreak', '', '[x]', '{x}', '*x', '&x', '!x', '%x', '@x']) {
+    const o = { server: 'https://h:1', ca: CA, token: name || 't', name, namespace: name };
+    const text = kubeconfigYaml({ server: o.server, caPem: o.ca, token: o.token, contextName: o.name, namespace: o.namespace });
+    assert.deepEqual(parse(text), expected(o), JSON.stringify(name));
+    // YAML 1.1 readers (go-yaml v2, which client-go's kubeconfig loading goes through) too.
+    assert.deepEqual(parse(text, { version: '1.1' }), expected(o), JSON.stringify(name));
+  }
 });
