@@ -4,7 +4,7 @@
 import { mkdtempSync, readdirSync, rmSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestEnv } from '../dist/testing/index.js';
+import { startTestEnv } from '../dist/testing/entry.js';
 
 const CORPUS = new URL('../../shared/corpus/', import.meta.url);
 

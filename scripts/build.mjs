@@ -1,5 +1,6 @@
-// Builds dist/ with tsc, bundles the web console (console/, with esbuild) into dist/console/ and the command line
-// into dist/cli/crd-apiserver.bundle.cjs (see command-bundle.mjs; dist/cli/crd-apiserver.js runs it), and records when, so
+// Builds dist/ with tsc, bundles the web console (console/, with esbuild) into dist/console/, the command line
+// into dist/cli/crd-apiserver.bundle.cjs (see command-bundle.mjs; dist/cli/crd-apiserver.js runs it) and the test kit
+// into dist/testing/testing.bundle.cjs (dist/testing/entry.js, crd-apiserver/testing, loads it), and records when, so
 // that `npm start` can skip the build when no source changed since.
 // `node scripts/build.mjs` always builds (npm run build, and prepare on npm install); with --if-stale only when
 // a source is newer than the last build. Exports the staleness check for scripts/start.mjs and the tests.
@@ -43,6 +44,7 @@ export function staleReason(root) {
     statSync(join(root, 'dist', 'cli', 'main.js'));
     statSync(join(root, COMMAND));
     statSync(join(root, COMMAND_BUNDLE));
+    statSync(join(root, TESTING_BUNDLE));
     statSync(join(root, 'dist', 'console', 'console.js'));
   } catch {
     return 'no build yet';
@@ -97,10 +99,13 @@ async function writeConsole(root) {
 export const COMMAND = join('dist', 'cli', 'crd-apiserver.js');
 /** The command line as one file. */
 export const COMMAND_BUNDLE = join('dist', 'cli', 'crd-apiserver.bundle.cjs');
+/** The test kit as one file, which crd-apiserver/testing (dist/testing/entry.js) loads. */
+export const TESTING_BUNDLE = join('dist', 'testing', 'testing.bundle.cjs');
 
 async function writeCommand(root) {
   try {
     await bundleCommand(join(root, 'dist', 'cli', 'main.js'), join(root, COMMAND_BUNDLE));
+    await bundleCommand(join(root, 'dist', 'testing', 'index.js'), join(root, TESTING_BUNDLE));
     return 0;
   } catch (e) {
     process.stderr.write(`crd-apiserver: bundling the command line failed: ${e instanceof Error ? e.message : String(e)}\n`);

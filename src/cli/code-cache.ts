@@ -58,10 +58,16 @@ export function writeCodeCache(cachePath: string, header: string, data: Buffer):
 }
 
 /**
- * Runs the CommonJS bundle at bundlePath as the main program, compiled with the code cache at cachePath when it is
- * valid; when it is not, the cache is made once the program emits STARTED_EVENT on process.
+ * Emitted on process by the test kit once an environment is ready (startTestEnv): for the test kit's bundle, the
+ * moment to make its cache, holding what a start and a CRD install compiled.
  */
-export function runBundle(bundlePath: string, cachePath: string): void {
+export const TEST_ENV_READY_EVENT = 'crd-apiserver:test-env-ready';
+
+/**
+ * Loads the CommonJS bundle at bundlePath and answers its exports, compiled with the code cache at cachePath when
+ * it is valid; when it is not, the cache is made once `cacheWhen` is emitted on process.
+ */
+export function loadBundle(bundlePath: string, cachePath: string, cacheWhen: string): unknown {
   const header = cacheHeader(bundlePath);
   const cached = readCodeCache(cachePath, header);
   // The bundle is ASCII (command-bundle.mjs): latin1 reads it fastest, as a one-byte string. A shebang line is not
@@ -70,10 +76,19 @@ export function runBundle(bundlePath: string, cachePath: string): void {
   const script = new vm.Script(WRAPPER_HEAD + source + WRAPPER_TAIL, { filename: bundlePath, ...(cached ? { cachedData: cached } : {}) });
   if (!cached || script.cachedDataRejected === true) {
     // Made after start-up, so that it holds the functions start-up compiled, not only the top level.
-    process.once(STARTED_EVENT, () => writeCodeCache(cachePath, header, script.createCachedData()));
+    process.once(cacheWhen, () => writeCodeCache(cachePath, header, script.createCachedData()));
   }
   const mod = new Module(bundlePath);
   mod.filename = bundlePath;
   const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string, bundleImport: (specifier: string) => Promise<unknown>) => void;
   run.call(mod.exports, mod.exports, createRequire(bundlePath), mod, bundlePath, dirname(bundlePath), bundleImport);
+  return mod.exports;
+}
+
+/**
+ * Runs the CommonJS bundle at bundlePath as the main program, compiled with the code cache at cachePath when it is
+ * valid; when it is not, the cache is made once the program emits STARTED_EVENT on process.
+ */
+export function runBundle(bundlePath: string, cachePath: string): void {
+  loadBundle(bundlePath, cachePath, STARTED_EVENT);
 }

@@ -23,6 +23,7 @@ import { clusterStore } from '../storage/prefixed-store.js';
 import { LOGICAL_CLUSTERS_PATH } from '../apis/tenancy/v1alpha1/logical-cluster.js';
 import { STORAGE_ROOT } from '../storage/copy-store.js';
 import { importPackage } from '../util/import-package.js';
+import { TEST_ENV_READY_EVENT } from '../cli/code-cache.js';
 
 export interface TestEnvOptions {
   /** CRD manifests: files or directories (walked recursively), multi-document YAML or JSON, Lists. */
@@ -232,6 +233,8 @@ async function prepare(served: Target, dir: string, opts: TestEnvOptions, crds: 
   const kubeconfig = kubeconfigYaml({ server: url, caPem: certs.caCert, clientCertPem: certs.adminCert, clientKeyPem: certs.adminKey });
   const kubeconfigPath = join(dir, 'kubeconfig');
   writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
+  // The package's entry makes the test kit's code cache now, when it has none (entry.ts), after the caller's turn.
+  setImmediate(() => (process as NodeJS.EventEmitter).emit(TEST_ENV_READY_EVENT));
   let stopped = false;
   return {
     url,
