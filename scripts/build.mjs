@@ -105,7 +105,7 @@ export const TESTING_BUNDLE = join('dist', 'testing', 'testing.bundle.cjs');
 async function writeCommand(root) {
   try {
     await bundleCommand(join(root, 'dist', 'cli', 'main.js'), join(root, COMMAND_BUNDLE));
-    await bundleCommand(join(root, 'dist', 'testing', 'index.js'), join(root, TESTING_BUNDLE));
+    await bundleCommand(join(root, 'dist', 'testing', 'bundle-entry.js'), join(root, TESTING_BUNDLE));
     return 0;
   } catch (e) {
     process.stderr.write(`crd-apiserver: bundling the command line failed: ${e instanceof Error ? e.message : String(e)}\n`);

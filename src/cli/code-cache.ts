@@ -28,8 +28,8 @@ const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname
 const WRAPPER_TAIL = '\n});';
 const bundleImport = (specifier: string): Promise<unknown> => import(specifier);
 
-/** The first line of a cache of this bundle: whose it is. */
-function cacheHeader(bundlePath: string): string {
+/** The first line of a cache of this bundle: whose it is (also the bundle's identity for what it remembers elsewhere). */
+export function cacheHeader(bundlePath: string): string {
   const st = statSync(bundlePath);
   return `crd-apiserver code cache ${st.size} ${st.mtimeMs} ${process.version} ${process.versions.v8} ${process.arch}\n`;
 }

@@ -10,18 +10,42 @@ import type { SchemaStructureValidator } from './validation.js';
 /** Distinct passing schemas remembered (SHA-256 keys, oldest out first). */
 const REMEMBERED = 4096;
 
+/** Keys of passing schemas kept beyond the process (the test kit's, per build: src/testing/schema-checks-file.ts). */
+export interface PassedSchemas {
+  has(key: string): boolean;
+  add(key: string): void;
+}
+
+let beyondProcess: PassedSchemas | undefined;
+
+/**
+ * Also remembers passing schemas in `store` (undefined: in memory only). Only for a store whose keys were made by
+ * this same code: the test kit's bundle keys its file by the bundle's identity.
+ */
+export function rememberPassedSchemas(store: PassedSchemas | undefined): void {
+  beyondProcess = store;
+}
+
 export function passedByContent(validate: SchemaStructureValidator, remembered = REMEMBERED): SchemaStructureValidator {
   const passed = new Set<string>();
+  const remember = (key: string): void => {
+    if (passed.size >= remembered) passed.delete(passed.values().next().value!);
+    passed.add(key);
+  };
   return (schema, path, ctx) => {
     if (ctx.update) return validate(schema, path, ctx);
     // Everything the checks read: the schema, where it is (errors and cost limits name the path) and the options.
     const input = [path, ctx.statusEnabled, ctx.requireStructuralSchema, ctx.allowDefaults, ctx.disallowDefaultsReason ?? '', ctx.requireValidPropertyType ?? null, schema];
     const key = createHash('sha256').update(stringifyJSON(input)).digest('base64');
     if (passed.has(key)) return [];
+    if (beyondProcess?.has(key)) {
+      remember(key);
+      return [];
+    }
     const errs = validate(schema, path, ctx);
     if (errs.length === 0) {
-      if (passed.size >= remembered) passed.delete(passed.values().next().value!);
-      passed.add(key);
+      remember(key);
+      beyondProcess?.add(key);
     }
     return errs;
   };

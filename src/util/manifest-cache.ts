@@ -32,15 +32,21 @@ const FORMAT = 'manifests-1';
 const MAX_ENTRIES = 512;
 
 /**
- * Where parsed manifests are cached: CRD_APISERVER_CACHE_DIR (`off` for nowhere), else the user's cache
- * directory (XDG_CACHE_HOME or ~/.cache) under crd-apiserver/.
+ * The directory crd-apiserver caches what it derives from a user's files in: CRD_APISERVER_CACHE_DIR (`off` for
+ * none), else the user's cache directory (XDG_CACHE_HOME or ~/.cache) under crd-apiserver/.
  */
-export function defaultManifestCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function crdApiserverCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const configured = env['CRD_APISERVER_CACHE_DIR'];
   if (configured === 'off') return undefined;
-  if (configured) return join(configured, 'manifests');
+  if (configured) return configured;
   const base = env['XDG_CACHE_HOME'] || (homedir() ? join(homedir(), '.cache') : '');
-  return base ? join(base, 'crd-apiserver', 'manifests') : undefined;
+  return base ? join(base, 'crd-apiserver') : undefined;
+}
+
+/** Where parsed manifests are cached: manifests/ in crdApiserverCacheDir. */
+export function defaultManifestCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const dir = crdApiserverCacheDir(env);
+  return dir === undefined ? undefined : join(dir, 'manifests');
 }
 
 /** The entry's name for a file's bytes as one parser version reads them. */
