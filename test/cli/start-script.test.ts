@@ -26,6 +26,9 @@ function copy(): string {
   writeFileSync(join(root, 'src', 'cli', 'word.ts'), "export const word: string = 'one';\n");
   // The real entry, which runs the bundle through the code cache.
   for (const f of ['crd-apiserver.ts', 'code-cache.ts']) cpSync(join(repo, 'src', 'cli', f), join(root, 'src', 'cli', f));
+  // The build bundles the test kit too (dist/testing/testing.bundle.cjs).
+  mkdirSync(join(root, 'src', 'testing'));
+  writeFileSync(join(root, 'src', 'testing', 'bundle-entry.ts'), 'export const startTestEnv = (): string => "kit";\n');
   mkdirSync(join(root, 'console'));
   writeFileSync(join(root, 'console', 'main.tsx'), "document.title = 'one';\n");
   return root;
