@@ -9,7 +9,6 @@ import { defaultManifestCacheDir, type ManifestText } from './manifest-cache.js'
 
 export type { ManifestText } from './manifest-cache.js';
 
-
 /** A reading asked of the worker, and what it answers for it. */
 export interface ManifestWorkerRequest {
   id: number;
