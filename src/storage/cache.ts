@@ -208,6 +208,12 @@ export class CachedKVStore implements KVStore {
     return this.index.size;
   }
 
+  /** The values' slabs (diagnostics): bytes allocated outside the heap, bytes held in them, compactions run. */
+  get valueSlabs(): { slabs: number; allocatedBytes: number; liveBytes: number; compactions: number } {
+    const s = this.slabs;
+    return { slabs: s.slabCount, allocatedBytes: s.allocatedBytes, liveBytes: s.liveBytes, compactions: s.compactions };
+  }
+
   /** True while reads are answered from memory; false while reloading or behind a write. */
   get serving(): boolean {
     return this.state === 'live' && this.rev >= this.written;

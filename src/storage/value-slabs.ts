@@ -211,6 +211,7 @@ export class ValueSlabs {
     const v = new SlabValue(kv.key, kv.createRevision, kv.modRevision, slab, at, n, enc);
     if (kv.stale) v.stale = true;
     this.place(v, slab, at);
+    this.liveBytes += n;
     return v;
   }
 
@@ -262,7 +263,6 @@ export class ValueSlabs {
     slab.used = at + v.bytes;
     slab.live += v.bytes;
     slab.held++;
-    this.liveBytes += v.bytes;
   }
 
   /** A slab with room for n more bytes: the current one, a new one, or (larger than a slab) one of its own. */
