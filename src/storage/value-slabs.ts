@@ -112,26 +112,57 @@ export class SlabValue implements KeyValue {
 
 /**
  * A deletion's key-value as a watch event carries it (the deletion's revision, the last value): the value is
- * the deleted SlabValue's, whose bytes its holder keeps (not a second copy).
+ * the deleted SlabValue's, whose bytes its holder keeps (not a second copy). Key and revisions are own
+ * members, as a SlabValue's: a spread of it (`{ ...kv, value }`) has them.
  */
 export class DeletedValue implements KeyValue {
+  readonly key: string;
+  readonly createRevision: number;
+
   constructor(
     readonly last: SlabValue,
     readonly modRevision: number,
-  ) {}
-
-  get key(): string {
-    return this.last.key;
-  }
-
-  get createRevision(): number {
-    return this.last.createRevision;
+  ) {
+    this.key = last.key;
+    this.createRevision = last.createRevision;
   }
 
   get value(): string {
     return this.last.value;
   }
 }
+
+/**
+ * A key-value under another key (a logical cluster's view of a stored one, prefixed-store.ts), reading the
+ * value of the one it shows: a copy of the text would be a second, long-lived one. Key and revisions are own
+ * members, so a spread of it (with its value given) has them.
+ */
+export class KeyedValue implements KeyValue {
+  readonly createRevision: number;
+  readonly modRevision: number;
+
+  constructor(
+    readonly of: KeyValue,
+    readonly key: string,
+  ) {
+    this.createRevision = of.createRevision;
+    this.modRevision = of.modRevision;
+  }
+
+  get value(): string {
+    return this.of.value;
+  }
+
+  get stale(): boolean | undefined {
+    return this.of.stale;
+  }
+}
+
+/** Whether kv's value is read from a slab (its class has a getter for it): a spread of it lacks `value`. */
+export const inSlabs = (kv: KeyValue): boolean => kv instanceof SlabValue || kv instanceof DeletedValue || kv instanceof KeyedValue;
+
+/** The key-value whose value kv reads. */
+const base = (kv: KeyValue): KeyValue => (kv instanceof KeyedValue ? base(kv.of) : kv);
 
 /** The bytes a key-value's value takes in slabs (0 for one not in slabs). */
 export function slabBytes(kv: KeyValue): number {
@@ -140,17 +171,21 @@ export function slabBytes(kv: KeyValue): number {
 
 /** kv.value.length, without decoding an ASCII value held in a slab. */
 export function valueLength(kv: KeyValue): number {
-  return kv instanceof SlabValue ? kv.valueLength : kv.value.length;
+  const b = base(kv);
+  return b instanceof SlabValue ? b.valueLength : kv.value.length;
 }
 
 /** kv.value.startsWith(prefix, at), without decoding all of a value held in a slab. */
 export function valueStartsWith(kv: KeyValue, prefix: string, at = 0): boolean {
-  return kv instanceof SlabValue ? kv.valueStartsWith(prefix, at) : kv.value.startsWith(prefix, at);
+  const b = base(kv);
+  return b instanceof SlabValue ? b.valueStartsWith(prefix, at) : kv.value.startsWith(prefix, at);
 }
 
 /** a.value === b.value, comparing bytes where both are in slabs. */
 export function sameValue(a: KeyValue, b: KeyValue): boolean {
-  return a instanceof SlabValue && b instanceof SlabValue ? a === b || a.sameValue(b) : a.value === b.value;
+  const x = base(a);
+  const y = base(b);
+  return x instanceof SlabValue && y instanceof SlabValue ? x === y || x.sameValue(y) : a.value === b.value;
 }
 
 /** Hold a value for one more holder (its bytes stay until each has let go); no-op for other key-values. */

@@ -1,13 +1,15 @@
 // node:assert/strict, with deepEqual and deepStrictEqual comparing key-values by their fields: the watch cache
 // hands out SlabValues (value-slabs.ts), whose value is a getter on their class, not a plain object's member.
 import strict from 'node:assert/strict';
-import { DeletedValue, SlabValue } from '../../src/storage/value-slabs.js';
+import type { KeyValue } from '../../src/storage/types.js';
+import { inSlabs } from '../../src/storage/value-slabs.js';
 
 /** x with every cached key-value in it as a plain object of its fields (others as they are). */
 export function plain(x: unknown): unknown {
-  if (x instanceof SlabValue || x instanceof DeletedValue) {
-    const kv = { key: x.key, value: x.value, createRevision: x.createRevision, modRevision: x.modRevision };
-    return 'stale' in x && x.stale ? { ...kv, stale: true } : kv;
+  if (x !== null && typeof x === 'object' && 'key' in x && inSlabs(x as KeyValue)) {
+    const y = x as KeyValue;
+    const kv = { key: y.key, value: y.value, createRevision: y.createRevision, modRevision: y.modRevision };
+    return y.stale ? { ...kv, stale: true } : kv;
   }
   if (Array.isArray(x)) return x.map(plain);
   if (x !== null && typeof x === 'object' && Object.getPrototypeOf(x) === Object.prototype) {
