@@ -4,6 +4,7 @@ import { DeletedValue, SLAB_BYTES, ValueSlabs, holdValue, releaseValue, sameValu
 import type { KeyValue } from '../../src/storage/types.js';
 import { createCachedStore } from '../../src/storage/cache.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
+import { clusterStore } from '../../src/storage/prefixed-store.js';
 
 const kv = (key: string, value: string, rev = 1): KeyValue => ({ key, value, createRevision: rev, modRevision: rev });
 
@@ -191,4 +192,21 @@ describe('value slabs in the watch cache', () => {
       await cache.close();
     });
   }
+});
+
+describe('value slabs through a logical cluster view', () => {
+  it('reads the value and revisions of the cached key-value it shows, the same view while it is current', async () => {
+    const cache = await createCachedStore(openSqliteStore(':memory:', { sync: 'normal' }));
+    const view = clusterStore(cache, 'team-a');
+    const res = await view.create('/registry/things/a', '{"a":"ü"}');
+    assert.ok(res.ok);
+    const got = (await view.get('/registry/things/a'))!;
+    assert.deepEqual([got.key, got.value, got.createRevision, got.modRevision], ['/registry/things/a', '{"a":"ü"}', res.revision, res.revision]);
+    assert.equal(await view.get('/registry/things/a'), got);
+    assert.equal((await view.list('/registry/things/')).items[0], got);
+    // As the registry copies one with another value (a dry run's answer).
+    const copy = { ...got, value: 'x' };
+    assert.deepEqual([copy.key, copy.value, copy.createRevision, copy.modRevision], ['/registry/things/a', 'x', res.revision, res.revision]);
+    await cache.close();
+  });
 });
