@@ -188,6 +188,19 @@ export function sameValue(a: KeyValue, b: KeyValue): boolean {
   return x instanceof SlabValue && y instanceof SlabValue ? x === y || x.sameValue(y) : a.value === b.value;
 }
 
+/** Where an ASCII value's bytes are now (its text's characters, one byte each). */
+export interface AsciiBytes {
+  buf: Buffer;
+  start: number;
+  length: number;
+}
+
+/** Where kv's value is as ASCII bytes in a slab now, or undefined (not in a slab, or not ASCII). */
+export function asciiBytes(kv: KeyValue): AsciiBytes | undefined {
+  const b = base(kv);
+  return b instanceof SlabValue && b.enc === LATIN1 ? { buf: b.slab.buf, start: b.start, length: b.bytes } : undefined;
+}
+
 /** Hold a value for one more holder (its bytes stay until each has let go); no-op for other key-values. */
 export function holdValue(kv: KeyValue): void {
   if (kv instanceof SlabValue) kv.holds++;
