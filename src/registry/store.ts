@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { KVStore, KeyValue, LabelListResult, LabelQuery, ListResult as KVListResult, StoreEvent, WatchOptions, Watcher } from '../storage/types.js';
 import { positiveRequirements, type LabelSelector } from './selectors.js';
 import { NOT_AT_HAND, StorageError } from '../storage/types.js';
+import { asciiBytes, valueLength, valueStartsWith, type AsciiBytes } from '../storage/value-slabs.js';
 import * as S from '../api/status.js';
 import { invalid, required, type FieldError } from '../api/field-error.js';
 import { goRendered } from '../schema/objectmeta.js';
@@ -173,7 +174,8 @@ export class GenericStore {
    */
   private servedAsStored(kv: KeyValue): boolean {
     const prefix = this.type.storedBytesPrefix;
-    return prefix !== undefined && kv.value.startsWith(prefix) && kv.modRevision > (this.type.rawSinceRevision ?? 0);
+    // Without decoding a cached value (value-slabs.ts): only the prefix's bytes are read.
+    return prefix !== undefined && valueStartsWith(kv, prefix) && kv.modRevision > (this.type.rawSinceRevision ?? 0);
   }
 
   /** Stored bytes to an object at this endpoint's version, through the type's conversion. */
@@ -214,14 +216,19 @@ export class GenericStore {
     const index = new Map<number, number>();
     if (decoded.length > 0) at.forEach((a, i) => a < 0 && index.set(i, index.size));
     let size = 0;
-    for (const kv of kvs) size += kv.value.length;
+    for (const kv of kvs) size += valueLength(kv);
     return {
       length: kvs.length,
       size,
       item: (i) => {
         const kv = kvs[i]!;
         const a = at[i]!;
-        if (a >= 0) return { text: kv.value, at: a, resourceVersion: String(kv.modRevision) };
+        if (a >= 0) {
+          // A cached value's bytes are copied as they are; its text is decoded only if asked for.
+          const bytes = asciiBytes(kv);
+          if (bytes !== undefined) return { get text() { return kv.value; }, bytes, at: a, resourceVersion: String(kv.modRevision) };
+          return { text: kv.value, at: a, resourceVersion: String(kv.modRevision) };
+        }
         return { text: stringifyJSON(decoded[index.get(i)!]), at: -1, resourceVersion: '' };
       },
     };
@@ -588,7 +595,7 @@ export class GenericStore {
     if (!this.servedAsStored(kv)) return undefined;
     const at = this.type.storedBytesPrefix!.length;
     const key = '"metadata":';
-    return kv.value.startsWith(key, at) ? storedLabels(kv.value, at + key.length) : undefined;
+    return valueStartsWith(kv, key, at) ? storedLabels(kv.value, at + key.length) : undefined;
   }
 
   private matches(obj: JSONObject, opts: { labelMatch?: ListOptions['labelMatch']; fieldMatch?: ListOptions['fieldMatch'] }): boolean {
@@ -1114,6 +1121,12 @@ export interface RawObject {
   text: string;
   at: number;
   resourceVersion: string;
+  /**
+   * text as bytes, when it is ASCII (so text[i] is byte start + i) and held in a buffer (the watch cache's slabs,
+   * value-slabs.ts): a writer copies them rather than decode text to encode it again. Never with start, end,
+   * before or after. Bytes are never written over, so they stay right across a wait (value-slabs.ts).
+   */
+  bytes?: AsciiBytes;
   /** Only text[start, end) is the object (default: all of it), with `before` and `after` written around it. */
   start?: number;
   end?: number;

@@ -36,6 +36,17 @@ export async function writeJsonList(res: ServerResponse, contentType: string, he
   off += buf.write(head, off);
   for (let i = 0; i < items.length; i++) {
     const o = items.item(i);
+    const b = o.bytes;
+    if (b !== undefined && o.at >= 0) {
+      // ASCII bytes held in a buffer (the watch cache's): copied, never made a string.
+      const most = b.length + o.resourceVersion.length + 1;
+      if (buf.length - off < most && !(await flush(most))) return;
+      if (i > 0) buf[off++] = 0x2c; // ,
+      off += b.buf.copy(buf, off, b.start, b.start + o.at);
+      off += buf.write(o.resourceVersion, off, 'latin1');
+      off += b.buf.copy(buf, off, b.start + o.at, b.start + b.length);
+      continue;
+    }
     const start = o.start ?? 0;
     const end = o.end ?? o.text.length;
     // UTF-8 takes at most 3 bytes per UTF-16 code unit; the resourceVersion is digits; one comma.

@@ -2,9 +2,12 @@
 // events the cache applied, in a ring, and the watchers fed from it as the cache applies more. Revisions
 // need not be contiguous (etcd's count every key, ours or not): the ring knows the revision after which
 // it holds every event of the keys it follows, because the cache follows them all from one watch.
+// The cache's events carry its own key-values (value-slabs.ts: bytes in slabs, not strings); the ring holds
+// them, one hold each, until it drops the event.
 import { StorageError, type StoreEvent, type WatchOptions, type Watcher } from './types.js';
 import { PrefixWatchers } from './prefix-watchers.js';
 import { DEFAULT_RING_BYTES, copyEvent, eventBytes } from './event-ring.js';
+import { releaseValue, slabBytes } from './value-slabs.js';
 
 interface CacheWatcher {
   prefix: string;
@@ -53,6 +56,7 @@ export class CacheWatchers {
    * so its watchers end (their clients resume from the last revision they saw, or list again).
    */
   reset(revision: number, why: StorageError): void {
+    for (const ev of this.buf) if (ev !== undefined) release(ev);
     this.buf.fill(undefined);
     this.newest.clear();
     this.first = 0;
@@ -66,10 +70,13 @@ export class CacheWatchers {
     for (const w of this.watchers.all()) this.end(w, why);
   }
 
-  /** An event the cache has just applied, in revision order: kept (a copy), and delivered to live watchers. */
+  /**
+   * An event the cache has just applied, in revision order: kept (a copy), and delivered to live watchers. The
+   * ring takes over one hold of each of its key-values held in slabs.
+   */
   push(ev: StoreEvent): void {
     if (this.count === this.buf.length) this.dropOldest();
-    const n = eventBytes(ev, (prev) => this.newest.get(prev.key)?.kv.value === prev.value);
+    const n = this.bytesOf(ev);
     const held = copyEvent(ev);
     const slot = (this.first + this.count) % this.buf.length;
     this.buf[slot] = held;
@@ -81,8 +88,19 @@ export class CacheWatchers {
     this.watchers.forKey(ev.kv.key, (w) => w.live && this.offer(w, ev));
   }
 
+  /** The value bytes ev adds to the ring: its values', less a previous value the ring holds already (shared). */
+  private bytesOf(ev: StoreEvent): number {
+    const kv = ev.kv;
+    const prev = ev.prev;
+    const shared = (p: typeof prev & {}) => this.newest.get(p.key)?.kv === p;
+    // Values not in slabs (tests push plain events): their text, as the stores' rings count it.
+    if (slabBytes(kv) === 0 && (!prev || slabBytes(prev) === 0)) return eventBytes(ev, (p) => this.newest.get(p.key)?.kv.value === p.value);
+    return slabBytes(kv) + (prev && !shared(prev) ? slabBytes(prev) : 0);
+  }
+
   private dropOldest(): void {
     const dropped = this.buf[this.first]!;
+    release(dropped);
     this.buf[this.first] = undefined;
     this.bytes -= this.bytesAt[this.first]!;
     if (this.newest.get(dropped.kv.key) === dropped) this.newest.delete(dropped.kv.key);
@@ -136,4 +154,9 @@ export class CacheWatchers {
     this.close(w);
     w.opts.onError?.(why);
   }
+}
+
+function release(ev: StoreEvent): void {
+  releaseValue(ev.kv);
+  if (ev.prev) releaseValue(ev.prev);
 }

@@ -39,11 +39,15 @@
 // revision: whoever reacts to an event (a controller) reads at least that state from the cache. etcd
 // sends one revision's events to each of its watchers separately, so the cache's own watch may
 // hear of a write after another one does.
+//
+// Values are held as bytes in Buffer slabs outside the V8 heap (value-slabs.ts): the key-values handed out
+// are SlabValues, whose `value` decodes on each read; each stays the same object while its revision is current.
 import { setImmediate as yieldToIo } from 'node:timers/promises';
 import { KeyIndex } from './cache-index.js';
 import { LabelIndex } from './label-index.js';
 import { CacheWatchers } from './cache-watchers.js';
 import { CacheStats } from './cache-stats.js';
+import { DeletedValue, ValueSlabs, type SlabValue } from './value-slabs.js';
 import {
   NOT_AT_HAND,
   StorageError,
@@ -142,6 +146,8 @@ export async function createCachedStore(inner: KVStore, opts: CachedStoreOptions
 /** Values returned are shared with other callers and with the cache itself: treat them as read-only. */
 export class CachedKVStore implements KVStore {
   private index: KeyIndex;
+  /** The bytes of the values in index and ring, since the last load (value-slabs.ts). */
+  private slabs = new ValueSlabs();
   /** Keys by label, per resource listed by label since the last load (label-index.ts). */
   private labels = new LabelIndex();
   /** The revision the in-memory state is at. */
@@ -200,6 +206,12 @@ export class CachedKVStore implements KVStore {
   /** Number of keys held in memory (diagnostics). */
   get size(): number {
     return this.index.size;
+  }
+
+  /** The values' slabs (diagnostics): bytes allocated outside the heap, bytes held in them, compactions run. */
+  get valueSlabs(): { slabs: number; allocatedBytes: number; liveBytes: number; compactions: number } {
+    const s = this.slabs;
+    return { slabs: s.slabCount, allocatedBytes: s.allocatedBytes, liveBytes: s.liveBytes, compactions: s.compactions };
   }
 
   /** True while reads are answered from memory; false while reloading or behind a write. */
@@ -429,6 +441,7 @@ export class CachedKVStore implements KVStore {
     this.ring?.failAll(new StorageError('closed', 'storage is closed'));
     this.index = new KeyIndex();
     this.labels = new LabelIndex();
+    this.slabs.drop();
     await this.inner.close();
   }
 
@@ -459,6 +472,12 @@ export class CachedKVStore implements KVStore {
    */
   private resolved(res: WriteResult & { ok: true }): WriteResult {
     if (this.rev < res.revision && res.revision > this.written) this.written = res.revision;
+    // A create's or update's key-value as the cache holds it, when it does: what reads of it get next is the
+    // same object (memos keyed on it are shared), and the write's value text is not kept by its result.
+    if (res.kv.modRevision === res.revision && this.state === 'live') {
+      const cached = this.index.get(res.kv.key);
+      if (cached !== undefined && cached.modRevision === res.revision) return { ok: true, kv: cached, revision: res.revision };
+    }
     return res;
   }
 
@@ -499,6 +518,9 @@ export class CachedKVStore implements KVStore {
     this.flushHeld();
     this.index = new KeyIndex(this.mergeAt);
     this.labels = new LabelIndex();
+    // What the old index and ring held is let go of at once (its slabs go with the last reference to them).
+    this.slabs.drop();
+    const slabs = (this.slabs = new ValueSlabs());
     const index = new KeyIndex(this.mergeAt);
     // The first page fixes the revision; the rest are read at it.
     // Every page is read: how many keys remain after each is not asked (it would be counted each time).
@@ -506,7 +528,8 @@ export class CachedKVStore implements KVStore {
     const revision = page.revision;
     for (;;) {
       if (gen !== this.generation) return;
-      index.putInOrder(page.items);
+      // Copied into the slabs; the page's strings are garbage once it is read.
+      index.putInOrder(page.items.map((kv) => slabs.make(kv)));
       if (!page.more || page.items.length === 0) break;
       // A store that answers at once (SQLite) would otherwise hold the event loop for the whole load: requests
       // served from the inner store meanwhile get their turn between pages.
@@ -539,14 +562,43 @@ export class CachedKVStore implements KVStore {
     const revision = ev.kv.modRevision;
     // Events come in revision order; never let anything move the cache backwards.
     if (revision < this.rev) return;
-    if (this.labels.active) this.labels.apply(ev.kv.key, this.index.get(ev.kv.key), ev.type === 'put' ? ev.kv : undefined);
-    if (ev.type === 'put') this.index.put(ev.kv);
-    else this.index.remove(ev.kv.key);
-    this.stats.noteEvent(ev.kv.key);
+    const key = ev.kv.key;
+    const old = this.index.get(key) as SlabValue | undefined;
+    const next = ev.type === 'put' ? this.slabs.make(ev.kv) : undefined;
+    if (this.labels.active) this.labels.apply(key, old, next);
+    if (next !== undefined) this.index.put(next);
+    else this.index.remove(key);
+    this.stats.noteEvent(key);
     this.rev = revision;
     this.release(revision);
     if (this.holding.size > 0) this.flushHeld();
-    this.ring?.push(ev);
+    // The ring holds the event as the cache does (the same key-values, not the inner store's strings).
+    if (this.ring) this.ring.push(this.ownEvent(ev, old, next));
+    // The index's hold; the ring's, if it keeps old, is its own.
+    if (old !== undefined) this.slabs.release(old);
+  }
+
+  /**
+   * ev with the cache's key-values, one hold of each the ring's: the new one, the one it replaced as prev, for a
+   * deletion the last value (not copies).
+   */
+  private ownEvent(ev: StoreEvent, old: SlabValue | undefined, next: SlabValue | undefined): StoreEvent {
+    // The value replaced is the cache's (it follows every event), unless it was not there to replace.
+    const own = (kv: KeyValue): SlabValue => {
+      if (old === undefined || old.modRevision !== kv.modRevision) return this.slabs.make(kv);
+      old.holds++;
+      return old;
+    };
+    const prev = ev.prev && own(ev.prev);
+    let kv: KeyValue;
+    if (next !== undefined) {
+      next.holds++;
+      kv = next;
+    } else if (old !== undefined) {
+      old.holds++;
+      kv = new DeletedValue(old, ev.kv.modRevision);
+    } else kv = this.slabs.make(ev.kv);
+    return prev ? { type: ev.type, kv, prev } : { type: ev.type, kv };
   }
 
   /** The usual cause is 'compacted': the watch fell further behind than history reaches. Start over. */

@@ -13,6 +13,7 @@
 import { KeyPostings, mergedKeys } from './key-postings.js';
 import { labelsOfStored } from '../util/stored-json.js';
 import type { KeyValue, LabelRequirement } from './types.js';
+import { sameValue } from './value-slabs.js';
 
 type Labels = Readonly<Record<string, string>>;
 
@@ -196,7 +197,7 @@ export class LabelIndex {
       if (prev === undefined) {
         if (next !== undefined) s.add(key, labelsOf(next));
       } else if (next === undefined) s.remove(key, labelsOf(prev));
-      else if (prev.value !== next.value) s.change(key, labelsOf(prev), labelsOf(next));
+      else if (!sameValue(prev, next)) s.change(key, labelsOf(prev), labelsOf(next));
     }
   }
 }

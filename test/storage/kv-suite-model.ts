@@ -1,5 +1,5 @@
 // Conformance: a randomized history checked against a model of every revision's state.
-import assert from 'node:assert/strict';
+import assert from './kv-assert.js';
 import { describe, it } from 'node:test';
 import type { KVStore } from '../../src/storage/index.js';
 import type { KVStoreFactory } from './kv-suite.js';

@@ -1,5 +1,5 @@
 // Conformance: list and count by prefix, pagination, reads at older revisions, compaction.
-import assert from 'node:assert/strict';
+import assert from './kv-assert.js';
 import { after, before, describe, it } from 'node:test';
 import type { KVStore } from '../../src/storage/index.js';
 import type { KVStoreFactory, StoreUnderTest } from './kv-suite.js';

@@ -1,5 +1,5 @@
 // Helpers shared by the conformance suite's parts.
-import assert from 'node:assert/strict';
+import assert from './kv-assert.js';
 import { StorageError, type KVStore } from '../../src/storage/index.js';
 import type { KVStoreFactory } from './kv-suite.js';
 

@@ -1,6 +1,6 @@
 // Conformance: watch from a revision. Events may arrive after the write resolves (etcd's do), so
 // tests wait for them; the order among one watcher's events is what is promised.
-import assert from 'node:assert/strict';
+import assert from './kv-assert.js';
 import { describe, it } from 'node:test';
 import type { KVStore, StoreEvent } from '../../src/storage/index.js';
 import type { KVStoreFactory } from './kv-suite.js';

@@ -1,5 +1,5 @@
 // Conformance: conditional writes (create, compare-and-swap update and delete) and close.
-import assert from 'node:assert/strict';
+import assert from './kv-assert.js';
 import { describe, it } from 'node:test';
 import { NOT_AT_HAND, type WriteResult } from '../../src/storage/index.js';
 import type { KVStoreFactory } from './kv-suite.js';

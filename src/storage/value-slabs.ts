@@ -1,0 +1,338 @@
+// The watch cache's values, held as bytes in large Buffer slabs outside the V8 heap (issue 19). A million
+// cached objects as strings are ~1.6 GiB of old-generation heap, and every young-generation scavenge costs in
+// proportion to the old generation's pages: GET and create then ran at 2/3 of their speed with 10,000 objects.
+// In slabs, the heap holds only a small object per value (SlabValue) with the slab and the place of its bytes;
+// `value` decodes them into a fresh string on each access.
+//
+// Allocation appends to the current slab (SLAB_BYTES; a larger value gets a Buffer of its own). A slab counts
+// the bytes of the values still held in it (held: by the cache's index, by its ring of recent events); a
+// value let go of is garbage. A slab whose held share falls below half is compacted: its held values are
+// copied to the current slab and their SlabValue objects repointed (the same objects: WeakMaps elsewhere are
+// keyed on them), and the slab is let go of, to be freed by the garbage collector.
+//
+// Bytes are never overwritten: a slab is only ever written past its last value. So a SlabValue someone else
+// still has (a list being written out over several turns, a watch's queued event) reads its value correctly
+// however old it is: one let go of keeps pointing at its old slab, which that reference keeps alive. Repointing
+// a held value is safe too: decoding copies the bytes into a new string synchronously, within one turn of the
+// event loop, and compaction runs between such reads, never during one.
+import type { KeyValue } from './types.js';
+
+/** Bytes per slab: large enough that the slabs are few (a few hundred for a million objects of 1.5 KB). */
+export const SLAB_BYTES = 4 * 1024 * 1024;
+
+/** How a value's bytes encode its text. */
+const LATIN1 = 0; // ASCII only: one byte per character, decoded without UTF-8 validation
+const UTF8 = 1;
+const UTF16 = 2; // text with a lone surrogate, which UTF-8 cannot carry exactly (never so for JSON text)
+
+/** Buffer's encoding-specific methods, as Buffer.toString and write call them (not in Node's typings). */
+interface FastBuffer extends Buffer {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+  ucs2Slice(start: number, end: number): string;
+  latin1Write(text: string, offset: number, length: number): number;
+  utf8Write(text: string, offset: number, length: number): number;
+  ucs2Write(text: string, offset: number, length: number): number;
+}
+
+const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
+
+export class Slab {
+  readonly buf: FastBuffer;
+  /** Bytes written: the next value goes here. */
+  used = 0;
+  /** Bytes of the values held in it. */
+  live = 0;
+  /** The values written here that are still held, by slot (a let-go-of value's slot is emptied). */
+  readonly values: (SlabValue | undefined)[] = [];
+  /** Held values among `values`. */
+  held = 0;
+
+  constructor(
+    readonly owner: ValueSlabs,
+    size: number,
+  ) {
+    // Unfilled memory: only what has been written is ever read.
+    this.buf = Buffer.allocUnsafeSlow(size) as FastBuffer;
+  }
+}
+
+/** The value read last and its text (a value's bytes never change, wherever compaction moves them). */
+let lastRead: SlabValue | undefined;
+let lastText = '';
+
+/** A cached key-value whose value is bytes in a slab; the cache hands these out. Read-only. */
+export class SlabValue implements KeyValue {
+  declare stale?: boolean;
+  /** The slot in slab.values (ValueSlabs' own). */
+  slot = 0;
+  /** How many hold it (the index, events of the ring): its bytes are garbage at 0 (ValueSlabs' own). */
+  holds = 1;
+
+  constructor(
+    readonly key: string,
+    readonly createRevision: number,
+    readonly modRevision: number,
+    /** Where the bytes are, how many and how they encode the text (ValueSlabs' own: compaction moves them). */
+    public slab: Slab,
+    public start: number,
+    public bytes: number,
+    public enc: number,
+  ) {}
+
+  get value(): string {
+    // The same value read again straight after (a watch event's by each of its watchers): decoded once.
+    if (lastRead === this) return lastText;
+    const { buf } = this.slab;
+    const end = this.start + this.bytes;
+    lastText = this.enc === LATIN1 ? buf.latin1Slice(this.start, end) : this.enc === UTF8 ? buf.utf8Slice(this.start, end) : buf.ucs2Slice(this.start, end);
+    lastRead = this;
+    return lastText;
+  }
+
+  /** The length of `value` (UTF-16 code units), without making it for an ASCII value. */
+  get valueLength(): number {
+    return this.enc === LATIN1 ? this.bytes : this.enc === UTF16 ? this.bytes / 2 : this.value.length;
+  }
+
+  /** value.startsWith(prefix, at), reading only those bytes of an ASCII value. */
+  valueStartsWith(prefix: string, at = 0): boolean {
+    if (this.enc !== LATIN1) return this.value.startsWith(prefix, at);
+    if (at + prefix.length > this.bytes) return false;
+    const from = this.start + at;
+    return this.slab.buf.latin1Slice(from, from + prefix.length) === prefix;
+  }
+
+  /** Whether b's value is the same text, compared as bytes. */
+  sameValue(b: SlabValue): boolean {
+    if (this.enc !== b.enc || this.bytes !== b.bytes) return false;
+    return this.slab.buf.compare(b.slab.buf, b.start, b.start + b.bytes, this.start, this.start + this.bytes) === 0;
+  }
+}
+
+/**
+ * A deletion's key-value as a watch event carries it (the deletion's revision, the last value): the value is
+ * the deleted SlabValue's, whose bytes its holder keeps (not a second copy). Key and revisions are own
+ * members, as a SlabValue's: a spread of it (`{ ...kv, value }`) has them.
+ */
+export class DeletedValue implements KeyValue {
+  readonly key: string;
+  readonly createRevision: number;
+
+  constructor(
+    readonly last: SlabValue,
+    readonly modRevision: number,
+  ) {
+    this.key = last.key;
+    this.createRevision = last.createRevision;
+  }
+
+  get value(): string {
+    return this.last.value;
+  }
+}
+
+/**
+ * A key-value under another key (a logical cluster's view of a stored one, prefixed-store.ts), reading the
+ * value of the one it shows: a copy of the text would be a second, long-lived one. Key and revisions are own
+ * members, so a spread of it (with its value given) has them.
+ */
+export class KeyedValue implements KeyValue {
+  readonly createRevision: number;
+  readonly modRevision: number;
+
+  constructor(
+    readonly of: KeyValue,
+    readonly key: string,
+  ) {
+    this.createRevision = of.createRevision;
+    this.modRevision = of.modRevision;
+  }
+
+  get value(): string {
+    return this.of.value;
+  }
+
+  get stale(): boolean | undefined {
+    return this.of.stale;
+  }
+}
+
+/** Whether kv's value is read from a slab (its class has a getter for it): a spread of it lacks `value`. */
+export const inSlabs = (kv: KeyValue): boolean => kv instanceof SlabValue || kv instanceof DeletedValue || kv instanceof KeyedValue;
+
+/** The key-value whose value kv reads. */
+const base = (kv: KeyValue): KeyValue => (kv instanceof KeyedValue ? base(kv.of) : kv);
+
+/** The bytes a key-value's value takes in slabs (0 for one not in slabs). */
+export function slabBytes(kv: KeyValue): number {
+  return kv instanceof SlabValue ? kv.bytes : kv instanceof DeletedValue ? kv.last.bytes : 0;
+}
+
+/** kv.value.length, without decoding an ASCII value held in a slab. */
+export function valueLength(kv: KeyValue): number {
+  const b = base(kv);
+  return b instanceof SlabValue ? b.valueLength : kv.value.length;
+}
+
+/** kv.value.startsWith(prefix, at), without decoding all of a value held in a slab. */
+export function valueStartsWith(kv: KeyValue, prefix: string, at = 0): boolean {
+  const b = base(kv);
+  return b instanceof SlabValue ? b.valueStartsWith(prefix, at) : kv.value.startsWith(prefix, at);
+}
+
+/** a.value === b.value, comparing bytes where both are in slabs. */
+export function sameValue(a: KeyValue, b: KeyValue): boolean {
+  const x = base(a);
+  const y = base(b);
+  return x instanceof SlabValue && y instanceof SlabValue ? x === y || x.sameValue(y) : a.value === b.value;
+}
+
+/** Where an ASCII value's bytes are now (its text's characters, one byte each). */
+export interface AsciiBytes {
+  buf: Buffer;
+  start: number;
+  length: number;
+}
+
+/** Where kv's value is as ASCII bytes in a slab now, or undefined (not in a slab, or not ASCII). */
+export function asciiBytes(kv: KeyValue): AsciiBytes | undefined {
+  const b = base(kv);
+  return b instanceof SlabValue && b.enc === LATIN1 ? { buf: b.slab.buf, start: b.start, length: b.bytes } : undefined;
+}
+
+/** Hold a value for one more holder (its bytes stay until each has let go); no-op for other key-values. */
+export function holdValue(kv: KeyValue): void {
+  if (kv instanceof SlabValue) kv.holds++;
+  else if (kv instanceof DeletedValue) kv.last.holds++;
+}
+
+/** One holder lets go of a value (holdValue's or make's hold); no-op for other key-values. */
+export function releaseValue(kv: KeyValue): void {
+  if (kv instanceof SlabValue) kv.slab.owner.release(kv);
+  else if (kv instanceof DeletedValue) kv.last.slab.owner.release(kv.last);
+}
+
+export class ValueSlabs {
+  /** Slabs holding values, the current one included. */
+  private readonly slabs = new Set<Slab>();
+  private current: Slab | undefined;
+  private dropped = false;
+  /** Bytes of held values, and bytes written and not yet let go of with their slabs (diagnostics, tests). */
+  liveBytes = 0;
+  /** Compactions run (diagnostics, tests). */
+  compactions = 0;
+
+  constructor(
+    private readonly slabSize = SLAB_BYTES,
+    /** A slab is compacted when its held bytes fall below this share of its size. */
+    private readonly compactBelow = 0.5,
+  ) {}
+
+  /** Slabs in use (diagnostics, tests). */
+  get slabCount(): number {
+    return this.slabs.size;
+  }
+
+  /** Bytes of the slabs in use (the memory this holds outside the heap). */
+  get allocatedBytes(): number {
+    let n = 0;
+    for (const s of this.slabs) n += s.buf.length;
+    return n;
+  }
+
+  /** A key-value with kv's key, revisions and value, its bytes in a slab, held once (by the caller). */
+  make(kv: KeyValue): SlabValue {
+    const text = kv.value;
+    let n = Buffer.byteLength(text, 'utf8');
+    // As many bytes as UTF-16 code units: every one is ASCII.
+    let enc = n === text.length ? LATIN1 : UTF8;
+    if (enc === UTF8 && !isWellFormed(text)) {
+      enc = UTF16;
+      n = text.length * 2;
+    }
+    const slab = this.room(n);
+    const at = slab.used;
+    if (enc === LATIN1) slab.buf.latin1Write(text, at, n);
+    else if (enc === UTF8) slab.buf.utf8Write(text, at, n);
+    else slab.buf.ucs2Write(text, at, n);
+    const v = new SlabValue(kv.key, kv.createRevision, kv.modRevision, slab, at, n, enc);
+    if (kv.stale) v.stale = true;
+    this.place(v, slab, at);
+    this.liveBytes += n;
+    return v;
+  }
+
+  /**
+   * Everything is let go of (the cache reloads into new slabs): later releases of these values are ignored.
+   * The values stay readable, as every value let go of does.
+   */
+  drop(): void {
+    this.dropped = true;
+    this.slabs.clear();
+    this.current = undefined;
+    this.liveBytes = 0;
+  }
+
+  /** One holder of v lets go; at none its bytes are garbage, and its slab may be compacted or let go of. */
+  release(v: SlabValue): void {
+    if (--v.holds > 0 || this.dropped) return;
+    const slab = v.slab;
+    if (slab.values[v.slot] !== v) return;
+    slab.values[v.slot] = undefined;
+    slab.live -= v.bytes;
+    slab.held--;
+    this.liveBytes -= v.bytes;
+    // The current slab is being filled (never written over: see the header); it is looked at once it is not.
+    if (slab === this.current) return;
+    if (slab.held === 0) this.slabs.delete(slab);
+    else if (slab.live < slab.buf.length * this.compactBelow) this.compact(slab);
+  }
+
+  /** Copy the values held in slab to the current slab, repointing them, and let it go. */
+  private compact(slab: Slab): void {
+    this.slabs.delete(slab);
+    this.compactions++;
+    for (const v of slab.values) {
+      if (v === undefined) continue;
+      // Its bytes as they are, encoding and all: no decoding.
+      const target = this.room(v.bytes);
+      slab.buf.copy(target.buf, target.used, v.start, v.start + v.bytes);
+      this.place(v, target, target.used);
+    }
+  }
+
+  /** Record v's bytes as written at `at` in slab. */
+  private place(v: SlabValue, slab: Slab, at: number): void {
+    v.slab = slab;
+    v.start = at;
+    v.slot = slab.values.length;
+    slab.values.push(v);
+    slab.used = at + v.bytes;
+    slab.live += v.bytes;
+    slab.held++;
+  }
+
+  /** A slab with room for n more bytes: the current one, a new one, or (larger than a slab) one of its own. */
+  private room(n: number): Slab {
+    if (n > this.slabSize) {
+      const own = new Slab(this, n);
+      this.slabs.add(own);
+      return own;
+    }
+    const cur = this.current;
+    if (cur !== undefined && cur.used + n <= cur.buf.length) return cur;
+    return this.newSlab();
+  }
+
+  private newSlab(): Slab {
+    const old = this.current;
+    const slab = new Slab(this, this.slabSize);
+    this.slabs.add(slab);
+    this.current = slab;
+    // The slab it replaces was exempt from compaction while it was being filled.
+    if (old !== undefined && old.held === 0) this.slabs.delete(old);
+    else if (old !== undefined && old.live < old.buf.length * this.compactBelow) this.compact(old);
+    return slab;
+  }
+}

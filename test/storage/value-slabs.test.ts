@@ -1,0 +1,212 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DeletedValue, SLAB_BYTES, ValueSlabs, holdValue, releaseValue, sameValue, valueLength, valueStartsWith, type SlabValue } from '../../src/storage/value-slabs.js';
+import type { KeyValue } from '../../src/storage/types.js';
+import { createCachedStore } from '../../src/storage/cache.js';
+import { openSqliteStore } from '../../src/storage/sqlite-store.js';
+import { clusterStore } from '../../src/storage/prefixed-store.js';
+
+const kv = (key: string, value: string, rev = 1): KeyValue => ({ key, value, createRevision: rev, modRevision: rev });
+
+/** A deterministic pseudo-random generator (mulberry32). */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('value slabs', () => {
+  it('round-trips ASCII, non-ASCII UTF-8, empty, lone surrogates and values larger than a slab', () => {
+    const slabs = new ValueSlabs(1024);
+    const values = ['{"a":1}', '', 'grüße, 東京 🚀', 'x'.repeat(5000), 'é'.repeat(700), 'lone \ud800 surrogate', '\udc00'];
+    const made = values.map((v, i) => slabs.make(kv(`/k/${i}`, v, i + 1)));
+    made.forEach((m, i) => {
+      assert.equal(m.value, values[i]);
+      assert.equal(m.key, `/k/${i}`);
+      assert.equal(m.createRevision, i + 1);
+      assert.equal(m.modRevision, i + 1);
+      assert.equal(valueLength(m), values[i]!.length);
+    });
+    // The large ones have slabs of their own; the rest share.
+    assert.equal(made[3]!.slab.buf.length, 5000);
+    assert.equal(made[4]!.slab.buf.length, 1400);
+    assert.equal(made[0]!.slab, made[1]!.slab);
+    assert.equal(slabs.liveBytes, made.reduce((n, m) => n + m.bytes, 0));
+  });
+
+  it('keeps stale, and the value as one string per read', () => {
+    const slabs = new ValueSlabs();
+    const v = slabs.make({ ...kv('/a', 'text'), stale: true });
+    assert.equal(v.stale, true);
+    assert.equal(slabs.make(kv('/b', 'x')).stale, undefined);
+    assert.equal(v.value, 'text');
+    assert.equal(typeof v.value, 'string');
+  });
+
+  it('reads a prefix and compares values without decoding, as the strings would', () => {
+    const slabs = new ValueSlabs();
+    const a = slabs.make(kv('/a', '{"apiVersion":"v1","kind":"X"}'));
+    const b = slabs.make(kv('/b', '{"apiVersion":"v1","kind":"X"}'));
+    const c = slabs.make(kv('/c', '{"apiVersion":"v1","kind":"Y"}'));
+    const u = slabs.make(kv('/u', '{"apiVersion":"v1","kind":"Ü"}'));
+    for (const [prefix, at] of [['{"apiVersion":"v1"', 0], ['"kind"', 19], ['', 0], ['{"apiVersion":"v1","kind":"X"}+', 0], ['X', 40]] as const) {
+      for (const v of [a, c, u]) assert.equal(valueStartsWith(v, prefix, at), v.value.startsWith(prefix, at), `${v.key} ${prefix}@${at}`);
+    }
+    assert.ok(sameValue(a, b));
+    assert.ok(!sameValue(a, c));
+    assert.ok(!sameValue(c, u));
+    assert.ok(sameValue(a, kv('/p', a.value)), 'with a plain key-value, by its text');
+  });
+
+  it('counts live bytes per slab, lets go of values and of slabs left empty', () => {
+    // Compacted only when empty: what is counted is seen alone.
+    const slabs = new ValueSlabs(100, 0.01);
+    const vs = Array.from({ length: 10 }, (_, i) => slabs.make(kv(`/k/${i}`, String(i).padStart(30, '-'))));
+    // Three per slab of 100 bytes.
+    assert.equal(slabs.slabCount, 4);
+    assert.equal(slabs.liveBytes, 300);
+    releaseValue(vs[0]!);
+    assert.equal(slabs.liveBytes, 270);
+    // Held twice (the ring too): its bytes stay until both let go.
+    holdValue(vs[1]!);
+    releaseValue(vs[1]!);
+    assert.equal(slabs.liveBytes, 270);
+    releaseValue(vs[1]!);
+    releaseValue(vs[2]!);
+    assert.equal(slabs.liveBytes, 210);
+    assert.equal(slabs.slabCount, 3, 'the first slab, empty, is let go of');
+    assert.equal(slabs.compactions, 0);
+    // Values let go of still read (never overwritten).
+    assert.equal(vs[0]!.value, '-----------------------------0');
+  });
+
+  it('compacts a slab under half held: its values move, the same objects, and read as before', () => {
+    const slabs = new ValueSlabs(100);
+    const vs = Array.from({ length: 12 }, (_, i) => slabs.make(kv(`/k/${i}`, String(i).padStart(20, '-'))));
+    // Five per slab.
+    const first = vs[0]!.slab;
+    releaseValue(vs[0]!);
+    releaseValue(vs[1]!);
+    assert.equal(slabs.compactions, 0, '60 of 100 bytes held');
+    releaseValue(vs[2]!);
+    assert.equal(slabs.compactions, 1);
+    for (const v of vs.slice(3, 5)) assert.notEqual(v.slab, first);
+    for (const [i, v] of vs.entries()) assert.equal(v.value, String(i).padStart(20, '-'));
+    assert.equal(slabs.liveBytes, 9 * 20);
+  });
+
+  it('a deletion reads the deleted value and holds it', () => {
+    const slabs = new ValueSlabs(100);
+    const v = slabs.make(kv('/d', 'last', 3));
+    holdValue(v);
+    const d = new DeletedValue(v, 7);
+    assert.deepEqual([d.key, d.value, d.createRevision, d.modRevision], ['/d', 'last', 3, 7]);
+    releaseValue(v);
+    assert.equal(slabs.liveBytes, 4);
+    releaseValue(d);
+    assert.equal(slabs.liveBytes, 0);
+  });
+
+  it('keeps every held value and its identity under random puts, replacements and deletes', () => {
+    const next = rng(19);
+    const slabs = new ValueSlabs(4096);
+    const held = new Map<string, { v: SlabValue; text: string }>();
+    const texts = (n: number): string => {
+      const kind = next();
+      const base = kind < 0.1 ? 'ü∂' : kind < 0.15 ? '\ud83d\ude80' : 'abcdefgh';
+      return base.repeat(Math.floor(next() * n)).slice(0, n);
+    };
+    const everHeld: { v: SlabValue; text: string }[] = [];
+    for (let step = 0; step < 20_000; step++) {
+      const key = `/k/${Math.floor(next() * 300)}`;
+      const old = held.get(key);
+      if (next() < 0.2) {
+        if (old) {
+          releaseValue(old.v);
+          held.delete(key);
+        }
+        continue;
+      }
+      const text = texts(next() < 0.01 ? 6000 : 300);
+      const v = slabs.make(kv(key, text, step));
+      held.set(key, { v, text });
+      if (step % 97 === 0) everHeld.push({ v, text });
+      if (old) releaseValue(old.v);
+    }
+    assert.ok(slabs.compactions > 10, `compactions ${slabs.compactions}`);
+    let live = 0;
+    for (const [key, { v, text }] of held) {
+      assert.equal(v.key, key);
+      assert.equal(v.value, text);
+      live += v.bytes;
+    }
+    assert.equal(slabs.liveBytes, live);
+    // Let go of long ago or not, a value someone still has reads as written.
+    for (const { v, text } of everHeld) assert.equal(v.value, text);
+    // Every slab in use is at least half held, but the one being filled.
+    assert.ok(slabs.allocatedBytes <= 2 * live + 4096 + 6000 * 4, `${slabs.allocatedBytes} allocated for ${live} held`);
+  });
+
+  it('a slab is 4 MiB', () => {
+    assert.equal(SLAB_BYTES, 4 * 1024 * 1024);
+  });
+});
+
+describe('value slabs in the watch cache', () => {
+  for (const serveWatches of [false, true]) {
+    it(`keeps each current key-value the same object and its value right across compactions${serveWatches ? ', watches served from memory' : ''}`, async () => {
+      const cache = await createCachedStore(openSqliteStore(':memory:', { sync: 'normal' }), serveWatches ? { serveWatches: true, watchCacheEvents: 100 } : {});
+      const text = (i: number, gen: number): string => `{"i":${i},"gen":${gen},"pad":"${(i % 7 === 0 ? 'ü' : 'x').repeat(2000)}"}`;
+      // About 6 MiB: two slabs.
+      const n = 3_000;
+      for (let i = 0; i < n; i++) assert.ok((await cache.create(`/v/${String(i).padStart(5, '0')}`, text(i, 0))).ok);
+      const before = new Map((await cache.list('/v/')).items.map((kv) => [kv.key, kv]));
+      const seen: { key: string; prev: string | undefined }[] = [];
+      const w = cache.watch('/v/', { fromRevision: await cache.currentRevision(), onEvent: (ev) => seen.push({ key: ev.kv.key, prev: ev.prev?.value }) });
+      // Most of the first slab's values replaced or deleted: it is compacted, and what stays moves.
+      for (let i = 0; i < 2_000; i++) {
+        const key = `/v/${String(i).padStart(5, '0')}`;
+        const cur = before.get(key)!;
+        if (i % 3 === 0) continue;
+        const res = i % 3 === 1 ? await cache.update(key, text(i, 1), cur.modRevision) : await cache.delete(key, cur.modRevision);
+        assert.ok(res.ok);
+      }
+      assert.ok(cache.valueSlabs.compactions > 0, 'compacted');
+      const after = await cache.list('/v/');
+      assert.equal(after.items.length, n - Math.floor(2_000 / 3));
+      for (const kv of after.items) {
+        const i = Number(kv.key.slice(3));
+        const same = i >= 2_000 || i % 3 === 0;
+        if (same) assert.equal(kv, before.get(kv.key), `${kv.key} the same object`);
+        assert.equal(kv.value, text(i, same ? 0 : 1));
+      }
+      // Values let go of read as they were.
+      for (const [key, kv] of before) assert.equal(kv.value, text(Number(key.slice(3)), 0));
+      await new Promise((r) => setTimeout(r, 20));
+      assert.equal(seen.length, 2_000 - Math.ceil(2_000 / 3));
+      for (const ev of seen) assert.equal(ev.prev, text(Number(ev.key.slice(3)), 0));
+      w.close();
+      await cache.close();
+    });
+  }
+});
+
+describe('value slabs through a logical cluster view', () => {
+  it('reads the value and revisions of the cached key-value it shows, the same view while it is current', async () => {
+    const cache = await createCachedStore(openSqliteStore(':memory:', { sync: 'normal' }));
+    const view = clusterStore(cache, 'team-a');
+    const res = await view.create('/registry/things/a', '{"a":"ü"}');
+    assert.ok(res.ok);
+    const got = (await view.get('/registry/things/a'))!;
+    assert.deepEqual([got.key, got.value, got.createRevision, got.modRevision], ['/registry/things/a', '{"a":"ü"}', res.revision, res.revision]);
+    assert.equal(await view.get('/registry/things/a'), got);
+    assert.equal((await view.list('/registry/things/')).items[0], got);
+    // As the registry copies one with another value (a dry run's answer).
+    const copy = { ...got, value: 'x' };
+    assert.deepEqual([copy.key, copy.value, copy.createRevision, copy.modRevision], ['/registry/things/a', 'x', res.revision, res.revision]);
+    await cache.close();
+  });
+});
