@@ -1,6 +1,6 @@
 // Bundles the command line (dist/cli/main.js and every module of ours it imports; packages stay imports) into one
 // CommonJS file with esbuild: Node then loads one module instead of about 470, which was most of `serve`'s start-up,
-// and the entry (src/cli/crd-apiserver.ts) can compile it with V8's code cache (src/cli/code-cache.ts), which
+// and the entry (src/cli/crd-apiserver.ts) can compile it with V8's code cache (src/util/code-cache.ts), which
 // Node 20 offers for scripts, not for ES modules.
 // The bundle must sit two directories below the package root, as dist/cli/ is (see src/util/package-root.ts).
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The crd-apiserver command line.
-import { STARTED_EVENT } from './code-cache.js';
+import { STARTED_EVENT } from '../util/code-cache.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueClientCertificate } from '../auth/certs.js';
@@ -100,7 +100,7 @@ async function main(argv: string[]): Promise<number> {
   const started = process.hrtime.bigint();
   const s = await serve({
     dataDir: args.flags.get('data-dir') ?? './.crd-apiserver',
-    // Listening: the bundle's loader may keep the code compiled so far (code-cache.ts).
+    // Listening: the bundle's loader may keep the code compiled so far (util/code-cache.ts).
     onListening: () => (process as NodeJS.EventEmitter).emit(STARTED_EVENT),
     securePort: port('secure-port', 6443)!,
     insecurePort: port('insecure-port'),

@@ -1,12 +1,12 @@
 // crd-apiserver/testing as the package exports it: the test kit (index.ts and everything it imports of ours) bundled
 // into one CommonJS file by the build (scripts/command-bundle.mjs) and compiled with V8's code cache beside it, as
-// the command line is (src/cli/code-cache.ts). A test file is a process of its own under most runners, so every one
+// the command line is (src/util/code-cache.ts). A test file is a process of its own under most runners, so every one
 // of them paid for loading about 470 modules and compiling, cold, what a start and a CRD install run: a third of a
 // second before its first environment on this 2-core machine. The cache is made when a process's first environment
 // is ready, so it holds those functions compiled. The bundle also remembers which CRD schemas passed their checks
 // (bundle-entry.ts), per build, for the next process.
 import { fileURLToPath } from 'node:url';
-import { TEST_ENV_READY_EVENT, cacheHeader, loadBundle } from '../cli/code-cache.js';
+import { TEST_ENV_READY_EVENT, cacheHeader, loadBundle } from '../util/code-cache.js';
 import type * as Kit from './bundle-entry.js';
 
 const bundle = fileURLToPath(new URL('./testing.bundle.cjs', import.meta.url));

@@ -23,7 +23,7 @@ import { clusterStore } from '../storage/prefixed-store.js';
 import { LOGICAL_CLUSTERS_PATH } from '../apis/tenancy/v1alpha1/logical-cluster.js';
 import { STORAGE_ROOT } from '../storage/copy-store.js';
 import { importPackage } from '../util/import-package.js';
-import { TEST_ENV_READY_EVENT } from '../cli/code-cache.js';
+import { TEST_ENV_READY_EVENT } from '../util/code-cache.js';
 
 export interface TestEnvOptions {
   /** CRD manifests: files or directories (walked recursively), multi-document YAML or JSON, Lists. */

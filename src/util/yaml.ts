@@ -1,5 +1,5 @@
 // The `yaml` package as the server uses it. (It was loaded on first use; other modules import it at start-up
-// anyway, and the command line's bundle holds it, compiled from V8's code cache: see src/cli/code-cache.ts.)
+// anyway, and the command line's bundle holds it, compiled from V8's code cache: see src/util/code-cache.ts.)
 import * as yaml from 'yaml';
 
 type YamlModule = typeof yaml;

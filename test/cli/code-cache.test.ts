@@ -1,4 +1,4 @@
-// The command line's loader (src/cli/code-cache.ts): runs a CommonJS bundle as the main program, makes V8's code
+// The command line's loader (src/util/code-cache.ts): runs a CommonJS bundle as the main program, makes V8's code
 // cache once the program says it has started, uses it on the next run, and never uses a cache made for another
 // bundle, even one of the same length.
 import { test } from 'node:test';
@@ -8,10 +8,10 @@ import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { readCodeCache, STARTED_EVENT } from '../../src/cli/code-cache.js';
+import { readCodeCache, STARTED_EVENT } from '../../src/util/code-cache.js';
 
 const run = promisify(execFile);
-const loader = new URL('../../src/cli/code-cache.ts', import.meta.url).href;
+const loader = new URL('../../src/util/code-cache.ts', import.meta.url).href;
 
 /** A bundle that prints its word, its arguments and what require, __dirname and the loader's import give it, then says it has started. */
 const program = (word: string): string => `#!/usr/bin/env node

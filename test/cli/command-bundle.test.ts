@@ -39,7 +39,7 @@ test('the bundled command line serves: version, bootstrap RBAC policy, CRDs, con
   // second runs from it (on Node 20 a script from cached code cannot run import() itself: the loader's must serve).
   const entry = join(dir, 'entry.mjs');
   const cache = join(dir, 'crd-apiserver.bundle.v8cache');
-  writeFileSync(entry, `import { runBundle } from ${JSON.stringify(new URL('../../src/cli/code-cache.ts', import.meta.url).href)};\nrunBundle(${JSON.stringify(bundle)}, ${JSON.stringify(cache)});\n`);
+  writeFileSync(entry, `import { runBundle } from ${JSON.stringify(new URL('../../src/util/code-cache.ts', import.meta.url).href)};\nrunBundle(${JSON.stringify(bundle)}, ${JSON.stringify(cache)});\n`);
   const data = mkdtempSync(join(tmpdir(), 'bundle-'));
   t.after(() => rmSync(data, { recursive: true, force: true }));
   const first = await serveBundle(t, entry, data);

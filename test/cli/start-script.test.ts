@@ -25,7 +25,9 @@ function copy(): string {
   writeFileSync(join(root, 'src', 'cli', 'main.ts'), "import { word } from './word.js';\nprocess.stdout.write(JSON.stringify([word, ...process.argv.slice(2)]));\n");
   writeFileSync(join(root, 'src', 'cli', 'word.ts'), "export const word: string = 'one';\n");
   // The real entry, which runs the bundle through the code cache.
-  for (const f of ['crd-apiserver.ts', 'code-cache.ts']) cpSync(join(repo, 'src', 'cli', f), join(root, 'src', 'cli', f));
+  cpSync(join(repo, 'src', 'cli', 'crd-apiserver.ts'), join(root, 'src', 'cli', 'crd-apiserver.ts'));
+  mkdirSync(join(root, 'src', 'util'));
+  cpSync(join(repo, 'src', 'util', 'code-cache.ts'), join(root, 'src', 'util', 'code-cache.ts'));
   // The build bundles the test kit too (dist/testing/testing.bundle.cjs).
   mkdirSync(join(root, 'src', 'testing'));
   writeFileSync(join(root, 'src', 'testing', 'bundle-entry.ts'), 'export const startTestEnv = (): string => "kit";\n');

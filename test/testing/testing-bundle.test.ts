@@ -32,7 +32,7 @@ test('the bundled test kit starts environments, and its code cache is made by th
     script,
     `import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { TEST_ENV_READY_EVENT, cacheHeader, loadBundle } from ${JSON.stringify(new URL('../../src/cli/code-cache.ts', import.meta.url).href)};
+import { TEST_ENV_READY_EVENT, cacheHeader, loadBundle } from ${JSON.stringify(new URL('../../src/util/code-cache.ts', import.meta.url).href)};
 const { startTestEnv, rememberSchemaChecks } = loadBundle(${JSON.stringify(bundle)}, ${JSON.stringify(cache)}, TEST_ENV_READY_EVENT);
 rememberSchemaChecks(cacheHeader(${JSON.stringify(bundle)}));
 const env = await startTestEnv();
