@@ -226,7 +226,7 @@ export class GenericStore {
         if (a >= 0) {
           // A cached value's bytes are copied as they are; its text is decoded only if asked for.
           const bytes = asciiBytes(kv);
-          if (bytes !== undefined) return { get text() { return kv.value; }, bytes, at: a, resourceVersion: String(kv.modRevision) };
+          if (bytes !== undefined) return new SlabRawObject(kv, bytes, a, String(kv.modRevision));
           return { text: kv.value, at: a, resourceVersion: String(kv.modRevision) };
         }
         return { text: stringifyJSON(decoded[index.get(i)!]), at: -1, resourceVersion: '' };
@@ -1117,6 +1117,20 @@ export interface RawObjects {
  * One object as response JSON: `text` with `resourceVersion` inserted at `at` (between the quotes of the
  * stored empty resourceVersion), or, when `at` is negative, `text` as it is.
  */
+/** A RawObject of a value in a slab: its text decoded only if asked for (a class: one shape, the getter shared). */
+class SlabRawObject implements RawObject {
+  constructor(
+    private readonly kv: KeyValue,
+    readonly bytes: AsciiBytes,
+    readonly at: number,
+    readonly resourceVersion: string,
+  ) {}
+
+  get text(): string {
+    return this.kv.value;
+  }
+}
+
 export interface RawObject {
   text: string;
   at: number;
