@@ -1117,20 +1117,6 @@ export interface RawObjects {
  * One object as response JSON: `text` with `resourceVersion` inserted at `at` (between the quotes of the
  * stored empty resourceVersion), or, when `at` is negative, `text` as it is.
  */
-/** A RawObject of a value in a slab: its text decoded only if asked for (a class: one shape, the getter shared). */
-class SlabRawObject implements RawObject {
-  constructor(
-    private readonly kv: KeyValue,
-    readonly bytes: AsciiBytes,
-    readonly at: number,
-    readonly resourceVersion: string,
-  ) {}
-
-  get text(): string {
-    return this.kv.value;
-  }
-}
-
 export interface RawObject {
   text: string;
   at: number;
@@ -1146,6 +1132,20 @@ export interface RawObject {
   end?: number;
   before?: string;
   after?: string;
+}
+
+/** A RawObject of a value in a slab: its text decoded only if asked for (a class: one shape, the getter shared). */
+class SlabRawObject implements RawObject {
+  constructor(
+    private readonly kv: KeyValue,
+    readonly bytes: AsciiBytes,
+    readonly at: number,
+    readonly resourceVersion: string,
+  ) {}
+
+  get text(): string {
+    return this.kv.value;
+  }
 }
 
 /** A Table row's makings: where the metadata object is in stored JSON text, the resourceVersion's place in it, the cells. */

@@ -47,7 +47,7 @@ import { KeyIndex } from './cache-index.js';
 import { LabelIndex } from './label-index.js';
 import { CacheWatchers } from './cache-watchers.js';
 import { CacheStats } from './cache-stats.js';
-import { DeletedValue, ValueSlabs, type SlabValue } from './value-slabs.js';
+import { ValueSlabs, deletedValue, type SlabValue } from './value-slabs.js';
 import {
   NOT_AT_HAND,
   StorageError,
@@ -596,7 +596,7 @@ export class CachedKVStore implements KVStore {
       kv = next;
     } else if (old !== undefined) {
       old.holds++;
-      kv = new DeletedValue(old, ev.kv.modRevision);
+      kv = deletedValue(old, ev.kv.modRevision);
     } else kv = this.slabs.make(ev.kv);
     return prev ? { type: ev.type, kv, prev } : { type: ev.type, kv };
   }

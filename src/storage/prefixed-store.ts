@@ -3,7 +3,7 @@
 // resource has that prefix, core resources having no "clusters" and groups always having a dot). The same
 // registry code serves each cluster unchanged, while revisions stay the store's own: a resourceVersion of
 // one cluster is a revision of the whole store, as kcp's are.
-import { KeyedValue, inSlabs } from './value-slabs.js';
+import { ValueView, inSlabs } from './value-slabs.js';
 import { NOT_AT_HAND, type KeyValue, type KVStore, type LabelListResult, type LabelQuery, type ListOptions, type ListResult, type StoreEvent, type Watcher, type WatchOptions, type WriteResult } from './types.js';
 
 /** The root of every key of ours. */
@@ -48,7 +48,7 @@ export function prefixedStore(kv: KVStore, from: string, to: string): KVStore {
   const strip = (x: KeyValue): KeyValue => {
     let v = views.get(x);
     // A cached value's text is read from its slab by a getter (value-slabs.ts), which a spread would not copy.
-    if (!v) views.set(x, (v = inSlabs(x) ? new KeyedValue(x, from + x.key.slice(to.length)) : { ...x, key: from + x.key.slice(to.length) }));
+    if (!v) views.set(x, (v = inSlabs(x) ? new ValueView(x, from + x.key.slice(to.length), x.modRevision) : { ...x, key: from + x.key.slice(to.length) }));
     return v;
   };
   const full = (key: string): string => {

@@ -111,42 +111,20 @@ export class SlabValue implements KeyValue {
 }
 
 /**
- * A deletion's key-value as a watch event carries it (the deletion's revision, the last value): the value is
- * the deleted SlabValue's, whose bytes its holder keeps (not a second copy). Key and revisions are own
- * members, as a SlabValue's: a spread of it (`{ ...kv, value }`) has them.
+ * A key-value that reads the value of another (not a copy of its text, which would be a second, long-lived one),
+ * under a key and revision of its own: a deletion's, as a watch event carries it (the deletion's revision, the
+ * last value: deletedValue), or a stored one's seen under another key (a logical cluster's view, prefixed-store.ts).
+ * Key and revisions are own members, as a SlabValue's: a spread of it (`{ ...kv, value }`) has them.
  */
-export class DeletedValue implements KeyValue {
-  readonly key: string;
+export class ValueView implements KeyValue {
   readonly createRevision: number;
-
-  constructor(
-    readonly last: SlabValue,
-    readonly modRevision: number,
-  ) {
-    this.key = last.key;
-    this.createRevision = last.createRevision;
-  }
-
-  get value(): string {
-    return this.last.value;
-  }
-}
-
-/**
- * A key-value under another key (a logical cluster's view of a stored one, prefixed-store.ts), reading the
- * value of the one it shows: a copy of the text would be a second, long-lived one. Key and revisions are own
- * members, so a spread of it (with its value given) has them.
- */
-export class KeyedValue implements KeyValue {
-  readonly createRevision: number;
-  readonly modRevision: number;
 
   constructor(
     readonly of: KeyValue,
     readonly key: string,
+    readonly modRevision: number,
   ) {
     this.createRevision = of.createRevision;
-    this.modRevision = of.modRevision;
   }
 
   get value(): string {
@@ -158,15 +136,19 @@ export class KeyedValue implements KeyValue {
   }
 }
 
+/** A deletion's key-value: the deletion's revision, the last value (whose bytes its holder keeps). */
+export const deletedValue = (last: SlabValue, modRevision: number): ValueView => new ValueView(last, last.key, modRevision);
+
 /** Whether kv's value is read from a slab (its class has a getter for it): a spread of it lacks `value`. */
-export const inSlabs = (kv: KeyValue): boolean => kv instanceof SlabValue || kv instanceof DeletedValue || kv instanceof KeyedValue;
+export const inSlabs = (kv: KeyValue): boolean => kv instanceof SlabValue || kv instanceof ValueView;
 
 /** The key-value whose value kv reads. */
-const base = (kv: KeyValue): KeyValue => (kv instanceof KeyedValue ? base(kv.of) : kv);
+const base = (kv: KeyValue): KeyValue => (kv instanceof ValueView ? base(kv.of) : kv);
 
 /** The bytes a key-value's value takes in slabs (0 for one not in slabs). */
 export function slabBytes(kv: KeyValue): number {
-  return kv instanceof SlabValue ? kv.bytes : kv instanceof DeletedValue ? kv.last.bytes : 0;
+  const b = base(kv);
+  return b instanceof SlabValue ? b.bytes : 0;
 }
 
 /** kv.value.length, without decoding an ASCII value held in a slab. */
@@ -203,14 +185,14 @@ export function asciiBytes(kv: KeyValue): AsciiBytes | undefined {
 
 /** Hold a value for one more holder (its bytes stay until each has let go); no-op for other key-values. */
 export function holdValue(kv: KeyValue): void {
-  if (kv instanceof SlabValue) kv.holds++;
-  else if (kv instanceof DeletedValue) kv.last.holds++;
+  const b = base(kv);
+  if (b instanceof SlabValue) b.holds++;
 }
 
 /** One holder lets go of a value (holdValue's or make's hold); no-op for other key-values. */
 export function releaseValue(kv: KeyValue): void {
-  if (kv instanceof SlabValue) kv.slab.owner.release(kv);
-  else if (kv instanceof DeletedValue) kv.last.slab.owner.release(kv.last);
+  const b = base(kv);
+  if (b instanceof SlabValue) b.slab.owner.release(b);
 }
 
 export class ValueSlabs {

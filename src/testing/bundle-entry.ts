@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { rememberPassedSchemas } from '../crd/schema-check-memo.js';
-import { crdApiserverCacheDir } from '../util/manifest-cache.js';
+import { crdApiserverCacheDir } from '../util/cache-dir.js';
 import { schemaChecksFile } from './schema-checks-file.js';
 
 export * from './index.js';

@@ -4,9 +4,10 @@
 // build, so the keys of passing schemas (src/crd/schema-check-memo.ts) go to a file named for the bundle that
 // checked them: another build, or the sources under tsx, never reads it. Appends are single short lines, which
 // O_APPEND writes whole even when processes write at once; a line cut short (a full disk) is a key nothing matches.
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PassedSchemas } from '../crd/schema-check-memo.js';
+import { keepNewestFiles } from '../util/cache-dir.js';
 
 /** Past this size the file starts again (about 20,000 schemas). */
 const MAX_BYTES = 1 << 20;
@@ -27,7 +28,8 @@ export function schemaChecksFile(dir: string, build: string): PassedSchemas | un
     if (text.length > MAX_BYTES) unlinkSync(file);
     else keys = new Set(text.split('\n').filter((k) => k.length > 0));
   } catch {
-    pruneBuilds(dir, build);
+    // A build's first use: the files of older builds go, but for the last few.
+    keepNewestFiles(dir, KEEP_BUILDS);
   }
   return {
     has: (key) => keys.has(key),
@@ -41,17 +43,4 @@ export function schemaChecksFile(dir: string, build: string): PassedSchemas | un
       }
     },
   };
-}
-
-/** Removes all but the KEEP_BUILDS most recent files of other builds. */
-function pruneBuilds(dir: string, current: string): void {
-  try {
-    const others = readdirSync(dir)
-      .filter((n) => n !== current)
-      .map((n) => ({ n, t: statSync(join(dir, n), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
-      .sort((a, b) => b.t - a.t);
-    for (const { n } of others.slice(KEEP_BUILDS)) unlinkSync(join(dir, n));
-  } catch {
-    // pruned by another process meanwhile
-  }
 }

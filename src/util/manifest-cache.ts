@@ -7,10 +7,10 @@
 // An entry holds each object as the JSON text the test kit sends, one line per document's facts followed by a
 // line of its JSON (JSON.stringify writes no newlines), so a hit parses only the small lines.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { mkdirSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isObject } from './json.js';
+import { crdApiserverCacheDir, keepNewestFiles } from './cache-dir.js';
 import type { Manifest } from './manifests.js';
 
 /** One object of a manifest file, as JSON text, with what a caller checks before sending it on. */
@@ -30,18 +30,6 @@ const FORMAT = 'manifests-1';
 
 /** Entries kept; past this, the least recently used go when one is added. */
 const MAX_ENTRIES = 512;
-
-/**
- * The directory crd-apiserver caches what it derives from a user's files in: CRD_APISERVER_CACHE_DIR (`off` for
- * none), else the user's cache directory (XDG_CACHE_HOME or ~/.cache) under crd-apiserver/.
- */
-export function crdApiserverCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const configured = env['CRD_APISERVER_CACHE_DIR'];
-  if (configured === 'off') return undefined;
-  if (configured) return configured;
-  const base = env['XDG_CACHE_HOME'] || (homedir() ? join(homedir(), '.cache') : '');
-  return base ? join(base, 'crd-apiserver') : undefined;
-}
 
 /** Where parsed manifests are cached: manifests/ in crdApiserverCacheDir. */
 export function defaultManifestCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -140,24 +128,8 @@ function writeEntry(dir: string, key: string, text: string): void {
     const tmp = join(dir, `.${key}.${process.pid}.${Math.random().toString(36).slice(2)}`);
     writeFileSync(tmp, text, { mode: 0o600 });
     renameSync(tmp, join(dir, key));
-    prune(dir);
+    keepNewestFiles(dir, MAX_ENTRIES);
   } catch {
     // a read-only or full disk: parse again next time
   }
 }
-
-/** Keeps the MAX_ENTRIES most recently used entries. */
-function prune(dir: string, max = MAX_ENTRIES): void {
-  const names = readdirSync(dir).filter((n) => !n.startsWith('.'));
-  if (names.length <= max) return;
-  const aged = names.map((n) => ({ n, t: statSync(join(dir, n), { throwIfNoEntry: false })?.mtimeMs ?? 0 })).sort((a, b) => a.t - b.t);
-  for (const { n } of aged.slice(0, names.length - max)) {
-    try {
-      unlinkSync(join(dir, n));
-    } catch {
-      // gone already
-    }
-  }
-}
-
-export const pruneManifestCache = prune;

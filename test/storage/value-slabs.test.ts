@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DeletedValue, SLAB_BYTES, ValueSlabs, holdValue, releaseValue, sameValue, valueLength, valueStartsWith, type SlabValue } from '../../src/storage/value-slabs.js';
+import { deletedValue, SLAB_BYTES, ValueSlabs, holdValue, releaseValue, sameValue, valueLength, valueStartsWith, type SlabValue } from '../../src/storage/value-slabs.js';
 import type { KeyValue } from '../../src/storage/types.js';
 import { createCachedStore } from '../../src/storage/cache.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
@@ -102,7 +102,7 @@ describe('value slabs', () => {
     const slabs = new ValueSlabs(100);
     const v = slabs.make(kv('/d', 'last', 3));
     holdValue(v);
-    const d = new DeletedValue(v, 7);
+    const d = deletedValue(v, 7);
     assert.deepEqual([d.key, d.value, d.createRevision, d.modRevision], ['/d', 'last', 3, 7]);
     releaseValue(v);
     assert.equal(slabs.liveBytes, 4);

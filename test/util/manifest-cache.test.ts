@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeEntry, defaultManifestCacheDir, encodeEntry, manifestCacheKey, pruneManifestCache, readManifestTexts } from '../../src/util/manifest-cache.js';
+import { decodeEntry, defaultManifestCacheDir, encodeEntry, manifestCacheKey, readManifestTexts } from '../../src/util/manifest-cache.js';
+import { keepNewestFiles } from '../../src/util/cache-dir.js';
 import { readManifestFile, type Manifest } from '../../src/util/manifests.js';
 import { readManifestsInWorker } from '../../src/util/manifest-stream.js';
 
@@ -144,7 +145,7 @@ test('manifest cache: pruning keeps the most recently used entries', () => {
       utimesSync(join(dir, `e${i}`), 1000 + i, 1000 + i);
     }
     writeFileSync(join(dir, '.e9.tmp'), '');
-    pruneManifestCache(dir, 4);
+    keepNewestFiles(dir, 4);
     assert.deepEqual(readdirSync(dir).sort(), ['.e9.tmp', 'e2', 'e3', 'e4', 'e5']);
   } finally {
     rmSync(dir, { recursive: true, force: true });

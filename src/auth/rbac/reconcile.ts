@@ -17,7 +17,6 @@ const MANAGER = 'kube-apiserver';
 type Meta = { labels?: Record<string, string>; annotations?: Record<string, string> };
 const metaOf = (o: JSONObject): Meta => o['metadata'] as Meta;
 const protectedObject = (o: JSONObject): boolean => metaOf(o).annotations?.[AUTO_UPDATE_ANNOTATION] === 'false';
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** merge(expected, existing): the existing values win. Returns whether anything was added. */
 function mergeMeta(obj: JSONObject, expected: JSONObject): boolean {
@@ -25,13 +24,17 @@ function mergeMeta(obj: JSONObject, expected: JSONObject): boolean {
   let changed = false;
   for (const k of ['labels', 'annotations'] as const) {
     const merged = { ...(metaOf(expected)[k] ?? {}), ...(meta[k] ?? {}) };
-    if (!same(Object.keys(merged).sort(), Object.keys(meta[k] ?? {}).sort())) {
+    // merged has every key meta has: it adds something when it has more.
+    if (Object.keys(merged).length !== Object.keys(meta[k] ?? {}).length) {
       meta[k] = merged;
       changed = true;
     }
   }
   return changed;
 }
+
+/** obj and its metadata copied one level deep (mergeMeta and the reconcilers replace, never change, what is below). */
+const shallowWithMeta = (obj: JSONObject): JSONObject => ({ ...obj, metadata: { ...metaOf(obj) } });
 
 const selectorsOf = (role: JSONObject): JSONObject[] => {
   const rule = role['aggregationRule'];
@@ -60,7 +63,8 @@ export function unchangedRole(existing: JSONObject, expected: JSONObject): boole
 /** computeReconciledRole without RemoveExtraPermissions (ClusterRoles and Roles alike): the role to write, or undefined when nothing changes. */
 export function reconcileClusterRole(existing: JSONObject, expected: JSONObject): JSONObject | undefined {
   if (unchangedRole(existing, expected)) return undefined;
-  const role = structuredClone(existing);
+  // What changes is set anew at the top of the role or its metadata, never inside: one deep copy, at the end.
+  const role = shallowWithMeta(existing);
   let changed = mergeMeta(role, expected);
   const { missing } = covers(rulesOf(existing), rulesOf(expected));
   if (missing.length > 0) {
@@ -73,13 +77,13 @@ export function reconcileClusterRole(existing: JSONObject, expected: JSONObject)
     changed = true;
   } else if (hasExpectedRule) {
     const have = selectorsOf(existing);
-    const missingSelectors = selectorsOf(expected).filter((s) => !have.some((h) => same(h, s)));
+    const missingSelectors = selectorsOf(expected).filter((s) => !have.some((h) => deepEqual(h, s)));
     if (missingSelectors.length > 0) {
       role['aggregationRule'] = { ...(isObject(existing['aggregationRule']) ? existing['aggregationRule'] : {}), clusterRoleSelectors: [...have, ...missingSelectors] };
       changed = true;
     }
   }
-  // A copy of what it took from the (shared, frozen) policy: the write fills in what it is given.
+  // A copy, also of what it took from the (shared, frozen) policy: the write fills in what it is given.
   return changed ? structuredClone(role) : undefined;
 }
 
@@ -89,7 +93,7 @@ const subjectKey = (s: JSONObject): string => JSON.stringify([s['kind'] ?? '', s
 /** computeReconciledRoleBinding without RemoveExtraSubjects (either kind of binding): 'recreate' when the roleRef differs. */
 export function reconcileClusterRoleBinding(existing: JSONObject, expected: JSONObject): JSONObject | 'recreate' | undefined {
   if (!deepEqual(existing['roleRef'] ?? null, expected['roleRef'] ?? null)) return 'recreate';
-  const binding = structuredClone(existing);
+  const binding = shallowWithMeta(existing);
   let changed = mergeMeta(binding, expected);
   const have = new Set(subjectsOf(existing).map(subjectKey));
   const missing = subjectsOf(expected).filter((s) => !have.has(subjectKey(s)));
