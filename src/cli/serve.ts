@@ -190,7 +190,8 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
     // watches are served from the cache.
     kv = new CachedKVStore(await openEtcdStore({ ...opts.etcd, codec }), { sharedStore: true, serveWatches: true });
   } else {
-    sqlite = openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full' });
+    // No ring of its own: the watch cache in front keeps the recent events (see eventRingSize).
+    sqlite = openSqliteStore(join(dataDir, 'state.db'), { sync: opts.storageSync ?? 'full', eventRingSize: 0 });
     kv = new CachedKVStore(transformers ? new EncryptingKVStore(sqlite, transformers) : sqlite);
   }
   // Start-up's own writes (a first start's bootstrap objects) are synced once, before the listeners open.

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { KVStore, KeyValue, LabelListResult, LabelQuery, ListResult as KVListResult, StoreEvent, WatchOptions, Watcher } from '../storage/types.js';
 import { positiveRequirements, type LabelSelector } from './selectors.js';
 import { NOT_AT_HAND, StorageError } from '../storage/types.js';
-import { asciiBytes, valueLength, valueStartsWith, type AsciiBytes } from '../storage/value-slabs.js';
+import { asciiBytes, storedResourceVersionAt, valueLength, valueStartsWith, type AsciiBytes } from '../storage/value-slabs.js';
 import * as S from '../api/status.js';
 import { invalid, required, type FieldError } from '../api/field-error.js';
 import { goRendered } from '../schema/objectmeta.js';
@@ -20,7 +20,7 @@ import { FieldManager } from './field-manager/field-manager.js';
 export type { ObjectMeta } from '../api/meta.js';
 import type { ObjectMeta } from '../api/meta.js';
 import { parseJSON, stringifyJSON } from '../util/json-int64.js';
-import { objectEnd, storedLabels } from '../util/stored-json.js';
+import { objectEnd, resourceVersionAt, storedLabels } from '../util/stored-json.js';
 
 export const metaOf = (obj: JSONObject): ObjectMeta => {
   if (!isObject(obj['metadata'])) obj['metadata'] = {};
@@ -258,12 +258,12 @@ export class GenericStore {
 
   /**
    * Where the resourceVersion goes in the stored bytes, or -1 when they are not served as they are. Finding
-   * it scans the whole object (the placeholder must be there once only), as long as writing it out takes:
-   * remembered for as long as the key-value lives (the cache keeps the current ones), for the next list.
+   * it scans the whole object (the placeholder must be there once only), as long as writing it out takes: the
+   * watch cache's values have it found as they are cached; others' remembered for as long as the key-value lives.
    */
   private resourceVersionAt(kv: KeyValue): number {
     if (!this.servedAsStored(kv)) return -1;
-    let at = this.placeholders.get(kv);
+    let at = storedResourceVersionAt(kv) ?? this.placeholders.get(kv);
     if (at === undefined) this.placeholders.set(kv, (at = resourceVersionAt(kv.value)));
     return at;
   }
@@ -1017,7 +1017,7 @@ export class GenericStore {
   private eventResourceVersionAt(kv: KeyValue): number {
     if (kv !== this.lastEventKv) {
       this.lastEventKv = kv;
-      this.lastEventAt = this.servedAsStored(kv) ? resourceVersionAt(kv.value) : -1;
+      this.lastEventAt = this.servedAsStored(kv) ? (storedResourceVersionAt(kv) ?? resourceVersionAt(kv.value)) : -1;
     }
     return this.lastEventAt;
   }
@@ -1122,9 +1122,9 @@ export interface RawObject {
   at: number;
   resourceVersion: string;
   /**
-   * text as bytes, when it is ASCII (so text[i] is byte start + i) and held in a buffer (the watch cache's slabs,
-   * value-slabs.ts): a writer copies them rather than decode text to encode it again. Never with start, end,
-   * before or after. Bytes are never written over, so they stay right across a wait (value-slabs.ts).
+   * text as bytes, when it is ASCII (one byte a character) and held in buffers (the watch cache's slabs,
+   * value-slabs.ts): a writer copies them (copyAscii) rather than decode text to encode it again. Never with
+   * start, end, before or after. Bytes are never written over, so they stay right across a wait (value-slabs.ts).
    */
   bytes?: AsciiBytes;
   /** Only text[start, end) is the object (default: all of it), with `before` and `after` written around it. */
@@ -1162,18 +1162,6 @@ export function rawObjectText(o: RawObject): string {
   const end = o.end ?? o.text.length;
   const body = o.at < 0 ? o.text.slice(start, end) : o.text.slice(start, o.at) + o.resourceVersion + o.text.slice(o.at, end);
   return (o.before ?? '') + body + (o.after ?? '');
-}
-
-const RV_PLACEHOLDER = '"resourceVersion":""';
-
-/**
- * Where the stored placeholder's value goes; -1 when it is not exactly once in the text (then decode
- * instead: a string value holding the same characters would be escaped, but a nested object's field not).
- */
-function resourceVersionAt(value: string): number {
-  const i = value.indexOf(RV_PLACEHOLDER);
-  if (i < 0 || value.indexOf(RV_PLACEHOLDER, i + RV_PLACEHOLDER.length) >= 0) return -1;
-  return i + RV_PLACEHOLDER.length - 1;
 }
 
 function setResourceVersion(obj: JSONObject, rv: string): void {

@@ -3,6 +3,7 @@
 // whole in memory, and a client that reads slowly holds the writer back instead of growing the heap.
 import type { ServerResponse } from 'node:http';
 import type { RawObjects } from '../registry/store.js';
+import { copyAscii } from '../storage/value-slabs.js';
 
 /** Bytes gathered per write: few writes for a large list, little memory held per response. */
 const CHUNK_BYTES = 1024 * 1024;
@@ -42,11 +43,11 @@ export async function writeJsonList(res: ServerResponse, contentType: string, he
       const most = b.length + o.resourceVersion.length + 1;
       if (buf.length - off < most && !(await flush(most))) return;
       if (i > 0) buf[off++] = 0x2c; // ,
-      off += b.buf.copy(buf, off, b.start, b.start + o.at);
+      off += copyAscii(b, buf, off, 0, o.at);
       // The resourceVersion's digits byte by byte: a native write for a few bytes cost more than the copies.
       const rv = o.resourceVersion;
       for (let k = 0; k < rv.length; k++) buf[off++] = rv.charCodeAt(k);
-      off += b.buf.copy(buf, off, b.start + o.at, b.start + b.length);
+      off += copyAscii(b, buf, off, o.at, b.length);
       continue;
     }
     const start = o.start ?? 0;

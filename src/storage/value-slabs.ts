@@ -15,6 +15,11 @@
 // however old it is: one let go of keeps pointing at its old slab, which that reference keeps alive. Repointing
 // a held value is safe too: decoding copies the bytes into a new string synchronously, within one turn of the
 // event loop, and compaction runs between such reads, never during one.
+//
+// An ASCII value whose managedFields list many values have alike (shared-bytes.ts) keeps only the rest of its
+// bytes in the slab: its text is the slab's bytes with the shared list's inserted at `sharedAt`.
+import { resourceVersionAt } from '../util/stored-json.js';
+import { SharedBytesTable, managedFieldsSpan, type SharedBytes } from './shared-bytes.js';
 import type { KeyValue } from './types.js';
 
 /** Bytes per slab: large enough that the slabs are few (a few hundred for a million objects of 1.5 KB). */
@@ -68,6 +73,14 @@ export class SlabValue implements KeyValue {
   slot = 0;
   /** How many hold it (the index, events of the ring): its bytes are garbage at 0 (ValueSlabs' own). */
   holds = 1;
+  /** The shared bytes inserted at `sharedAt` of the slab's (an ASCII value only), or none. */
+  shared: SharedBytes | undefined = undefined;
+  sharedAt = 0;
+  /**
+   * resourceVersionAt of the value, found while its text was at hand: every list writes the value around it,
+   * and a table of it beside (a WeakMap) took ~40 B an entry and a decode of each value for the first list.
+   */
+  rvAt = -1;
 
   constructor(
     readonly key: string,
@@ -85,19 +98,25 @@ export class SlabValue implements KeyValue {
     if (lastRead === this) return lastText;
     const { buf } = this.slab;
     const end = this.start + this.bytes;
-    lastText = this.enc === LATIN1 ? buf.latin1Slice(this.start, end) : this.enc === UTF8 ? buf.utf8Slice(this.start, end) : buf.ucs2Slice(this.start, end);
+    const { shared } = this;
+    if (shared !== undefined) {
+      const at = this.start + this.sharedAt;
+      lastText = buf.latin1Slice(this.start, at) + shared.text + buf.latin1Slice(at, end);
+    } else {
+      lastText = this.enc === LATIN1 ? buf.latin1Slice(this.start, end) : this.enc === UTF8 ? buf.utf8Slice(this.start, end) : buf.ucs2Slice(this.start, end);
+    }
     lastRead = this;
     return lastText;
   }
 
   /** The length of `value` (UTF-16 code units), without making it for an ASCII value. */
   get valueLength(): number {
-    return this.enc === LATIN1 ? this.bytes : this.enc === UTF16 ? this.bytes / 2 : this.value.length;
+    return this.enc === LATIN1 ? this.bytes + (this.shared?.buf.length ?? 0) : this.enc === UTF16 ? this.bytes / 2 : this.value.length;
   }
 
   /** value.startsWith(prefix, at), reading only those bytes of an ASCII value. */
   valueStartsWith(prefix: string, at = 0): boolean {
-    if (this.enc !== LATIN1) return this.value.startsWith(prefix, at);
+    if (this.enc !== LATIN1 || (this.shared !== undefined && at + prefix.length > this.sharedAt)) return this.value.startsWith(prefix, at);
     if (at + prefix.length > this.bytes) return false;
     const from = this.start + at;
     return this.slab.buf.latin1Slice(from, from + prefix.length) === prefix;
@@ -105,6 +124,8 @@ export class SlabValue implements KeyValue {
 
   /** Whether b's value is the same text, compared as bytes. */
   sameValue(b: SlabValue): boolean {
+    // Shared alike or not at all: the slabs' bytes tell; otherwise (a list shared once it was seen again) the texts.
+    if (this.shared !== b.shared || this.sharedAt !== b.sharedAt) return this.value === b.value;
     if (this.enc !== b.enc || this.bytes !== b.bytes) return false;
     return this.slab.buf.compare(b.slab.buf, b.start, b.start + b.bytes, this.start, this.start + this.bytes) === 0;
   }
@@ -170,17 +191,44 @@ export function sameValue(a: KeyValue, b: KeyValue): boolean {
   return x instanceof SlabValue && y instanceof SlabValue ? x === y || x.sameValue(y) : a.value === b.value;
 }
 
-/** Where an ASCII value's bytes are now (its text's characters, one byte each). */
+/** resourceVersionAt(kv.value), found when kv's value was put in a slab; undefined for other key-values. */
+export function storedResourceVersionAt(kv: KeyValue): number | undefined {
+  const b = base(kv);
+  return b instanceof SlabValue ? b.rvAt : undefined;
+}
+
+/**
+ * Where an ASCII value's bytes are now (its text's characters, one byte each): `length` of them, buf's from
+ * `start`, with `shared`'s inserted at text offset `sharedAt` when there are such. Copy them with copyAscii.
+ */
 export interface AsciiBytes {
   buf: Buffer;
   start: number;
   length: number;
+  shared?: Buffer;
+  sharedAt?: number;
 }
 
 /** Where kv's value is as ASCII bytes in a slab now, or undefined (not in a slab, or not ASCII). */
 export function asciiBytes(kv: KeyValue): AsciiBytes | undefined {
   const b = base(kv);
-  return b instanceof SlabValue && b.enc === LATIN1 ? { buf: b.slab.buf, start: b.start, length: b.bytes } : undefined;
+  if (!(b instanceof SlabValue) || b.enc !== LATIN1) return undefined;
+  const { shared } = b;
+  if (shared === undefined) return { buf: b.slab.buf, start: b.start, length: b.bytes };
+  return { buf: b.slab.buf, start: b.start, length: b.bytes + shared.buf.length, shared: shared.buf, sharedAt: b.sharedAt };
+}
+
+/** Copies the value's text [from, to) as bytes to target at `off`; returns how many. */
+export function copyAscii(b: AsciiBytes, target: Buffer, off: number, from: number, to: number): number {
+  const { shared } = b;
+  if (shared === undefined) return b.buf.copy(target, off, b.start + from, b.start + to);
+  const at = b.sharedAt!;
+  const end = at + shared.length;
+  let n = 0;
+  if (from < at) n += b.buf.copy(target, off, b.start + from, b.start + Math.min(to, at));
+  if (to > at && from < end) n += shared.copy(target, off + n, Math.max(0, from - at), Math.min(to, end) - at);
+  if (to > end) n += b.buf.copy(target, off + n, b.start + Math.max(from, end) - shared.length, b.start + to - shared.length);
+  return n;
 }
 
 /** Hold a value for one more holder (its bytes stay until each has let go); no-op for other key-values. */
@@ -200,10 +248,17 @@ export class ValueSlabs {
   private readonly slabs = new Set<Slab>();
   private current: Slab | undefined;
   private dropped = false;
+  /** managedFields lists many values have alike, kept once. */
+  private readonly shared = new SharedBytesTable();
   /** Bytes of held values, and bytes written and not yet let go of with their slabs (diagnostics, tests). */
   liveBytes = 0;
   /** Compactions run (diagnostics, tests). */
   compactions = 0;
+
+  /** managedFields lists shared now (diagnostics, tests). */
+  get sharedLists(): number {
+    return this.shared.size;
+  }
 
   constructor(
     private readonly slabSize = SLAB_BYTES,
@@ -233,12 +288,25 @@ export class ValueSlabs {
       enc = UTF16;
       n = text.length * 2;
     }
+    const span = enc === LATIN1 ? managedFieldsSpan(text) : undefined;
+    const shared = span === undefined ? undefined : this.shared.share(text, span[0], span[1]);
+    if (shared !== undefined) n -= shared.buf.length;
     const slab = this.room(n);
     const at = slab.used;
-    if (enc === LATIN1) slab.buf.latin1Write(text, at, n);
+    if (shared !== undefined) {
+      // The text around the shared list.
+      const cut = span![0];
+      slab.buf.latin1Write(text.slice(0, cut), at, cut);
+      slab.buf.latin1Write(text.slice(span![1]), at + cut, n - cut);
+    } else if (enc === LATIN1) slab.buf.latin1Write(text, at, n);
     else if (enc === UTF8) slab.buf.utf8Write(text, at, n);
     else slab.buf.ucs2Write(text, at, n);
     const v = new SlabValue(kv.key, kv.createRevision, kv.modRevision, slab, at, n, enc);
+    if (shared !== undefined) {
+      v.shared = shared;
+      v.sharedAt = span![0];
+    }
+    v.rvAt = resourceVersionAt(text);
     if (kv.stale) v.stale = true;
     this.place(v, slab, at);
     this.liveBytes += n;
@@ -254,6 +322,7 @@ export class ValueSlabs {
     this.slabs.clear();
     this.current = undefined;
     this.liveBytes = 0;
+    this.shared.clear();
   }
 
   /** One holder of v lets go; at none its bytes are garbage, and its slab may be compacted or let go of. */
@@ -261,6 +330,7 @@ export class ValueSlabs {
     if (--v.holds > 0 || this.dropped) return;
     const slab = v.slab;
     if (slab.values[v.slot] !== v) return;
+    if (v.shared !== undefined) this.shared.release(v.shared);
     slab.values[v.slot] = undefined;
     slab.live -= v.bytes;
     slab.held--;

@@ -171,7 +171,8 @@ async function startClusterEnv(opts: TestEnvOptions): Promise<TestEnv> {
 
 /** The server `serve` runs (the watch cache over SQLite, TLS, RBAC), with SQLite in memory: nothing to fsync, nothing left. */
 async function startInMemory(dir: string, port: number): Promise<Served> {
-  const kv = await createCachedStore(openSqliteStore(':memory:', { sync: 'normal' }));
+  // No ring of its own, as `serve`: the watch cache in front keeps the recent events (see eventRingSize).
+  const kv = await createCachedStore(openSqliteStore(':memory:', { sync: 'normal', eventRingSize: 0 }));
   try {
     const certs = await ensureCertificates(dir, { hosts: [] });
     // No service-account key given: the server makes one when a token is first signed (RSA-2048 takes up to

@@ -6,6 +6,19 @@ import { closingQuote } from './json-depth.js';
 import { isObject, type JSONObject } from './json.js';
 import { parseJSON } from './json-int64.js';
 
+const RV_PLACEHOLDER = '"resourceVersion":""';
+
+/**
+ * Where the stored resourceVersion placeholder's value goes (objects are stored with `"resourceVersion":""`,
+ * and served with the revision written in there); -1 when it is not exactly once in the text (then decode
+ * instead: a string value holding the same characters would be escaped, but a nested object's field not).
+ */
+export function resourceVersionAt(value: string): number {
+  const i = value.indexOf(RV_PLACEHOLDER);
+  if (i < 0 || value.indexOf(RV_PLACEHOLDER, i + RV_PLACEHOLDER.length) >= 0) return -1;
+  return i + RV_PLACEHOLDER.length - 1;
+}
+
 /** The index after the object (or array) opening at `start` in valid JSON text; -1 if it does not end. */
 export function objectEnd(text: string, start: number): number {
   let depth = 0;

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { deletedValue, SLAB_BYTES, ValueSlabs, holdValue, releaseValue, sameValue, valueLength, valueStartsWith, type SlabValue } from '../../src/storage/value-slabs.js';
+import { asciiBytes, copyAscii, deletedValue, storedResourceVersionAt, SLAB_BYTES, ValueSlabs, holdValue, releaseValue, sameValue, valueLength, valueStartsWith, type SlabValue } from '../../src/storage/value-slabs.js';
+import { MIN_SHARED, managedFieldsSpan } from '../../src/storage/shared-bytes.js';
+import { resourceVersionAt } from '../../src/util/stored-json.js';
 import type { KeyValue } from '../../src/storage/types.js';
 import { createCachedStore } from '../../src/storage/cache.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
@@ -42,6 +44,8 @@ describe('value slabs', () => {
     const v = slabs.make({ ...kv('/a', 'text'), stale: true });
     assert.equal(v.stale, true);
     assert.equal(slabs.make(kv('/b', 'x')).stale, undefined);
+    assert.equal(storedResourceVersionAt(v), -1, 'no placeholder');
+    assert.equal(storedResourceVersionAt(kv('/c', '{"resourceVersion":""}')), undefined, 'not in a slab');
     assert.equal(v.value, 'text');
     assert.equal(typeof v.value, 'string');
   });
@@ -152,6 +156,87 @@ describe('value slabs', () => {
 
   it('a slab is 4 MiB', () => {
     assert.equal(SLAB_BYTES, 4 * 1024 * 1024);
+  });
+});
+
+describe('managedFields lists shared among values', () => {
+  const fields = (time: string, extra = ''): string =>
+    `[{"apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:data":{".":{},"f:a\\"]}":{}${extra}}},"manager":"kubectl","operation":"Update","time":"${time}"}]`;
+  const stored = (name: string, mf: string, data = 'x'): string =>
+    `{"apiVersion":"v1","data":{"a\\"]}":"${data}"},"kind":"ConfigMap","metadata":{"creationTimestamp":"t","managedFields":${mf},"name":"${name}","resourceVersion":""}}`;
+
+  it('finds the list by its key, past strings holding brackets and quotes, and leaves short lists', () => {
+    const mf = fields('2026-11-27T10:00:00Z');
+    const text = stored('a', mf);
+    const span = managedFieldsSpan(text)!;
+    assert.equal(text.slice(span[0], span[1]), mf);
+    assert.equal(managedFieldsSpan(stored('a', '[{"manager":"m"}]')), undefined, `shorter than ${MIN_SHARED}`);
+    assert.equal(managedFieldsSpan('{"metadata":{"name":"a"}}'), undefined);
+    assert.equal(managedFieldsSpan(`{"metadata":{"managedFields":${mf.slice(0, -2)}`), undefined, 'unclosed');
+  });
+
+  it('shares a list seen again, and the values read back as they were written, in whole and in part', () => {
+    const slabs = new ValueSlabs(4096);
+    const mf = fields('2026-11-27T10:00:00Z');
+    const texts = ['a', 'b', 'c'].map((n) => stored(n, mf));
+    const vs = texts.map((t, i) => slabs.make(kv(`/k/${i}`, t)));
+    assert.equal(vs[0]!.shared, undefined, 'the first is kept inline');
+    assert.ok(vs[1]!.shared !== undefined && vs[1]!.shared === vs[2]!.shared, 'the second and third share');
+    assert.equal(slabs.sharedLists, 1);
+    assert.equal(vs[2]!.bytes, texts[2]!.length - mf.length, 'the slab holds the rest');
+    assert.equal(slabs.liveBytes, texts[0]!.length + 2 * (texts[0]!.length - mf.length));
+    vs.forEach((v, i) => {
+      const t = texts[i]!;
+      assert.equal(v.value, t);
+      assert.equal(valueLength(v), t.length);
+      assert.ok(resourceVersionAt(t) > 0);
+      assert.equal(storedResourceVersionAt(v), resourceVersionAt(t), 'the placeholder found as the value was cached');
+      const b = asciiBytes(v)!;
+      assert.equal(b.length, t.length);
+      // Every [from, to) a writer may copy, across the shared part's edges.
+      const out = Buffer.alloc(t.length);
+      for (let from = 0; from <= t.length; from += 7) {
+        for (let to = from; to <= t.length; to += 5) {
+          const n = copyAscii(b, out, 0, from, to);
+          assert.equal(out.toString('latin1', 0, n), t.slice(from, to), `[${from}, ${to})`);
+        }
+      }
+      for (const at of [0, 60, Math.max(0, v.sharedAt - 3), v.sharedAt, v.sharedAt + 10, t.length - 4]) {
+        for (const len of [0, 1, 8, 40]) assert.equal(valueStartsWith(v, t.slice(at, at + len), at), true, `${at}+${len}`);
+        assert.equal(valueStartsWith(v, 'nope', at), t.startsWith('nope', at));
+      }
+    });
+    assert.ok(sameValue(vs[1]!, vs[2]!) === false, 'names differ');
+    const again = slabs.make(kv('/k/9', texts[0]!));
+    assert.ok(sameValue(vs[0]!, again), 'inline and shared, the same text');
+    assert.ok(!sameValue(vs[0]!, slabs.make(kv('/k/8', stored('a', mf, 'y')))));
+    assert.ok(!sameValue(vs[0]!, slabs.make(kv('/k/7', stored('a', fields('2026-11-27T10:00:01Z'))))));
+  });
+
+  it('forgets a list when the last value reading it is let go of, and keeps shared values right through compaction', () => {
+    const slabs = new ValueSlabs(2048, 0.5);
+    const lists = [fields('2026-11-27T10:00:00Z'), fields('2026-11-27T10:00:01Z', ',"f:b":{}')];
+    const made: { v: SlabValue; text: string }[] = [];
+    for (let i = 0; i < 40; i++) {
+      const text = stored(`n${i}`, lists[i % 2]!, 'v'.repeat(i));
+      made.push({ v: slabs.make(kv(`/k/${i}`, text)), text });
+    }
+    assert.equal(slabs.sharedLists, 2);
+    // Let go of most: slabs fall below half held and are compacted.
+    for (const m of made.filter((_, i) => i % 5 !== 0)) releaseValue(m.v);
+    assert.ok(slabs.compactions > 0);
+    for (const m of made.filter((_, i) => i % 5 === 0)) assert.equal(m.v.value, m.text);
+    for (const m of made.filter((_, i) => i % 5 === 0)) releaseValue(m.v);
+    assert.equal(slabs.sharedLists, 0);
+    assert.equal(slabs.liveBytes, 0);
+  });
+
+  it('leaves non-ASCII values whole', () => {
+    const slabs = new ValueSlabs();
+    const mf = fields('2026-11-27T10:00:00Z');
+    const vs = ['ü', 'é'].map((d, i) => slabs.make(kv(`/k/${i}`, stored('a', mf, d))));
+    vs.forEach((v, i) => assert.equal(v.value, stored('a', mf, ['ü', 'é'][i])));
+    assert.equal(slabs.sharedLists, 0);
   });
 });
 
