@@ -62,6 +62,13 @@ function objectName(obj: JSONObject): string {
   return `${ns}/${name}; ${gvkString(obj)}`;
 }
 
+let skippingUnchangedResetFields = true;
+
+/** Whether an update passes over reset fields it leaves unchanged (unchangedResetFields): tests turn it off to compare both ways. */
+export function skipUnchangedResetFields(on: boolean): void {
+  skippingUnchangedResetFields = on;
+}
+
 const emptyManaged = (): Managed => ({ fields: new Map(), times: new Map() });
 
 /** A copy down to metadata (which the caller may then change) without managedFields. */
@@ -224,6 +231,7 @@ export class FieldManager {
    */
   private unchangedResetFields(live: JSONObject, next: JSONObject): string[] {
     const out: string[] = [];
+    if (!skippingUnchangedResetFields) return out;
     for (const f of this.cfg.resetFields ?? []) if (f in live && f in next && deepEqual(live[f], next[f])) out.push(f);
     return out;
   }
