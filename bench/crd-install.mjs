@@ -62,14 +62,17 @@ function client(env) {
 /** Times of Established, by CRD name, from a watch on CRDs. */
 function watchEstablished(c) {
   const established = new Map();
-  let buf = '';
+  // A line's chunks until its newline (events are whole CRDs, hundreds of KB: looking for the newline in what
+  // came before each chunk again made the client's share of an in-process run grow with the square of the size).
+  let chunks = [];
   const waiters = [];
   void c.call('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?watch=1', undefined, (d) => {
-    buf += d;
     let i;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, i);
-      buf = buf.slice(i + 1);
+    while ((i = d.indexOf('\n')) >= 0) {
+      chunks.push(d.slice(0, i));
+      const line = chunks.join('');
+      chunks = [];
+      d = d.slice(i + 1);
       const ev = JSON.parse(line);
       const name = ev.object?.metadata?.name;
       if (!established.has(name) && ev.object?.status?.conditions?.some((x) => x.type === 'Established' && x.status === 'True')) {
@@ -77,6 +80,7 @@ function watchEstablished(c) {
         for (const w of [...waiters]) w();
       }
     }
+    if (d.length > 0) chunks.push(d);
   }).catch(() => {});
   return {
     established,

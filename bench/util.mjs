@@ -132,6 +132,12 @@ export function rssOf(pid) {
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
+/** CPU time (user + system) a process has used, in ms (clock ticks of 10 ms). */
+export function cpuMsOf(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Start a new peak for rssOf (writing 5 to clear_refs resets VmHWM to the current RSS). */
 export function resetPeakRss(pid) {
   writeFileSync(`/proc/${pid}/clear_refs`, '5');

@@ -49,7 +49,8 @@ export class CrdController {
     this.informer = opts.informer ?? crdServingInformer(crds, serving, { clock: opts.clock });
     this.view = scopedInformer(this.informer);
     const own = { clock: opts.clock };
-    this.naming = new NamingController(crds, this.view, own);
+    // Names and Established in one write: the serving informer above sees the names first all the same.
+    this.naming = new NamingController(crds, this.view, { ...own, establish: true });
     this.nonStructural = new NonStructuralSchemaController(crds, this.view, own);
     this.establishing = new EstablishingController(crds, this.view, own);
     this.apiApproval = new APIApprovalController(crds, this.view, own);

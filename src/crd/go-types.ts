@@ -6,7 +6,7 @@
 // Field names are the JSON keys of our internal form (see internal.ts).
 
 import { type FieldError, OMIT_VALUE } from '../api/field-error.js';
-import { stringifyJSON } from '../util/json-int64.js';
+import { deepEqual } from '../util/json.js';
 
 export type GoType =
   | { k: 'string' }
@@ -406,12 +406,13 @@ export function semanticEqual(a: unknown, b: unknown, t: GoType): boolean {
 }
 
 /**
- * semanticEqual, first trying a cheap answer for large values (CRD schemas): the same JSON text means the same
- * value, hence semantically equal; other texts may still be (nil and empty, key order), so those are walked.
+ * semanticEqual, first trying a cheap answer for large values (CRD schemas): values equal key for key are
+ * semantically equal (a walk without the two JSON texts this once made); others may still be (nil and empty,
+ * a bigint and its number), so those are walked by type.
  */
 export function semanticEqualLarge(a: unknown, b: unknown, t: GoType): boolean {
   if (a === b) return true;
-  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && stringifyJSON(a) === stringifyJSON(b)) return true;
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && deepEqual(a, b)) return true;
   return semanticEqual(a, b, t);
 }
 

@@ -15,6 +15,15 @@ import type { CustomResourceDefinition, CustomResourceDefinitionStatus } from '.
 export const CRD_STATUS_WORKERS = 16;
 
 /**
+ * The store's copy for `desired`, which replaces status and metadata.resourceVersion and nothing else: the spec (the
+ * schemas) is shared with the stored object read, which a /status write keeps as it is anyway.
+ */
+function topLevelCopy(current: JSONObject): JSONObject {
+  const meta = current['metadata'];
+  return { ...current, metadata: typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? { ...meta } : {} };
+}
+
+/**
  * Whether the status was written: false when the cached CRD was stale (conflict) or is gone. The written CRD
  * is not read back (no caller looks at it: the watch event brings it to the controllers' caches).
  */
@@ -30,7 +39,7 @@ export async function updateCrdStatus(crds: GenericStore, cached: CustomResource
     return current;
   };
   try {
-    await crds.updateStored('', cached.metadata.name ?? '', desired, 'status', { manager: 'kube-apiserver' });
+    await crds.updateStored('', cached.metadata.name ?? '', desired, 'status', { manager: 'kube-apiserver', copyCurrent: topLevelCopy });
     return true;
   } catch (e) {
     if (e instanceof S.StatusError && (e.code === 404 || e.code === 409)) return false;

@@ -91,6 +91,15 @@ interface WriteOptions extends RequestScope {
   warnings?: string[];
 }
 
+interface UpdateOptions extends WriteOptions {
+  /**
+   * How the copy of the current object that `mutate` gets is made: a deep copy unless given. A caller whose mutate
+   * only replaces top-level fields (and metadata's) may share the rest with the current object, which stays the
+   * old object of the update (the CRD controllers' status writes: a deep copy of the schemas, each time, for nothing).
+   */
+  copyCurrent?: (current: JSONObject) => JSONObject;
+}
+
 /** Who is writing, for admission: the request's user (absent for the server's own writes). */
 interface RequestScope {
   user?: UserInfo;
@@ -675,7 +684,7 @@ export class GenericStore {
     name: string,
     mutate: (current: JSONObject | undefined) => Promise<JSONObject> | JSONObject,
     sub: Subresource,
-    opts: WriteOptions = {},
+    opts: UpdateOptions = {},
   ): Promise<{ object: JSONObject; created: boolean }> {
     const out = await this.updateStored(namespace, name, mutate, sub, opts);
     return { object: 'kv' in out ? await this.read(out.kv) : out.object, created: out.created };
@@ -687,13 +696,13 @@ export class GenericStore {
     name: string,
     mutate: (current: JSONObject | undefined) => Promise<JSONObject> | JSONObject,
     sub: Subresource,
-    opts: WriteOptions = {},
+    opts: UpdateOptions = {},
   ): Promise<({ kv: KeyValue } | { object: JSONObject }) & { created: boolean }> {
     const key = this.key(namespace, name);
     for (let attempt = 0; ; attempt++) {
       const kv = await this.kv.get(key);
       const current = kv ? await this.read(kv) : undefined;
-      const mutated = await mutate(current ? structuredClone(current) : undefined);
+      const mutated = await mutate(current ? (opts.copyCurrent ? opts.copyCurrent(current) : structuredClone(current)) : undefined);
       // The update handler's first transformer records the managed fields, before admission.
       const fm = opts.manager !== undefined ? this.fieldManager(sub) : undefined;
       const desired = fm ? await fm.update(current, mutated, opts.manager!) : mutated;

@@ -43,6 +43,8 @@ class Walker {
   ) {}
 
   compare(ref: TypeRef, lhs: unknown, rhs: unknown, path: PathElement[], leaf: Leaf): void {
+    // One value on both sides has no differences (a leaf's flag set below is its caller's fresh copy).
+    if (lhs === rhs && lhs !== undefined) return;
     const atom = this.schema.resolve(ref);
     if (!atom) return;
     const al = deduceAtom(atom, lhs);

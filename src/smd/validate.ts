@@ -5,7 +5,7 @@
 // checked with duplicates refused; an update's object (what the server already stores) with them allowed.
 import { isObject } from '../util/json.js';
 import { compareGoStrings, goSprint, goSprintV, goTypeName } from '../util/jsonpath-values.js';
-import { elementString, fieldElement, serializeElement } from './path-element.js';
+import { elementString, fieldElement, serializeElement, type PathElement } from './path-element.js';
 import { deduceAtom, type ListType, type MapType, type MergeSchema, type Scalar, type TypeRef } from './schema.js';
 import { listItemElement } from './to-field-set.js';
 
@@ -24,7 +24,7 @@ export function validate(schema: MergeSchema, root: TypeRef, value: unknown, opt
  * A path as errors print it: a string, or a map's field below a path, written out only for an error (most values
  * have none, and a map's every field would otherwise make its path's string).
  */
-type At = string | FieldAt;
+type At = string | FieldAt | ItemAt;
 
 class FieldAt {
   constructor(
@@ -34,6 +34,18 @@ class FieldAt {
 
   toString(): string {
     return `${String(this.up)}${elementString(fieldElement(this.field))}`;
+  }
+}
+
+/** A list's item below a path (by index, or by its associative key's path element), written out only for an error. */
+class ItemAt {
+  constructor(
+    readonly up: At,
+    readonly item: number | PathElement,
+  ) {}
+
+  toString(): string {
+    return typeof this.item === 'number' ? `${String(this.up)}[${this.item}]` : `${String(this.up)}${elementString(this.item)}`;
   }
 }
 
@@ -84,7 +96,7 @@ function walkList(schema: MergeSchema, t: ListType, value: unknown, at: At, opts
   for (let i = 0; i < value.length; i++) {
     const item = value[i];
     if (t.elementRelationship !== 'associative') {
-      walk(schema, t.elementType, item, `${at}[${i}]`, opts, errors);
+      walk(schema, t.elementType, item, new ItemAt(at, i), opts, errors);
       continue;
     }
     const itemError = associativeItemError(schema, t, item);
@@ -94,7 +106,7 @@ function walkList(schema: MergeSchema, t: ListType, value: unknown, at: At, opts
     const id = serializeElement(pe);
     if (seen.has(id) && !opts.allowDuplicates) errors.push(`${at}: duplicate entries for key ${elementString(pe)}`);
     seen.add(id);
-    walk(schema, t.elementType, item, `${at}${elementString(pe)}`, opts, errors);
+    walk(schema, t.elementType, item, new ItemAt(at, pe), opts, errors);
   }
 }
 

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NamingController } from '../../src/crd/naming-controller.js';
+import { EstablishingController } from '../../src/crd/establishing-controller.js';
+import type { CustomResourceDefinition } from '../../src/crd/types.js';
 import type { JSONObject } from '../../src/util/json.js';
 import { crdEnv, conditionOf, T0 } from './controller-env.js';
 import { cronTab } from './helpers.js';
@@ -111,4 +113,54 @@ test('naming controller with several workers: CRDs of one group are synced in tu
   assert.deepEqual(env.errors, []);
   await naming.controller.stop();
   await env.close();
+});
+
+/** The CRD after the naming sync with Established decided in the same write, and after kube's two syncs. */
+async function bothWays(crd: CustomResourceDefinition, deleted = false) {
+  const run = async (establish: boolean) => {
+    const env = await crdEnv();
+    const naming = new NamingController(env.crds, env.informer, { ...env.opts, establish });
+    const establishing = new EstablishingController(env.crds, env.informer, env.opts);
+    await env.create(structuredClone(crd));
+    await env.informer.start();
+    // A finalizer keeps a deleted CRD around, as the CRD finalizer does.
+    if (deleted) {
+      await env.crds.update('', NAME, (cur) => ({ ...cur!, metadata: { ...(cur!['metadata'] as JSONObject), finalizers: ['keep'] } }), '');
+      await env.crds.delete('', NAME);
+      await env.settle();
+    }
+    const before = Number((await env.get(NAME)).metadata.resourceVersion);
+    await naming.sync(NAME);
+    await env.settle();
+    const writes = Number((await env.get(NAME)).metadata.resourceVersion) - before;
+    await establishing.sync(NAME);
+    await env.settle();
+    const got = await env.get(NAME);
+    await env.close();
+    return { status: got.status, writes, totalWrites: Number(got.metadata.resourceVersion) - before };
+  };
+  return { one: await run(true), kube: await run(false) };
+}
+
+test('naming sync that also establishes: one write, the same status as the naming and establishing syncs', async () => {
+  const { one, kube } = await bothWays(cronTab());
+  assert.deepEqual(one.status, kube.status);
+  assert.equal(conditionOf({ status: one.status } as CustomResourceDefinition, 'Established')?.reason, 'InitialNamesAccepted');
+  assert.equal(one.writes, 1);
+  assert.equal(one.totalWrites, 1, 'the establishing sync has nothing left to write');
+  assert.equal(kube.totalWrites, 2);
+});
+
+test('naming sync that also establishes: an invalid conversion CA bundle and a deleted CRD as the establishing controller has them', async () => {
+  const crd = cronTab();
+  crd.spec.conversion = {
+    strategy: 'Webhook',
+    webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: 'https://webhook.example.com/convert', caBundle: Buffer.from('not a certificate').toString('base64') } },
+  };
+  const invalidCA = await bothWays(crd);
+  assert.deepEqual(invalidCA.one.status, invalidCA.kube.status);
+  assert.equal(conditionOf({ status: invalidCA.one.status } as CustomResourceDefinition, 'Established')?.reason, 'InvalidCABundle');
+  const deleted = await bothWays(cronTab(), true);
+  assert.deepEqual(deleted.one.status, deleted.kube.status);
+  assert.equal(conditionOf({ status: deleted.one.status } as CustomResourceDefinition, 'Established')?.reason, 'Installing');
 });

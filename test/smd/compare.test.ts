@@ -8,6 +8,7 @@ import { compare, excludeFields } from '../../src/smd/compare.js';
 import type { FieldSet } from '../../src/smd/set.js';
 import { P, S, type Part } from './helpers.js';
 import { SYMDIFF_CASES } from './symdiff-cases.js';
+import { deepEqual, isObject } from '../../src/util/json.js';
 
 /**
  * The cases' objects, read as go-yaml reads them: a few of them have one closing brace too many or too few,
@@ -53,4 +54,30 @@ test('ExcludeFields removes whole subtrees (TestComparisonExcludeFields)', () =>
   assert.equal(excludeFields(c, S()), c);
   const out = excludeFields(c, S(P('a'), P('b'), P('c')));
   assert.ok(out.added.empty() && out.modified.empty() && out.removed.empty());
+});
+
+/** r with every subtree deep-equal to l's at the same place replaced by l's own (the same reference). */
+function sharing(l: unknown, r: unknown): unknown {
+  if (deepEqual(l, r)) return l;
+  if (Array.isArray(l) && Array.isArray(r)) return r.map((v, i) => (i < l.length ? sharing(l[i], v) : v));
+  if (isObject(l) && isObject(r)) return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k in l ? sharing(l[k], v) : v]));
+  return r;
+}
+
+test('Compare: a value shared by both sides compares as its deep copy does (one reference: no differences)', () => {
+  for (const c of SYMDIFF_CASES) {
+    const schema = MergeSchema.fromObject(parse(c.schema));
+    const root = { namedType: c.root };
+    for (const [lhs, rhs] of c.quints) {
+      const l = load(lhs);
+      for (const r of [load(rhs), structuredClone(l)]) {
+        const want = compare(schema, root, l, r);
+        const got = compare(schema, root, l, sharing(l, r));
+        const at = `${c.name}: ${lhs} -> ${JSON.stringify(r)}`;
+        check(`${at}: added`, got.added, want.added);
+        check(`${at}: modified`, got.modified, want.modified);
+        check(`${at}: removed`, got.removed, want.removed);
+      }
+    }
+  }
 });

@@ -52,3 +52,28 @@ test('Validate: the messages name the path and the problem', () => {
   assert.deepEqual(validate(schema, root, ['x']), [': expected map, got &{[x]}']);
   assert.deepEqual(validate(schema, root, { other: 1 }), ['.other: field not declared in schema']);
 });
+
+test('Validate: an item of a list without keys is named by its index, below the fields and items above it', () => {
+  const schema = MergeSchema.fromObject(
+    parse(`types:
+- name: t
+  map:
+    fields:
+    - name: rows
+      type:
+        list:
+          elementType:
+            list:
+              elementType:
+                map:
+                  fields:
+                  - name: x
+                    type:
+                      scalar: string
+              elementRelationship: atomic
+          elementRelationship: atomic`),
+  );
+  const root = { namedType: 't' };
+  assert.deepEqual(validate(schema, root, { rows: [[{ x: 'a' }], [{ x: 'b' }, { x: 2 }]] }), ['.rows[1][1].x: expected string, got &value.valueUnstructured{Value:2}']);
+  assert.deepEqual(validate(schema, root, { rows: [[{ y: 'a' }]] }), ['.rows[0][0].y: field not declared in schema']);
+});
