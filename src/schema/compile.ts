@@ -91,6 +91,16 @@ export interface CompiledSchema {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * Whether the root has its own metadata that is not already ObjectMeta's canonical form. The
+ * own-property check (a call, unlike the read) is left for the uncommon cases.
+ */
+function needsMetaCoercion(obj: Record<string, unknown>): boolean {
+  const m = obj.metadata;
+  if (m !== undefined && isCanonicalObjectMeta(m)) return false;
+  return Object.hasOwn(obj, 'metadata');
+}
+
 export function compileSchema(openAPIV3Schema: JSONSchemaProps, opts: CompileOptions = {}): CompiledSchema {
   const prefix = opts.fieldPathPrefix ?? '';
   const structural = toStructural(openAPIV3Schema);
@@ -115,7 +125,7 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps, opts: CompileOpt
       const pruneOnly = popts?.pruneOnly === true;
       pstate.reset(track, drop, !pruneOnly, !pruneOnly);
       let meta: ReturnType<typeof coerceObjectMeta> | undefined;
-      if (root && !pruneOnly && isObject(obj) && Object.hasOwn(obj, 'metadata') && !isCanonicalObjectMeta(obj.metadata)) {
+      if (root && !pruneOnly && isObject(obj) && needsMetaCoercion(obj)) {
         meta = coerceObjectMeta(obj.metadata, { dropMalformedFields: drop, returnUnknownFieldPaths: track, pathPrefix: 'metadata' });
         if (meta.error !== undefined) throw new SchemaCoercionError(meta.error);
       }

@@ -133,55 +133,138 @@ function coerceEmbedded(o: JSONObject, st: PruneState): void {
   }
 }
 
-// ---- code generation: one function per schema node; property names as switch cases, or a table ----
+// ---- code generation: one function per schema node ----
+//
+// A node with few properties, no additionalProperties and at most one property that can hold an
+// embedded resource (where errors come from) is pruned in two steps, as ajv does it: one pass over
+// the keys removes the unknown ones (none when unknown fields are preserved), then each property
+// is read by name. Since pruned paths are sorted afterwards and only one property's subtree can
+// report an error, visiting properties in schema order instead of data order changes nothing.
+// Other nodes dispatch on each key: property names as switch cases, or a table for many properties.
 
 const lit = (x: string): string => JSON.stringify(x);
 
 /** Above this many properties, a Map lookup picks the case instead of a chain of string compares. */
 const SWITCH_MAX = 8;
 
+/** Property names that exist on Object.prototype need an own-property check to be read by name. */
+const PROTO_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype).concat(['__proto__']));
+
 const pruneHelpers = { pruneAll, pruneNulls, coerceEmbedded, SEG_PROP, SEG_KEY, SEG_INDEX };
 
+class PruneGenerator extends CodeGenerator {
+  private readonly fails = new Map<StructuralNode, boolean>();
+
+  constructor(
+    /** Whether nodes may be pruned by name (see above); off, every node dispatches on its keys. */
+    readonly byName: boolean,
+  ) {
+    super('p');
+  }
+
+  /** Whether pruning at or below s can report an error (only embedded resources' apiVersion, kind and metadata can); memoized, the schema is a tree. */
+  mayFail(s: StructuralNode | null | undefined): boolean {
+    if (!s) return false;
+    let r = this.fails.get(s);
+    if (r === undefined) {
+      r = s.embeddedResource || this.mayFail(s.additionalProperties) || this.mayFail(s.items);
+      if (!r && s.properties) for (const p of s.properties.values()) if ((r = this.mayFail(p))) break;
+      this.fails.set(s, r);
+    }
+    return r;
+  }
+}
+
 /** The function pruning a child value with schema s (null: everything below is unknown). */
-function child(g: CodeGenerator, s: StructuralNode | null): string {
+function child(g: PruneGenerator, s: StructuralNode | null): string {
   // A plain leaf prunes objects found under it entirely, just as a missing schema does.
   const leaf = s !== null && s.properties === null && s.additionalProperties === undefined && s.items === null && !s.preserveUnknownFields && !s.embeddedResource;
   return s === null || leaf ? 'H.pruneAll' : genPrune(g, s, false, false);
 }
 
-/** Code for one field value `v` of object `x` under key `k`, with its schema known at compile time. */
-function fieldCode(g: CodeGenerator, s: StructuralNode | null, kind: number, fn: string): string {
-  const nulls = nullPrunable(s) ? 'if (st.nulls) delete x[k];' : '';
-  return `if (v === null) { ${nulls} } else if (typeof v === "object") { st.segs[d] = k; st.kinds[d] = ${kind}; st.depth = d + 1; ${fn}(v, st); st.depth = d; }`;
+/**
+ * Code for one field value `v` of object `x` under key `key` (an expression), with its schema
+ * known at compile time: non-nullable nulls without a default go, objects and arrays are pruned.
+ */
+function fieldCode(s: StructuralNode | null, kind: number, fn: string, key: string): string {
+  const nulls = nullPrunable(s) ? `if (st.nulls) delete x[${key}];` : '';
+  return `if (typeof v === "object") { if (v === null) { ${nulls} } else { st.segs[d] = ${key}; st.kinds[d] = ${kind}; st.depth = d + 1; ${fn}(v, st); st.depth = d; } }`;
 }
+
+/** Code for apiVersion/kind/metadata of a resource: kept as they are, only null-pruning applies (when the schema says something about them). */
+function keptFieldCode(g: PruneGenerator, ks: StructuralNode | null, key: string): string {
+  if (ks === null) return '';
+  const nested = ks.properties !== null || ks.additionalProperties != null || ks.items !== null;
+  const onNull = nullPrunable(ks) ? `if (st.nulls && v === null) delete x[${key}];` : '';
+  return `${onNull} ${nested ? `if (st.nulls && v !== null) H.pruneNulls(v, ${g.constant(ks)});` : ''}`;
+}
+
+const KEPT = ['apiVersion', 'kind', 'metadata'];
 
 /**
  * Generates pruning for a node: prune (unknown fields removed) or, with
  * x-kubernetes-preserve-unknown-fields (or `skip`, for items under such a node), skipPrune.
  * `root` marks the resource root: apiVersion/kind/metadata kept, not coerced.
  */
-function genPrune(g: CodeGenerator, s: StructuralNode, root: boolean, skip: boolean): string {
+function genPrune(g: PruneGenerator, s: StructuralNode, root: boolean, skip: boolean): string {
   const fn = g.name();
   const preserve = skip || s.preserveUnknownFields;
   const keepMeta = root || s.embeddedResource;
-  const cases: Array<[string, string]> = [];
-  if (keepMeta) {
-    for (const k of ['apiVersion', 'kind', 'metadata']) {
-      const ks = fieldSchema(s, k);
-      // Kept as they are; only null-pruning applies, when the schema says something about them.
-      if (ks === null) {
-        cases.push([k, '']);
-        continue;
-      }
-      const nested = ks.properties !== null || ks.additionalProperties != null || ks.items !== null;
-      const onNull = nullPrunable(ks) ? 'if (st.nulls && v === null) delete x[k];' : '';
-      cases.push([k, `${onNull} ${nested ? `if (st.nulls && v !== null) H.pruneNulls(v, ${g.constant(ks)});` : ''}`]);
-    }
+  const kept = keepMeta ? KEPT.map((k): [string, StructuralNode | null] => [k, fieldSchema(s, k)]) : [];
+  const props = [...(s.properties ?? [])].filter(([k]) => !(keepMeta && KEPT.includes(k)));
+  const byName =
+    g.byName && s.additionalProperties === undefined && kept.length + props.length <= SWITCH_MAX && props.filter(([, p]) => g.mayFail(p)).length <= 1;
+  const objectCode = byName ? pruneByName(g, kept, props, preserve) : pruneByKey(g, s, kept, props, preserve, fn);
+
+  let items = '';
+  if (preserve) {
+    // skipPrune walks items with skipPrune, whatever their own flags.
+    if (s.items !== null) items = genPrune(g, s.items, false, true);
+  } else {
+    items = child(g, s.items);
   }
-  const props = [...(s.properties ?? [])].filter(([k]) => !(keepMeta && (k === 'apiVersion' || k === 'kind' || k === 'metadata')));
+  const arrayCode = items
+    ? `const d = st.depth; st.kinds[d] = ${SEG_INDEX}; for (let j = 0; j < x.length; j++) { const v = x[j]; if (v === null || typeof v !== "object") continue; st.segs[d] = j; st.depth = d + 1; ${items}(v, st); } st.depth = d;`
+    : '';
+  const coerce = s.embeddedResource && !root ? 'if (st.coerceMetadata) H.coerceEmbedded(x, st);' : '';
+  g.fns.push(`function ${fn}(x, st) {
+if (Array.isArray(x)) { ${arrayCode} return; }
+${objectCode}
+${coerce}
+}`);
+  return fn;
+}
+
+/** Unknown keys removed in one pass, then each property read by name (see the section comment). */
+function pruneByName(g: PruneGenerator, kept: Array<[string, StructuralNode | null]>, props: Array<[string, StructuralNode]>, preserve: boolean): string {
+  const lines: string[] = [];
+  if (!preserve) {
+    const known = [...kept, ...props].map(([k]) => `k !== ${lit(k)}`).join(' && ') || 'true';
+    lines.push(`for (const k in x) if (${known}) { if (st.pruned !== null) st.pruned.push(st.unknownPath(k)); delete x[k]; }`);
+  }
+  lines.push('const d = st.depth; let v;');
+  const read = (k: string): string => (PROTO_NAMES.has(k) ? `v = Object.hasOwn(x, ${lit(k)}) ? x[${lit(k)}] : undefined;` : `v = x[${lit(k)}];`);
+  for (const [k, ks] of kept) {
+    const code = keptFieldCode(g, ks, lit(k));
+    if (code.trim() !== '') lines.push(`${read(k)} if (v !== undefined) { ${code} }`);
+  }
+  for (const [k, p] of props) lines.push(`${read(k)} ${fieldCode(p, SEG_PROP, child(g, p), lit(k))}`);
+  return lines.join('\n');
+}
+
+/** Each key of the object dispatched: a switch on property names, or a table for many properties. */
+function pruneByKey(
+  g: PruneGenerator,
+  s: StructuralNode,
+  kept: Array<[string, StructuralNode | null]>,
+  props: Array<[string, StructuralNode]>,
+  preserve: boolean,
+  fn: string,
+): string {
+  const cases: Array<[string, string]> = kept.map(([k, ks]) => [k, keptFieldCode(g, ks, 'k')]);
   let otherwise: string;
   if (s.additionalProperties !== undefined) {
-    otherwise = fieldCode(g, s.additionalProperties, SEG_KEY, child(g, s.additionalProperties));
+    otherwise = fieldCode(s.additionalProperties, SEG_KEY, child(g, s.additionalProperties), 'k');
   } else if (preserve) {
     otherwise = '';
   } else {
@@ -190,7 +273,7 @@ function genPrune(g: CodeGenerator, s: StructuralNode, root: boolean, skip: bool
 
   let dispatch: string;
   if (cases.length + props.length <= SWITCH_MAX) {
-    for (const [k, p] of props) cases.push([k, fieldCode(g, p, SEG_PROP, child(g, p))]);
+    for (const [k, p] of props) cases.push([k, fieldCode(p, SEG_PROP, child(g, p), 'k')]);
     dispatch = `switch (k) {\n${cases.map(([k, c]) => `case ${lit(k)}: { ${c} break; }`).join('\n')}\ndefault: { ${otherwise} }\n}`;
   } else {
     // Many properties: a table (index by name; child function and null rule by index) keeps the
@@ -206,46 +289,27 @@ if (i === undefined) { ${otherwise} }
 else if (v === null) { if (${tableNulls}[i] && st.nulls) delete x[k]; }
 else if (typeof v === "object") { st.segs[d] = k; st.kinds[d] = ${SEG_PROP}; st.depth = d + 1; ${tableFns}[i](v, st); st.depth = d; }`;
   }
+  return `const d = st.depth;\nfor (const k in x) { const v = x[k];\n${dispatch}\n}`;
+}
 
-  let items = '';
-  if (preserve) {
-    // skipPrune walks items with skipPrune, whatever their own flags.
-    if (s.items !== null) items = genPrune(g, s.items, false, true);
-  } else {
-    items = child(g, s.items);
-  }
-  const arrayCode = items
-    ? `const d = st.depth; st.kinds[d] = ${SEG_INDEX}; for (let j = 0; j < x.length; j++) { const v = x[j]; if (v === null || typeof v !== "object") continue; st.segs[d] = j; st.depth = d + 1; ${items}(v, st); } st.depth = d;`
-    : '';
-  const coerce = s.embeddedResource && !root ? 'if (st.coerceMetadata) H.coerceEmbedded(x, st);' : '';
-  g.fns.push(`function ${fn}(x, st) {
-if (Array.isArray(x)) { ${arrayCode} return; }
-const d = st.depth;
-for (const k in x) { const v = x[k];
-${dispatch}
-}
-${coerce}
-}`);
-  return fn;
-}
+const compiled = new WeakMap<StructuralNode, PruneFn>();
 
 /**
  * Compiles pruning for a schema. `root` marks the resource root: its apiVersion/kind/metadata are
  * kept (as for embedded resources) but not coerced here. The function takes objects and arrays.
+ * `byName` false (for tests) generates the key-dispatching code for every node.
  */
-const compiled = new WeakMap<StructuralNode, PruneFn>();
-
-export function compilePrune(s: StructuralNode, root = false): PruneFn {
-  if (!root) {
+export function compilePrune(s: StructuralNode, root = false, byName = true): PruneFn {
+  if (!root && byName) {
     let fn = compiled.get(s);
-    if (fn === undefined) compiled.set(s, (fn = generatePrune(s, false)));
+    if (fn === undefined) compiled.set(s, (fn = generatePrune(s, false, true)));
     return fn;
   }
-  return generatePrune(s, true);
+  return generatePrune(s, root, byName);
 }
 
-function generatePrune(s: StructuralNode, root: boolean): PruneFn {
-  const g = new CodeGenerator('p');
+function generatePrune(s: StructuralNode, root: boolean, byName: boolean): PruneFn {
+  const g = new PruneGenerator(byName);
   const top = genPrune(g, s, root, false);
   const source = `"use strict";\n${g.fns.join('\n')}\n${g.prologue.join('\n')}\nreturn ${top};`;
   const fn = new Function('H', 'K', source)(pruneHelpers, g.consts) as PruneFn;

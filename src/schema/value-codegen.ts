@@ -301,14 +301,16 @@ function objectBody(n: Node): string[] {
     const suffixes = g.constant(props.map(([k]) => (n.atRoot ? k : '.' + k)));
     g.prologue.push(`const ${fns} = [${props.map(([, p]) => node(g, p as JSONSchemaProps, false, n.counted)).join(', ')}];`);
     body.push(
-      `{ const d = st.depth; st.kinds[d] = ${SEG_RAW}; for (const k in v) { const i = ${index}.get(k); if (i === undefined) continue; st.segs[d] = ${suffixes}[i]; st.depth = d + 1; ${fns}[i](v[k], st); } st.depth = d; }`,
+      `{ const d = st.depth; st.kinds[d] = ${SEG_RAW}; st.depth = d + 1; for (const k in v) { const i = ${index}.get(k); if (i === undefined) continue; st.segs[d] = ${suffixes}[i]; ${fns}[i](v[k], st); } st.depth = d; }`,
     );
   } else if (props.length > 0) {
-    const lines = ['{ const d = st.depth; let x;'];
+    // The segment's kind and the depth are set once: children restore the depth they were called
+    // with and write only deeper segments, and nothing here reads the path until depth is reset.
+    const lines = [`{ const d = st.depth; st.kinds[d] = ${SEG_RAW}; st.depth = d + 1; let x;`];
     for (const [k, p] of props) {
       const child = node(g, p as JSONSchemaProps, false, n.counted);
       const read = PROTO_NAMES.has(k) ? `x = Object.hasOwn(v, ${lit(k)}) ? v[${lit(k)}] : undefined;` : `x = v[${lit(k)}];`;
-      lines.push(`${read} if (x !== undefined) { st.segs[d] = ${suffix(k)}; st.kinds[d] = ${SEG_RAW}; st.depth = d + 1; ${child}(x, st); }`);
+      lines.push(`${read} if (x !== undefined) { st.segs[d] = ${suffix(k)}; ${child}(x, st); }`);
     }
     lines.push('st.depth = d; }');
     body.push(lines.join('\n'));

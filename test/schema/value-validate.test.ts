@@ -270,3 +270,30 @@ test('property names shadowing Object.prototype are read as own fields only', ()
   ok(s, JSON.parse('{"constructor":"x","toString":"y"}'));
   assert.deepEqual(errs(s, JSON.parse('{"constructor":1}')), ['constructor: Invalid value: "integer": constructor in body must be of type string: "integer"']);
 });
+
+test('paths stay right across siblings: nested errors, then later siblings, then required', () => {
+  // Each object node sets its path segment's depth once for all its properties (value-codegen.ts).
+  const inner: JSONSchemaProps = { type: 'object', required: ['r'], properties: { a: { type: 'string' }, b: { type: 'array', items: { type: 'integer' } } } };
+  const properties = { x: inner, y: { type: 'string' }, m: { type: 'object', additionalProperties: inner } };
+  const few: JSONSchemaProps = { type: 'object', required: ['z'], properties };
+  // Over 16 properties: the object's keys drive the walk.
+  const padding = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`p${i}`, { type: 'string' }]));
+  const many: JSONSchemaProps = { ...few, properties: { ...properties, ...padding } };
+  const obj = { x: { a: 1, b: [1, 'two'] }, m: { k: { b: ['three'] } }, y: 2, p3: 4 };
+  const x = [
+    'spec.x.a: Invalid value: "integer": spec.x.a in body must be of type string: "integer"',
+    'spec.x.b[1]: Invalid value: "string": spec.x.b[1] in body must be of type integer: "string"',
+    'spec.x.r: Required value',
+  ];
+  const m = ['spec.m.k.b[0]: Invalid value: "string": spec.m.k.b[0] in body must be of type integer: "string"', 'spec.m.k.r: Required value'];
+  const y = 'spec.y: Invalid value: "integer": spec.y in body must be of type string: "integer"';
+  // Few properties go in schema order, many in the object's order.
+  assert.deepEqual(errs({ type: 'object', properties: { spec: few } }, { spec: obj }), [...x, y, ...m, 'spec.z: Required value']);
+  assert.deepEqual(errs({ type: 'object', properties: { spec: many } }, { spec: obj }), [
+    ...x,
+    ...m,
+    y,
+    'spec.p3: Invalid value: "integer": spec.p3 in body must be of type string: "integer"',
+    'spec.z: Required value',
+  ]);
+});
