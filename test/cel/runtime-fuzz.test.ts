@@ -11,20 +11,10 @@ import { isCelError, isCelList, isCelMap, run as oracleRun } from '@bufbuild/cel
 import { CelError, CelMap } from '../../src/cel/values.js';
 import type { Val } from '../../src/cel/values.js';
 import { value } from './runtime-harness.js';
+import { prng as rng } from '../prng.js';
 
 type Ty = 'int' | 'bool' | 'string' | 'list' | 'map';
 
-/** mulberry32: a small seeded generator, so a failure names the expression and reproduces. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Gen {
   private vars = 0;

@@ -10,20 +10,10 @@ import { type StructuralNode, toStructural } from '../../src/schema/compile-stru
 import { PruneState, compilePrune } from '../../src/schema/prune.js';
 import type { JSONSchemaProps } from '../../src/schema/value-validate.js';
 import { CORPUS, projectKinds, projects, readObjects } from './corpus-harness.js';
+import { prng as rng } from '../prng.js';
 
 type JSONObject = Record<string, unknown>;
 
-/** mulberry32: a small seeded generator, so that a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rand = () => number;
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;

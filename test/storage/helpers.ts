@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KVStore, StorageError, StoreEvent, Watcher } from '../../src/storage/index.js';
+export { prng } from '../prng.js';
 
 /** A fresh directory for database files, removed by the returned cleanup. */
 export function tempDir(): { dir: string; file: (name?: string) => string; cleanup: () => void } {
@@ -36,14 +37,3 @@ export function record(store: KVStore, prefix: string, fromRevision: number): Re
   return { events, errors, watcher, revs: () => events.map((e) => e.kv.modRevision) };
 }
 
-/** Deterministic PRNG (mulberry32) so randomized tests are reproducible. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -7,18 +7,10 @@ import type { KeyValue } from '../../src/storage/types.js';
 import { createCachedStore } from '../../src/storage/cache.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import { clusterStore } from '../../src/storage/prefixed-store.js';
+import { prng as rng } from '../prng.js';
 
 const kv = (key: string, value: string, rev = 1): KeyValue => ({ key, value, createRevision: rev, modRevision: rev });
 
-/** A deterministic pseudo-random generator (mulberry32). */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('value slabs', () => {
   it('round-trips ASCII, non-ASCII UTF-8, empty, lone surrogates and values larger than a slab', () => {
