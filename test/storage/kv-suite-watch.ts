@@ -51,16 +51,22 @@ export function watchTests(factory: KVStoreFactory): void {
             if (n % 7 === 0) await s.delete(key);
           }
         });
-        await waitFor(() => n > 1500, 'initial writes');
         const watchers: { from: number; rec: ReturnType<typeof record> }[] = [];
-        for (const back of [2000, 600, 100, 10, 0]) {
-          const head = await s.currentRevision();
-          const from = Math.max(r(0), head - back);
-          watchers.push({ from, rec: record(s, '/w/', from) });
-          await tick(10);
+        try {
+          // Generous waits: on a loaded machine etcd's synced writes come at a few hundred a second.
+          await waitFor(() => n > 1500, 'initial writes', 30_000);
+          for (const back of [2000, 600, 100, 10, 0]) {
+            const head = await s.currentRevision();
+            const from = Math.max(r(0), head - back);
+            watchers.push({ from, rec: record(s, '/w/', from) });
+            await tick(10);
+          }
+          await waitFor(() => n > 5000, 'more writes', 30_000);
+        } finally {
+          // A failed wait is the failure to report, not the writers' writes to the store closed after it.
+          stop = true;
+          await Promise.allSettled(writers);
         }
-        await waitFor(() => n > 5000, 'more writes', 10_000);
-        stop = true;
         await Promise.all(writers);
         // Once the reference has the last write, it has everything before it.
         const end = await s.create('/w/~end', 'end');
