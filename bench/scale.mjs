@@ -363,7 +363,7 @@ async function crdsPart(tmp) {
     absRow(`CRDs: GET /openapi/v3/apis/<group>/<version> of one of them, the first`, groupDoc.ms, fmt.ms, undefined);
     notes.push(
       `CRDs: server RSS ${fmt.mib(before)} before, ${fmt.mib(after)} 2 s after the installs (peak ${fmt.mib(peak)}), ${fmt.mib(afterOpenapi.rss)} after the OpenAPI requests, ${fmt.mib(settled)} ${cfg.settleSeconds} s later; ` +
-        `install ${r.createMs.toFixed(0)} ms to the last create response, ${r.totalMs.toFixed(0)} ms to the last Established; Established lag p50 ${fmt.ms(r.p50EstablishedLagMs)}; ` +
+        `install ${r.createMs.toFixed(0)} ms to the last create response, ${r.totalMs.toFixed(0)} ms to the last Established; Established lag p50 ${fmt.ms(r.p50EstablishedLagMs)}; server CPU ${cpuPerCrd.toFixed(2)} ms per CRD; ` +
         `/openapi/v3 ${(openapi.bytes / 1024).toFixed(0)} KiB, discovery ${(discovery.bytes / 1024).toFixed(0)} KiB`,
     );
   } finally {

@@ -1,6 +1,8 @@
 // CRD schema checks remembered by content: a schema that passed them passes them again, so the same
 // openAPIV3Schema created again (another version of the same CRD, the same CRD in another logical cluster,
 // the same CRD set in another group) skips its OpenAPI walk and CEL compiles (most of a create's CPU).
+// Where the schema is (spec.versions[i]) is not part of the key: the path only prefixes errors, and a pass
+// has none (the per-schema cost total is the schema's own), so one version's pass holds for its copies.
 // Creates only: an update's checks depend on the old spec (ratcheting, stored expressions). Failures are not
 // remembered (they are rare, and their errors are the caller's to keep).
 import { createHash } from 'node:crypto';
@@ -34,8 +36,8 @@ export function passedByContent(validate: SchemaStructureValidator, remembered =
   };
   return (schema, path, ctx) => {
     if (ctx.update) return validate(schema, path, ctx);
-    // Everything the checks read: the schema, where it is (errors and cost limits name the path) and the options.
-    const input = [path, ctx.statusEnabled, ctx.requireStructuralSchema, ctx.allowDefaults, ctx.disallowDefaultsReason ?? '', ctx.requireValidPropertyType ?? null, schema];
+    // Everything a pass depends on: the schema and the options.
+    const input = [ctx.statusEnabled, ctx.requireStructuralSchema, ctx.allowDefaults, ctx.disallowDefaultsReason ?? '', ctx.requireValidPropertyType ?? null, schema];
     const key = createHash('sha256').update(stringifyJSON(input)).digest('base64');
     if (passed.has(key)) return [];
     if (beyondProcess?.has(key)) {

@@ -39,7 +39,10 @@ export async function updateCrdStatus(crds: GenericStore, cached: CustomResource
     return current;
   };
   try {
-    await crds.updateStored('', cached.metadata.name ?? '', desired, 'status', { manager: 'kube-apiserver', copyCurrent: topLevelCopy });
+    // The cached CRD is usually the watch event's object itself (a new CRD's): then it is the object read.
+    // The write's object is the store's copy with a fresh status: given away (it shares the rest with what was read).
+    const opts = { manager: 'kube-apiserver', copyCurrent: topLevelCopy, readAs: cached as unknown as JSONObject, givenAway: true };
+    await crds.updateStored('', cached.metadata.name ?? '', desired, 'status', opts);
     return true;
   } catch (e) {
     if (e instanceof S.StatusError && (e.code === 404 || e.code === 409)) return false;

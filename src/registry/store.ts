@@ -4,12 +4,12 @@ import { randomUUID } from 'node:crypto';
 import type { KVStore, KeyValue, LabelListResult, LabelQuery, ListResult as KVListResult, StoreEvent, WatchOptions, Watcher } from '../storage/types.js';
 import { positiveRequirements, type LabelSelector } from './selectors.js';
 import { NOT_AT_HAND, StorageError } from '../storage/types.js';
-import { asciiBytes, storedResourceVersionAt, valueLength, valueStartsWith, type AsciiBytes } from '../storage/value-slabs.js';
+import { asciiBytes, storedResourceVersionAt, valueIs, valueLength, valueStartsWith, type AsciiBytes } from '../storage/value-slabs.js';
 import * as S from '../api/status.js';
 import { invalid, required, type FieldError } from '../api/field-error.js';
 import { goRendered } from '../schema/objectmeta.js';
 import type { JSONObject } from '../util/json.js';
-import { isObject, sortKeysDeep, sortKeysDeepChecked } from '../util/json.js';
+import { isObject, isPlainJson, sortKeysDeep, sortKeysDeepChecked } from '../util/json.js';
 import { rfc3339 } from '../util/time.js';
 import type { ResourceType, Subresource } from './resource-type.js';
 import { gcFinalizers, markAsDeleting, setFinalizers, shouldDeleteDuringUpdate, type DeleteOptions } from './deletion.js';
@@ -89,6 +89,12 @@ interface WriteOptions extends RequestScope {
   forceAllowCreate?: boolean;
   /** Collects the strategy's warnings for the response. */
   warnings?: string[];
+  /**
+   * The object written is the caller's to give away (a request body decoded for this write, a status write's
+   * copy): nothing changes it or its parts afterwards, so the object built for storage, which shares parts with
+   * it, may be the write's watch event object (read-only to every watcher) instead of a decode of its bytes.
+   */
+  givenAway?: boolean;
 }
 
 interface UpdateOptions extends WriteOptions {
@@ -98,6 +104,13 @@ interface UpdateOptions extends WriteOptions {
    * old object of the update (the CRD controllers' status writes: a deep copy of the schemas, each time, for nothing).
    */
   copyCurrent?: (current: JSONObject) => JSONObject;
+  /**
+   * The current object as the caller has it from this store's watch (an informer's, unchanged): taken as the
+   * object read, instead of decoding the stored bytes again, when it is the watch event's own object for the
+   * key's current revision (sharedCurrent). It is then the update's old object, shared with every watcher:
+   * nothing in an update changes its old object (test/crd/status-update.test.ts writes with it frozen).
+   */
+  readAs?: JSONObject;
 }
 
 /** Who is writing, for admission: the request's user (absent for the server's own writes). */
@@ -318,8 +331,31 @@ export class GenericStore {
       const prev = this.decodeShared(ev, 'prev');
       return (entry.left ??= { ...prev, metadata: { ...metaOf(prev), resourceVersion: String(ev.kv.modRevision) } });
     }
-    if (which === 'kv') return (entry.kv ??= (ev.type === 'put' ? this.takeBuilt(ev.kv) : undefined) ?? this.decode(ev.kv));
+    if (which === 'kv') {
+      if (entry.kv === undefined) {
+        entry.kv = (ev.type === 'put' ? this.takeBuilt(ev.kv) : undefined) ?? this.decode(ev.kv);
+        if (ev.type === 'put') this.eventObjects.set(entry.kv, ev.kv.key);
+      }
+      return entry.kv;
+    }
     return (entry.prev ??= this.decode(ev.prev!));
+  }
+
+  /**
+   * The objects of put events decoded here (all of the stored bytes, or their built object: decode's result
+   * either way), by the key they are the value of; with their resourceVersion, the key-value they are.
+   * Weak: an entry lives as long as its object (an informer's cache holds it).
+   */
+  private readonly eventObjects = new WeakMap<JSONObject, string>();
+
+  /**
+   * `readAs` when it is what reading `kv` gives: a put event's object of this store for kv's key at kv's
+   * revision (the key's value at a revision is one), which its watchers never change. Else undefined.
+   */
+  private sharedCurrent(kv: KeyValue, readAs: JSONObject | undefined): JSONObject | undefined {
+    if (readAs === undefined || this.type.asyncCodec || this.eventObjects.get(readAs) !== kv.key) return undefined;
+    const meta = readAs['metadata'];
+    return isObject(meta) && meta['resourceVersion'] === String(kv.modRevision) ? readAs : undefined;
   }
 
   private readonly shared = new WeakMap<StoreEvent, { kv?: JSONObject; prev?: JSONObject; left?: JSONObject }>();
@@ -368,20 +404,27 @@ export class GenericStore {
    * The stored bytes of an object, and the object they are the JSON text of when it is a fresh copy that
    * parsing them would give back exactly (see `built`), else undefined.
    */
-  private encodeBuilt(obj: JSONObject): Promise<{ value: string; built: JSONObject | undefined }> | { value: string; built: JSONObject | undefined } {
+  private encodeBuilt(obj: JSONObject, givenAway = false): Promise<{ value: string; built: JSONObject | undefined }> | { value: string; built: JSONObject | undefined } {
     // Without a conversion webhook, at once: no async function and promise per write for nothing.
     const codec = this.type.asyncCodec;
-    return codec ? codec.encode(obj).then((stored) => this.encodeStored(stored)) : this.encodeStored(this.type.toStorage(obj));
+    return codec ? codec.encode(obj).then((stored) => this.encodeStored(stored)) : this.encodeStored(this.type.toStorage(obj), givenAway);
   }
 
-  private encodeStored(stored: JSONObject): { value: string; built: JSONObject | undefined } {
+  private encodeStored(stored: JSONObject, givenAway = false): { value: string; built: JSONObject | undefined } {
     // An empty resourceVersion holds its place in the canonical key order; reads fill it in.
     const meta = { ...metaOf(stored), resourceVersion: '' };
     const order = this.type.storedOrder ?? this.type.strategy.canonicalize;
     const unordered = { ...stored, metadata: meta };
     // sortKeysDeep copies at every depth, so its copy can be handed on (other orders share members with
     // the request's object); only what is served as stored is.
-    if (order !== sortKeysDeep || this.type.storedBytesPrefix === undefined) return { value: stringifyJSON(order(unordered)), built: undefined };
+    if (order !== sortKeysDeep || this.type.storedBytesPrefix === undefined) {
+      const ordered = order(unordered);
+      const value = stringifyJSON(ordered);
+      // Other orders copy only along the type's structs: their result is handed on only when the caller gave its
+      // object away, and only in plain JSON (isPlainJson: parsing its text gives it back exactly). A check, no copy.
+      const plain = givenAway && this.type.storedBytesPrefix !== undefined && isPlainJson(ordered);
+      return { value, built: plain ? ordered : undefined };
+    }
     const { copy, plain } = sortKeysDeepChecked(unordered);
     return { value: stringifyJSON(copy), built: plain ? copy : undefined };
   }
@@ -658,7 +701,7 @@ export class GenericStore {
       return { object: obj };
     }
     const key = this.key(namespace, name);
-    const { value, built } = await this.encodeBuilt(obj);
+    const { value, built } = await this.encodeBuilt(obj, opts.givenAway);
     const res = await this.writeBuilt(key, value, built, () => this.kv.create(key, value));
     if (!res.ok) throw S.alreadyExists(this.gr, name);
     return { kv: res.kv };
@@ -701,7 +744,7 @@ export class GenericStore {
     const key = this.key(namespace, name);
     for (let attempt = 0; ; attempt++) {
       const kv = await this.kv.get(key);
-      const current = kv ? await this.read(kv) : undefined;
+      const current = kv ? (this.sharedCurrent(kv, opts.readAs) ?? (await this.read(kv))) : undefined;
       const mutated = await mutate(current ? (opts.copyCurrent ? opts.copyCurrent(current) : structuredClone(current)) : undefined);
       // The update handler's first transformer records the managed fields, before admission.
       const fm = opts.manager !== undefined ? this.fieldManager(sub) : undefined;
@@ -753,9 +796,9 @@ export class GenericStore {
         if (attempt >= MAX_CONFLICT_RETRIES) throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
         continue;
       }
-      const { value, built } = await this.encodeBuilt(desired);
+      const { value, built } = await this.encodeBuilt(desired, opts.givenAway);
       // No-op: no new revision, unless the stored bytes need rewriting under the current encryption.
-      if (value === kv.value && !kv.stale) return { object: current, created: false };
+      if (valueIs(kv, value) && !kv.stale) return { object: current, created: false };
       if (opts.dryRun) {
         setResourceVersion(desired, String(kv.modRevision));
         return { object: this.type.strategy.canonicalize(desired), created: false };

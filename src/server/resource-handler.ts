@@ -392,7 +392,8 @@ async function create(r: ResourceRequest, store: GenericStore, ns: string): Prom
   // Warnings reach the client even when the write is refused (an admission webhook's, say), as kube's recorder sends them.
   let out: Awaited<ReturnType<GenericStore['createStored']>>;
   try {
-    out = await store.createStored(ns, obj, { dryRun: wq.dryRun, warnings, user: r.user, latency: r, manager: wq.manager });
+    // The body was decoded for this create alone.
+    out = await store.createStored(ns, obj, { dryRun: wq.dryRun, warnings, user: r.user, latency: r, manager: wq.manager, givenAway: true });
   } finally {
     for (const w of warnings) r.warn(w);
   }

@@ -40,6 +40,11 @@ interface FastBuffer extends Buffer {
   ucs2Write(text: string, offset: number, length: number): number;
 }
 
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
 const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
 
 export class Slab {
@@ -116,10 +121,20 @@ export class SlabValue implements KeyValue {
 
   /** value.startsWith(prefix, at), reading only those bytes of an ASCII value. */
   valueStartsWith(prefix: string, at = 0): boolean {
+    // UTF-8 text begins with ASCII text exactly when its bytes do (every byte of a longer sequence is ≥ 0x80):
+    // a CRD whose descriptions hold a "’" is not decoded whole to read its apiVersion and kind.
+    if (this.enc === UTF8 && at === 0 && isAscii(prefix)) return prefix.length <= this.bytes && this.slab.buf.latin1Slice(this.start, this.start + prefix.length) === prefix;
     if (this.enc !== LATIN1 || (this.shared !== undefined && at + prefix.length > this.sharedAt)) return this.value.startsWith(prefix, at);
     if (at + prefix.length > this.bytes) return false;
     const from = this.start + at;
     return this.slab.buf.latin1Slice(from, from + prefix.length) === prefix;
+  }
+
+  /** False when `text` cannot be the value, told by its length in the value's encoding (nothing decoded). */
+  mayBe(text: string): boolean {
+    if (this.enc === LATIN1) return this.valueLength === text.length;
+    // A lone surrogate counts as U+FFFD's three bytes: such text is never a UTF-8 value's anyway.
+    return this.enc === UTF8 ? this.bytes === Buffer.byteLength(text, 'utf8') : this.bytes === text.length * 2;
   }
 
   /** Whether b's value is the same text, compared as bytes. */
@@ -189,6 +204,12 @@ export function sameValue(a: KeyValue, b: KeyValue): boolean {
   const x = base(a);
   const y = base(b);
   return x instanceof SlabValue && y instanceof SlabValue ? x === y || x.sameValue(y) : a.value === b.value;
+}
+
+/** kv.value === text, without decoding a value held in a slab when its length tells them apart (a write's no-op check). */
+export function valueIs(kv: KeyValue, text: string): boolean {
+  const b = base(kv);
+  return (!(b instanceof SlabValue) || b.mayBe(text)) && kv.value === text;
 }
 
 /** resourceVersionAt(kv.value), found when kv's value was put in a slab; undefined for other key-values. */

@@ -44,6 +44,12 @@ const outsideInt64 = (literal: string): boolean => {
  */
 export function nonIntegerNumberLiterals(text: string): Map<string, string> | undefined {
   if (!/[0-9][.eE]/.test(text) && !hasDigitRun(text, 19)) return undefined;
+  // A digit and a point are in most CRDs' descriptions ("v1.2"): the literals, not the strings, decide.
+  return hasNonIntegerLiteral(text) ? numberLiteralsByPath(text) : undefined;
+}
+
+/** nonIntegerNumberLiterals without its quick checks: every literal it records found with its path, in one scan. */
+export function numberLiteralsByPath(text: string): Map<string, string> | undefined {
   const out = new Map<string, string>();
   let top: Frame | undefined;
   let i = 0;
@@ -78,6 +84,37 @@ export function nonIntegerNumberLiterals(text: string): Map<string, string> | un
     } else i++;
   }
   return out.size > 0 ? out : undefined;
+}
+
+/** Whether a literal (from..to of text) is one nonIntegerNumberLiterals records. */
+function recorded(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2e || c === 0x65 || c === 0x45) return true;
+  }
+  return outsideInt64(text.slice(from, to));
+}
+
+/**
+ * Whether valid JSON text holds a literal nonIntegerNumberLiterals records, found without its paths: strings
+ * are passed over with indexOf (closingQuote), and only what lies between them is read char by char.
+ */
+function hasNonIntegerLiteral(text: string): boolean {
+  for (let i = 0; i < text.length; ) {
+    const quote = text.indexOf('"', i);
+    const end = quote < 0 ? text.length : quote;
+    for (let j = i; j < end; j++) {
+      const c = text.charCodeAt(j);
+      if (c !== 0x2d && (c < 0x30 || c > 0x39)) continue;
+      let k = j + 1;
+      while (k < end && isNumberChar(text.charCodeAt(k))) k++;
+      if (recorded(text, j, k)) return true;
+      j = k - 1;
+    }
+    if (quote < 0) return false;
+    i = closingQuote(text, quote) + 1;
+  }
+  return false;
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { asciiBytes, copyAscii, deletedValue, storedResourceVersionAt, SLAB_BYTES, ValueSlabs, holdValue, releaseValue, sameValue, valueLength, valueStartsWith, type SlabValue } from '../../src/storage/value-slabs.js';
+import { asciiBytes, copyAscii, deletedValue, storedResourceVersionAt, SLAB_BYTES, ValueSlabs, holdValue, releaseValue, sameValue, valueIs, valueLength, valueStartsWith, type SlabValue } from '../../src/storage/value-slabs.js';
 import { MIN_SHARED, managedFieldsSpan } from '../../src/storage/shared-bytes.js';
 import { resourceVersionAt } from '../../src/util/stored-json.js';
 import type { KeyValue } from '../../src/storage/types.js';
@@ -50,6 +50,14 @@ describe('value slabs', () => {
     const u = slabs.make(kv('/u', '{"apiVersion":"v1","kind":"Ü"}'));
     for (const [prefix, at] of [['{"apiVersion":"v1"', 0], ['"kind"', 19], ['', 0], ['{"apiVersion":"v1","kind":"X"}+', 0], ['X', 40]] as const) {
       for (const v of [a, c, u]) assert.equal(valueStartsWith(v, prefix, at), v.value.startsWith(prefix, at), `${v.key} ${prefix}@${at}`);
+    }
+    // UTF-8 values: an ASCII prefix at 0 is read from the bytes, anything else from the text.
+    const w = slabs.make(kv('/w', '{"k":"Ü’x"}'));
+    for (const [prefix, at] of [['{"k":"', 0], ['{"k":"Ü', 0], ['{"k":"U', 0], ['{"k":"\u00c3', 0], ['{"k":"Ü’x"}', 0], ['{"k":"Ü’x"}}', 0], ['’', 7], ['x', 8], ['', 0]] as const) {
+      assert.equal(valueStartsWith(w, prefix, at), w.value.startsWith(prefix, at), `${prefix}@${at}`);
+    }
+    for (const v of [a, u, w]) {
+      for (const text of [v.value, v.value.slice(1), `${v.value} `, v.value.replace('"', 'Ü'), v.value.replace('"k"', '"\ud800"'), '']) assert.equal(valueIs(v, text), v.value === text, `${v.key} ${text}`);
     }
     assert.ok(sameValue(a, b));
     assert.ok(!sameValue(a, c));

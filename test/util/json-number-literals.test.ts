@@ -3,7 +3,7 @@
 // escaped keys are read as keys, and paths are made only for the literals found.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { nonIntegerNumberLiterals } from '../../src/util/json-number-literals.js';
+import { nonIntegerNumberLiterals, numberLiteralsByPath } from '../../src/util/json-number-literals.js';
 
 const found = (text: string) => Object.fromEntries(nonIntegerNumberLiterals(text) ?? []);
 
@@ -25,4 +25,29 @@ it('reads escaped keys as keys, and strings ending in backslashes as strings', (
 it('none: undefined, also when a description has a digit before a point', () => {
   assert.equal(nonIntegerNumberLiterals('{"description":"RFC 3339. See v1.2 and 2e5.","n":1}'), undefined);
   assert.equal(nonIntegerNumberLiterals('{"n":12}'), undefined);
+});
+
+it('the quick checks answer as the scan with paths: on every corpus CRD, and with literals put into them', async () => {
+  const { readdirSync, readFileSync, existsSync } = await import('node:fs');
+  const { parseAllDocuments } = await import('yaml');
+  const { CORPUS } = await import('../shared-paths.js');
+  const texts: string[] = [];
+  for (const p of readdirSync(CORPUS, { withFileTypes: true }).filter((d) => d.isDirectory())) {
+    const dir = `${CORPUS}/${p.name}/crds`;
+    if (!existsSync(dir)) continue;
+    for (const f of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f))) {
+      for (const doc of parseAllDocuments(readFileSync(`${dir}/${f}`, 'utf8'))) texts.push(JSON.stringify(doc.toJS()));
+    }
+  }
+  assert.ok(texts.length > 100);
+  const variants = (t: string): string[] => [
+    t,
+    t.replace('"type":"object"', '"type":"object","maxLength":2.5'),
+    t.replace('"type":"object"', '"type":"object","maxLength":9223372036854775808'),
+    t.replace('"type":"object"', '"type":"object","maxLength":9223372036854775807'),
+    t.replace('"type":"object"', '"type":"object","x":[1,-2E3]'),
+    t.replace('"type":"object"', '"type":"object","x":"1.5\\"","y":7'),
+  ];
+  for (const t of texts.flatMap(variants)) assert.deepEqual(nonIntegerNumberLiterals(t), numberLiteralsByPath(t));
+  assert.ok(texts.some((t) => /[0-9][.eE]/.test(t) && nonIntegerNumberLiterals(t) === undefined), 'descriptions with "1.2" need no scan with paths');
 });
