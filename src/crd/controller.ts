@@ -45,6 +45,8 @@ export class CrdController {
 
   constructor(crds: GenericStore, serving: CrdServing, timing: Partial<FinalizerTiming> = {}, opts: CrdControllerSetOptions = {}) {
     this.owned = !opts.informer;
+    // The status writes below take the CRD the watch event brought as the object read (updateCrdStatus's readAs).
+    crds.rememberEventObjects();
     // An own informer serves first, so that the controllers' syncs find the CRD's storage already served.
     this.informer = opts.informer ?? crdServingInformer(crds, serving, { clock: opts.clock });
     this.view = scopedInformer(this.informer);

@@ -334,7 +334,7 @@ export class GenericStore {
     if (which === 'kv') {
       if (entry.kv === undefined) {
         entry.kv = (ev.type === 'put' ? this.takeBuilt(ev.kv) : undefined) ?? this.decode(ev.kv);
-        if (ev.type === 'put') this.eventObjects.set(entry.kv, ev.kv.key);
+        if (ev.type === 'put' && this.remembersEventObjects) this.eventObjects.set(entry.kv, ev.kv.key);
       }
       return entry.kv;
     }
@@ -347,6 +347,17 @@ export class GenericStore {
    * Weak: an entry lives as long as its object (an informer's cache holds it).
    */
   private readonly eventObjects = new WeakMap<JSONObject, string>();
+  /**
+   * Whether put events' objects are remembered (rememberEventObjects): only where updates are given `readAs`.
+   * Other stores never pay for it: a million creates' events would each add an entry, dead ones cleared only by
+   * full collections.
+   */
+  private remembersEventObjects = false;
+
+  /** From now on, remember put events' objects, for updates given `readAs` (the CRD controllers' status writes). */
+  rememberEventObjects(): void {
+    this.remembersEventObjects = true;
+  }
 
   /**
    * `readAs` when it is what reading `kv` gives: a put event's object of this store for kv's key at kv's

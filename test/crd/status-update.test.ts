@@ -79,9 +79,16 @@ const deepFreeze = <T>(v: T): T => {
  * A CRD created, its ADDED watch event's object (as an informer holds it, frozen: a change of it throws), and
  * how many times the store decodes stored bytes for a status write made with `cached`.
  */
-async function writtenFromEvent(crd: CustomResourceDefinition, cachedOf: (event: CustomResourceDefinition) => CustomResourceDefinition, meanwhile?: (env: Awaited<ReturnType<typeof crdEnv>>, name: string) => Promise<unknown>) {
+async function writtenFromEvent(
+  crd: CustomResourceDefinition,
+  cachedOf: (event: CustomResourceDefinition) => CustomResourceDefinition,
+  meanwhile?: (env: Awaited<ReturnType<typeof crdEnv>>, name: string) => Promise<unknown>,
+  remember = true,
+) {
   const env = await crdEnv();
   trackManagedFields([env.crds.type]);
+  // As the CRD controllers' store does (CrdController).
+  if (remember) env.crds.rememberEventObjects();
   let event: JSONObject | undefined;
   const w = env.crds.watch('', 0, {}, (ev) => (event ??= ev.object), (e) => assert.fail(e.message));
   await env.crds.create('', structuredClone(crd) as unknown as JSONObject, { manager: 'kubectl-create' });
@@ -108,6 +115,8 @@ test('a CRD status write from the watch event object takes it as the object read
     // The general path: a copy of the event object is not known, so the stored bytes are decoded.
     const decoded = await writtenFromEvent(crd, (event) => structuredClone(event));
     assert.equal(decoded.reads, 1);
+    // A store not told to remember its events' objects (every other store) decodes.
+    assert.equal((await writtenFromEvent(crd, (event) => event, undefined, false)).reads, 1);
     assert.deepEqual(normalized(shared.got), normalized(decoded.got));
     assert.deepEqual(normalized(shared.got), normalized(await written(crd, false)));
   }

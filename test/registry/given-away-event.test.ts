@@ -35,6 +35,8 @@ function watched() {
   const kv = openSqliteStore(':memory:');
   const crds = new GenericStore(kv, builtinResourceType(crdKind));
   trackManagedFields([crds.type]);
+  // As the CRD controllers' store does (CrdController).
+  crds.rememberEventObjects();
   const events: JSONObject[] = [];
   const w = crds.watch('', 0, {}, (ev) => events.push(ev.object), (e) => assert.fail(e.message));
   const decode = crds.decode.bind(crds);
