@@ -40,11 +40,6 @@ interface FastBuffer extends Buffer {
   ucs2Write(text: string, offset: number, length: number): number;
 }
 
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
-
 const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
 
 export class Slab {
@@ -123,7 +118,7 @@ export class SlabValue implements KeyValue {
   valueStartsWith(prefix: string, at = 0): boolean {
     // UTF-8 text begins with ASCII text exactly when its bytes do (every byte of a longer sequence is ≥ 0x80):
     // a CRD whose descriptions hold a "’" is not decoded whole to read its apiVersion and kind.
-    if (this.enc === UTF8 && at === 0 && isAscii(prefix)) return prefix.length <= this.bytes && this.slab.buf.latin1Slice(this.start, this.start + prefix.length) === prefix;
+    if (this.enc === UTF8 && at === 0 && Buffer.byteLength(prefix, 'utf8') === prefix.length) return prefix.length <= this.bytes && this.slab.buf.latin1Slice(this.start, this.start + prefix.length) === prefix;
     if (this.enc !== LATIN1 || (this.shared !== undefined && at + prefix.length > this.sharedAt)) return this.value.startsWith(prefix, at);
     if (at + prefix.length > this.bytes) return false;
     const from = this.start + at;
