@@ -34,7 +34,7 @@ async function restart(dataDir, group, version) {
   const port = await freePort();
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
   const t0 = performance.now();
-  const proc = spawn(process.execPath, [...prof, here('../dist/cli/crd-apiserver.js'), 'serve', '--data-dir', dataDir, '--secure-port', '0', '--insecure-port', String(port)], {
+  const proc = spawn(process.execPath, [...prof, here('../dist/cli/crd-apiserver.cjs'), 'serve', '--data-dir', dataDir, '--secure-port', '0', '--insecure-port', String(port)], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise((r) => proc.once('exit', r));

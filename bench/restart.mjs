@@ -1,5 +1,5 @@
 // `node bench/restart.mjs DATA_DIR [STARTS] [OTHER_CHECKOUT]`: restart to /readyz on a data dir (bench/fill.mjs
-// makes one), STARTS times (3), as bench/startup.mjs's timeStart (spawn `node dist/cli/crd-apiserver.js serve`, poll
+// makes one), STARTS times (3), as bench/startup.mjs's timeStart (spawn `node dist/cli/crd-apiserver.cjs serve`, poll
 // /readyz every 2 ms). With OTHER_CHECKOUT (a built clone, e.g. of main), its build and this one alternate on the
 // same data dir. RESTART_PROBE_S=40: after each last start, that long a GET of one CronTab every 100 ms and a
 // LIST ?limit=500 every fifth, with their latencies before and after the watch cache reports itself loaded.
@@ -16,8 +16,9 @@ if (!dataDir) {
 }
 const probeSeconds = Number(process.env.RESTART_PROBE_S ?? 0);
 // The bundled command line; an older checkout may have none (then its modules' entry).
-const command = (dir) => (existsSync(`${dir}/dist/cli/crd-apiserver.js`) ? `${dir}/dist/cli/crd-apiserver.js` : `${dir}/dist/cli/main.js`);
-const builds = [{ name: 'this build', main: here('../dist/cli/crd-apiserver.js') }, ...(other ? [{ name: other, main: command(other) }] : [])];
+// An older build may have only the ES module entry, or no bundle at all.
+const command = (dir) => [`${dir}/dist/cli/crd-apiserver.cjs`, `${dir}/dist/cli/crd-apiserver.js`].find((f) => existsSync(f)) ?? `${dir}/dist/cli/main.js`;
+const builds = [{ name: 'this build', main: here('../dist/cli/crd-apiserver.cjs') }, ...(other ? [{ name: other, main: command(other) }] : [])];
 
 /** Start one server; resolves once /readyz answers 200, with the milliseconds from spawn and a stop(). */
 async function start(main) {

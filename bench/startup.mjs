@@ -1,4 +1,4 @@
-// Start-up: from spawning `node dist/cli/crd-apiserver.js serve` (the bundled command line bin/ runs) to the first
+// Start-up: from spawning `node dist/cli/crd-apiserver.cjs serve` (the bundled command line bin/ runs) to the first
 // 200 from /readyz.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
@@ -18,7 +18,7 @@ export function probe(port) {
 /** Milliseconds from spawning `crd-apiserver serve` to /readyz 200. */
 export async function timeStart(dataDir) {
   const port = await freePort();
-  return timeToReady([here('../dist/cli/crd-apiserver.js'), 'serve', '--data-dir', dataDir, '--secure-port', '0', '--insecure-port', String(port)], port);
+  return timeToReady([here('../dist/cli/crd-apiserver.cjs'), 'serve', '--data-dir', dataDir, '--secure-port', '0', '--insecure-port', String(port)], port);
 }
 
 /** The baseline: a bare node:http server in a new process, spawn to its first 200. */

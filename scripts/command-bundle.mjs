@@ -18,9 +18,11 @@ export async function bundleCommand(entry, outfile) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    // Pure JavaScript packages start-up loads go in too (compiled with the rest, from the cache); these stay as
-    // they are: better-sqlite3 is native, the others are loaded only when used (--storage etcd, /metrics, the console).
-    external: ['better-sqlite3', 'etcd3', 'prom-client', '@kubernetes/client-node', 'esbuild', 'tsx', 'tsx/*'],
+    // Pure JavaScript packages start-up loads go in too (compiled with the rest, from the cache), better-sqlite3's
+    // JavaScript included (its addon is loaded by path: src/storage/sqlite-database.ts); these stay as they are:
+    // `bindings` (better-sqlite3's addon search, not reached), the others are loaded only when used (--storage etcd,
+    // /metrics, the console).
+    external: ['bindings', 'etcd3', 'prom-client', '@kubernetes/client-node', 'esbuild', 'tsx', 'tsx/*'],
     // import.meta.url is the bundle's own URL, as it was in the ES module bundle (PACKAGE_ROOT is found from it).
     define: { 'import.meta.url': '__bundleUrl' },
     banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },

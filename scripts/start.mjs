@@ -13,6 +13,6 @@ if (reason !== undefined) {
 }
 // In this process rather than a child: one process for signals, and no second Node start-up.
 // The bundled command line (one file to load rather than about 470 modules).
-const main = fileURLToPath(new URL('../dist/cli/crd-apiserver.js', import.meta.url));
+const main = fileURLToPath(new URL('../dist/cli/crd-apiserver.cjs', import.meta.url));
 process.argv = [process.argv[0], main, 'serve', ...process.argv.slice(2)];
 await import(main);

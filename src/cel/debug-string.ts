@@ -3,6 +3,7 @@
 // adorned per node with its kind, or its checked type and reference.
 
 import type { Expr, Literal, MapEntry, StructField } from './ast.js';
+import { isPrintChar } from '../util/unicode-print.js';
 
 /** Text appended after each node (and after each map/struct entry). */
 type Adorner = (node: Expr | MapEntry | StructField, isEntry: boolean) => string;
@@ -208,15 +209,13 @@ function decodeUtf8(b: Uint8Array): Rune[] {
   return out;
 }
 
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
-
 /** strconv.Quote. */
 function goQuote(runes: Rune[]): string {
   let s = '"';
   for (const { r, raw } of runes) {
     if (raw >= 0) { s += `\\x${hex(raw, 2)}`; continue; }
     if (r === 0x22 || r === 0x5c) { s += `\\${String.fromCodePoint(r)}`; continue; }
-    if (r === 0x20 || (r > 0x20 && r !== 0x7f && PRINTABLE.test(String.fromCodePoint(r)))) {
+    if (r === 0x20 || (r > 0x20 && r !== 0x7f && isPrintChar(String.fromCodePoint(r)))) {
       s += String.fromCodePoint(r);
       continue;
     }

@@ -4,7 +4,8 @@
 // new ones when the server first starts there.
 import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from '../storage/sqlite-database.js';
 import { openSqliteStore, type SqliteStore } from '../storage/sqlite-store.js';
 import { StorageError } from '../storage/types.js';
 import { STORAGE_ROOT } from '../storage/copy-store.js';
@@ -125,7 +126,7 @@ function openStore(path: string, inUse: string): SqliteStore {
 function inspect(path: string, shownAs: string): SnapshotInfo {
   let db: Database.Database | undefined;
   try {
-    db = new Database(path, { fileMustExist: true });
+    db = openDatabase(path, { fileMustExist: true });
     const check = db.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new Error(`integrity check: ${String(check)}`);
     const schema = db.prepare<[], { value: number }>(`SELECT value FROM meta WHERE name = 'schema'`).get();

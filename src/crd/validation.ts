@@ -37,6 +37,7 @@ import {
   KUBE_API_APPROVED_ANNOTATION,
 } from './types.js';
 import { validateCABundle, validateWebhookService, validateWebhookURL, caBundleError } from './webhook.js';
+import { isPrintChar } from '../util/unicode-print.js';
 
 /** What the schema engine is told about the schema it checks. */
 export interface SchemaCheckContext {
@@ -361,8 +362,6 @@ function validateVersion(version: CustomResourceDefinitionVersion, path: string,
   return errs;
 }
 
-const isPrintable = (ch: string): boolean => ch === ' ' || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch);
-
 function deprecationWarningErrors(deprecated: boolean, warning: string | undefined): string[] {
   if (!deprecated && warning !== undefined) return ['can only be set for deprecated versions'];
   if (warning === undefined) return [];
@@ -376,7 +375,7 @@ function deprecationWarningErrors(deprecated: boolean, warning: string | undefin
     const cp = ch.codePointAt(0)!;
     if (cp >= 0xd800 && cp <= 0xdfff) invalidUTF8 = true;
     // unicode.IsPrint is checked first, so control characters report as non-printable.
-    if (!isPrintable(ch)) {
+    if (!isPrintChar(ch)) {
       errs.push(`must only contain printable UTF-8 characters; non-printable character found at index ${offset}`);
       break;
     }

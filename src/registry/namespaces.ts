@@ -20,6 +20,9 @@ export const namespaceSpec = (obj: JSONObject): JSONObject => {
 /** Ensures the initial namespaces exist (idempotent, on every start), as kube-apiserver's own client creates them. */
 export async function ensureInitialNamespaces(store: GenericStore): Promise<void> {
   for (const name of INITIAL_NAMESPACES) {
+    // Read first, as kube's system namespaces controller does: every start but the first finds them, and a create
+    // refused as AlreadyExists had built and checked the whole object (and its error) for nothing.
+    if (await store.find('', name)) continue;
     try {
       const obj: JSONObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
       store.type.strategy.admitBody?.(obj, 'Ignore', []);

@@ -11,6 +11,7 @@ import {
   nameValidatorFor,
   validateNamespaceName,
 } from './names.js';
+import { isPrintChar } from '../util/unicode-print.js';
 
 /**
  * Values whose Go rendering (%v / %#v) is not what a JSON value would print as (times, typed
@@ -307,9 +308,6 @@ export function compareGoStrings(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
-/** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-
 /** Printable ASCII (each character one byte): what managers are named with, accepted without a test per character. */
 const printableAscii = /^[\x20-\x7e]*$/;
 
@@ -319,7 +317,7 @@ export function validateFieldManager(manager: string, fldPath: string): FieldErr
   if (Buffer.byteLength(manager, 'utf8') > FIELD_MANAGER_MAX_LENGTH) errs.push(tooLong(fldPath, '', FIELD_MANAGER_MAX_LENGTH));
   let pos = 0;
   for (const ch of manager) {
-    if (!printable.test(ch)) {
+    if (!isPrintChar(ch)) {
       const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
       errs.push(invalid(fldPath, manager, `invalid character U+${code} (at position ${pos})`));
     }

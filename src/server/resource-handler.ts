@@ -27,6 +27,7 @@ import { decodeProtobufDeleteOptions, hasProtobufForm, isProtobufContentType } f
 import { APPLY_PATCH, patchTypeFor, type FieldValidation } from '../registry/patch.js';
 import type { RequestContext } from './context.js';
 import type { Creater } from '../registry/endpoint.js';
+import { isPrintChar } from '../util/unicode-print.js';
 
 interface EndpointOptions {
   /** Patch content types this endpoint accepts (custom resources refuse strategic merge patch). */
@@ -288,7 +289,7 @@ function fieldManagerErrors(fm: string): FieldError[] {
   if (Buffer.byteLength(fm) > 128) errs.push({ type: 'FieldValueTooLong', field: 'fieldManager', detail: 'may not be more than 128 bytes', badValue: fm });
   let i = 0;
   for (const ch of fm) {
-    if (!/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch)) {
+    if (!isPrintChar(ch)) {
       const cp = ch.codePointAt(0)!;
       errs.push(invalidField('fieldManager', fm, `invalid character U+${cp.toString(16).toUpperCase().padStart(4, '0')} (at position ${i})`));
     }

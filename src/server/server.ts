@@ -583,7 +583,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     }
     // How many objects each resource holds, once a minute: APF's list estimates and apiserver_storage_objects.
     const counts = (objectCounts = new ObjectCounts(registry, kv));
-    counts.start();
+    counts.start(kv instanceof CachedKVStore ? kv.firstLoad : undefined);
     controllers.push(counts);
     if (priorityAndFairness) {
       const dispatcher = (flowDispatcher = new Dispatcher(maxInFlight.readOnly + maxInFlight.mutating, mandatoryFlowControlConfiguration()));

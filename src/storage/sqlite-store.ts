@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase } from './sqlite-database.js';
 import type BetterSqlite3 from 'better-sqlite3';
 import { CompactionPolicy } from './compaction-policy.js';
 import { keyRange } from './key-range.js';
@@ -83,7 +83,7 @@ const COMPACTION_CHUNK = 5_000;
 export function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): SqliteStore {
   const inMemory = path === ':memory:' || path === '';
   if (!inMemory) createPrivateFile(path);
-  const db = new Database(path, { timeout: opts.busyTimeoutMs ?? 2_000 });
+  const db = openDatabase(path, { timeout: opts.busyTimeoutMs ?? 2_000 });
   try {
     applyPragmas(db, inMemory, opts.sync ?? 'full');
     ensureSchema(db);

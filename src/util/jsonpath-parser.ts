@@ -2,6 +2,7 @@
 // holding fields, `..`, `*`, `[i]`/`[a:b:c]` slices, `[x,y]` unions, `['a.b']` keys (which split at dots, as
 // in kube), `[?(@.x op v)]` filters, quoted text, numbers, booleans and the range/end identifiers. Error
 // messages are kube's; the parser follows its rune-by-rune scan so edge cases parse (or fail) the same.
+import { isPrintChar } from './unicode-print.js';
 
 export interface ListNode {
   type: 'list';
@@ -66,7 +67,7 @@ const FLOAT = /^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)$/;
 function goRuneName(r: string): string {
   const cp = r.codePointAt(0)!;
   const hex = cp.toString(16).toUpperCase().padStart(4, '0');
-  return /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(r) ? `U+${hex} '${r}'` : `U+${hex}`;
+  return isPrintChar(r) ? `U+${hex} '${r}'` : `U+${hex}`;
 }
 
 /** strconv.Atoi: decimal, optional sign, 64-bit range. */

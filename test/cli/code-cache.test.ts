@@ -22,7 +22,7 @@ __bundleImport('node:path').then((p) => {
 });
 `;
 
-/** Runs the bundle through runBundle in a fresh node, as dist/cli/crd-apiserver.js does; its printed line. */
+/** Runs the bundle through runBundle in a fresh node, as dist/cli/crd-apiserver.cjs does; its printed line. */
 async function runThrough(bundle: string, cache: string, ...args: string[]): Promise<Record<string, unknown>> {
   const entry = join(bundle, '..', 'entry.mjs');
   writeFileSync(entry, `import { runBundle } from ${JSON.stringify(loader)};\nrunBundle(${JSON.stringify(bundle)}, ${JSON.stringify(cache)});\n`);

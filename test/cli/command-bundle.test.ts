@@ -1,5 +1,5 @@
-// The command line as users run it is one bundled file (scripts/command-bundle.mjs; bin/crd-apiserver.js and
-// npm start run dist/cli/crd-apiserver.js, which runs dist/cli/crd-apiserver.bundle.cjs through V8's code cache:
+// The command line as users run it is one bundled file (scripts/command-bundle.mjs; bin/crd-apiserver.cjs and
+// npm start run dist/cli/crd-apiserver.cjs, which runs dist/cli/crd-apiserver.bundle.cjs through V8's code cache:
 // code-cache.test.ts). Bundled, every module's import.meta.url is the bundle's, so what the
 // server reads beside its code (the RBAC bootstrap policy, package.json, the console, the manifest worker) must
 // be found from the package root. This bundles the sources the same way, two directories below the root as
@@ -9,7 +9,7 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,11 +35,13 @@ test('the bundled command line serves: version, bootstrap RBAC policy, CRDs, con
   const version = await run(process.execPath, [bundle, '--version']);
   assert.match(version.stdout, /^crd-apiserver \d+\.\d+\.\d+ \(Kubernetes v1\.33\.\d+\)/);
 
-  // Run as dist/cli/crd-apiserver.js runs it: through the code-cache loader. The first start makes the cache, the
+  // Run as dist/cli/crd-apiserver.cjs runs it: through the code-cache loader. The first start makes the cache, the
   // second runs from it (on Node 20 a script from cached code cannot run import() itself: the loader's must serve).
-  const entry = join(dir, 'entry.mjs');
+  // The entry bundled as the build bundles it: CommonJS, finding the bundle and its cache beside itself.
+  const entry = join(dir, 'crd-apiserver.cjs');
+  await bundleCommand(join(root, 'src', 'cli', 'crd-apiserver.ts'), entry);
   const cache = join(dir, 'crd-apiserver.bundle.v8cache');
-  writeFileSync(entry, `import { runBundle } from ${JSON.stringify(new URL('../../src/util/code-cache.ts', import.meta.url).href)};\nrunBundle(${JSON.stringify(bundle)}, ${JSON.stringify(cache)});\n`);
+  assert.match((await run(process.execPath, [entry, '--version'])).stdout, /^crd-apiserver \d+\.\d+\.\d+ /);
   const data = mkdtempSync(join(tmpdir(), 'bundle-'));
   t.after(() => rmSync(data, { recursive: true, force: true }));
   const first = await serveBundle(t, entry, data);
@@ -67,7 +69,7 @@ test('the bundled command line serves: version, bootstrap RBAC policy, CRDs, con
 
 /** Starts `serve` through the entry, resolving once it has printed its kubeconfig line. */
 async function serveBundle(t: TestContext, entry: string, data: string): Promise<ChildProcess> {
-  const server = spawn(process.execPath, ['--import', 'tsx', entry, 'serve', '--data-dir', data, '--secure-port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, [entry, 'serve', '--data-dir', data, '--secure-port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   t.after(() => server.kill('SIGKILL'));
   let out = '';
   let err = '';

@@ -23,7 +23,7 @@ test('the published package holds what runs and nothing of the tests, benchmarks
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const { stdout } = await promisify(execFile)(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
   const files = new Set((JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path));
-  for (const f of ['package.json', 'README.md', 'bin/crd-apiserver.js', 'policy/rbac-bootstrap', 'scripts/console-bundle.mjs', 'scripts/command-bundle.mjs', 'scripts/build.mjs', 'console/main.tsx', 'src/index.ts']) {
+  for (const f of ['package.json', 'README.md', 'bin/crd-apiserver.cjs', 'policy/rbac-bootstrap', 'scripts/console-bundle.mjs', 'scripts/command-bundle.mjs', 'scripts/build.mjs', 'console/main.tsx', 'src/index.ts']) {
     assert.ok([...files].some((p) => p === f || p.startsWith(`${f}/`)), `${f} is in the package`);
   }
   for (const p of files) {
@@ -31,7 +31,7 @@ test('the published package holds what runs and nothing of the tests, benchmarks
     assert.doesNotMatch(p, /\.v8cache$/, `${p} (a local code cache) is not published`);
   }
   if (built) {
-    for (const f of ['dist/index.js', 'dist/cli/crd-apiserver.js', 'dist/cli/crd-apiserver.bundle.cjs', 'dist/testing/entry.js', 'dist/testing/testing.bundle.cjs', 'dist/util/manifest-worker.js']) {
+    for (const f of ['dist/index.js', 'dist/cli/crd-apiserver.cjs', 'dist/cli/crd-apiserver.bundle.cjs', 'dist/testing/entry.js', 'dist/testing/testing.bundle.cjs', 'dist/util/manifest-worker.js']) {
       assert.ok(files.has(f), `${f} is in the package`);
     }
   }

@@ -14,19 +14,23 @@ export const AUTO_UPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupda
 /** The policy files: beside src/ in the repository, and beside dist/ in a build (both three levels up). */
 export const BOOTSTRAP_POLICY_DIR = new URL('policy/rbac-bootstrap/', PACKAGE_ROOT);
 
-let parsed: Record<string, unknown> | undefined;
+/** policy.json: each policy file's v1 List, by file name. */
+const readPolicyJson = (): Record<string, unknown> => JSON.parse(readFileSync(new URL('policy.json', BOOTSTRAP_POLICY_DIR), 'utf8')) as Record<string, unknown>;
 
-/** The items of one policy file, as the server writes them: no creationTimestamp, `rules: null` as []. */
-export function readPolicyFile(name: string): JSONObject[] {
-  parsed ??= JSON.parse(readFileSync(new URL('policy.json', BOOTSTRAP_POLICY_DIR), 'utf8')) as Record<string, unknown>;
+/** One file's items from policy.json, as the server writes them: no creationTimestamp, `rules: null` as []. Changes the parsed items. */
+function policyItems(parsed: Record<string, unknown>, name: string): JSONObject[] {
   const list = parsed[name];
   const items = isObject(list) && Array.isArray(list['items']) ? (list['items'] as JSONObject[]) : [];
-  return items.map((item) => {
-    const obj = structuredClone(item);
+  for (const obj of items) {
     if (isObject(obj['metadata'])) delete obj['metadata']['creationTimestamp'];
     if (obj['kind'] === 'ClusterRole' || obj['kind'] === 'Role') obj['rules'] ??= [];
-    return obj;
-  });
+  }
+  return items;
+}
+
+/** The items of one policy file, as the server writes them (read anew: the caller's to change). */
+export function readPolicyFile(name: string): JSONObject[] {
+  return policyItems(readPolicyJson(), name);
 }
 
 /** Which file holds what, as kube splits them: its own policy, then the controllers' (system:controller:*). */
@@ -49,13 +53,18 @@ const deepFreeze = <T>(v: T): T => {
 
 /** Read once and frozen: callers that change what they get have copies (structuredClone's are not frozen). */
 let cache: Readonly<BootstrapPolicy> | undefined;
-const policy = (): Readonly<BootstrapPolicy> =>
-  (cache ??= deepFreeze({
-    clusterRoles: POLICY_FILES.clusterRoles.flatMap((f) => readPolicyFile(f)),
-    clusterRoleBindings: POLICY_FILES.clusterRoleBindings.flatMap((f) => readPolicyFile(f)),
-    roles: POLICY_FILES.roles.flatMap((f) => readPolicyFile(f)),
-    roleBindings: POLICY_FILES.roleBindings.flatMap((f) => readPolicyFile(f)),
+/** Parsed once, each file's items taken as parsed (a copy of each was half of a restart's cost of reading the policy). */
+function policy(): Readonly<BootstrapPolicy> {
+  if (cache) return cache;
+  const parsed = readPolicyJson();
+  const items = (files: readonly string[]): JSONObject[] => files.flatMap((f) => policyItems(parsed, f));
+  return (cache = deepFreeze({
+    clusterRoles: items(POLICY_FILES.clusterRoles),
+    clusterRoleBindings: items(POLICY_FILES.clusterRoleBindings),
+    roles: items(POLICY_FILES.roles),
+    roleBindings: items(POLICY_FILES.roleBindings),
   }));
+}
 
 /** The whole bootstrap policy, as the server creates it (fresh copies). */
 export function bootstrapPolicy(): BootstrapPolicy {

@@ -6,6 +6,7 @@ import type { Overload } from '../decls.js';
 import type { CelType } from '../types.js';
 import { CelError, CelMap, CelObject, OpaqueValue, type Val } from '../values.js';
 import { codePointLength, isJsonBacked, maybeNoSuchOverload } from '../value-ops.js';
+import { isPrintChar } from '../../util/unicode-print.js';
 
 export { maybeNoSuchOverload, noSuchOverload } from '../value-ops.js';
 
@@ -121,12 +122,10 @@ export function toIndex(v: bigint): number {
 // ---------------------------------------------------------------------------------------------
 // Go's strconv.Quote.
 
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
-
 /** unicode.IsPrint / strconv.IsPrint: graphic characters and the ASCII space. */
 function isPrint(cp: number, ch: string): boolean {
   if (cp <= 0xff) return (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa1 && cp <= 0xff && cp !== 0xad);
-  return PRINTABLE.test(ch);
+  return isPrintChar(ch);
 }
 
 const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');

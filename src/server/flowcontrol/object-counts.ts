@@ -11,19 +11,25 @@ export class ObjectCounts {
   private counts = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | undefined;
+  private stopped = false;
 
   constructor(
     private readonly registry: ApiRegistry,
     private readonly kv: KVStore,
   ) {}
 
-  start(): void {
-    void this.refresh();
+  /**
+   * Counts once `after` settles (a watch cache's first load: then from memory, not by a count query per resource
+   * at start-up, ahead of the first requests), then once a minute.
+   */
+  start(after: Promise<unknown> = Promise.resolve()): void {
+    void after.then(() => (this.stopped ? undefined : this.refresh()));
     this.timer = setInterval(() => void this.refresh(), REFRESH_MS);
     this.timer.unref();
   }
 
   stop(): void {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
   }
 
