@@ -4,7 +4,6 @@
 // from the declarations the v3 documents use, in v2 form. Served by kube-openapi's handler: JSON or
 // gnostic protobuf by Accept, ETag (sha512 of the JSON, shared by both forms), 304 on If-None-Match.
 
-import { gzipSync } from 'node:zlib';
 import type { ServedResource } from '../api/resource.js';
 import { BUILTIN_KINDS } from '../apis/index.js';
 import { goJSON, sha512HexUpper } from './discovery-json.js';
@@ -16,6 +15,9 @@ import { openapiV2Paths } from './openapi-v2-paths.js';
 import { openapiV2Protobuf } from './openapi-v2-protobuf.js';
 import { kindSchemaV2, listSchemaV2 } from './openapi-v2-schema.js';
 import { withSelectableFields } from './openapi-schema.js';
+import { lazyBuiltin } from '../util/lazy-builtin.js';
+
+const zlib = lazyBuiltin<typeof import('node:zlib')>('node:zlib');
 
 export interface OpenAPIV2Document {
   swagger: '2.0';
@@ -125,7 +127,7 @@ export function serveOpenAPIV2(
     const body = json ? published.json : published.protobuf;
     if (!acceptsGzip(request.acceptEncoding) || Buffer.byteLength(body) < GZIP_MIN_SIZE) return { status: 200, headers, body };
     const form = json ? 'json' : 'protobuf';
-    const gzipped = (published.gzipped[form] ??= gzipSync(body));
+    const gzipped = (published.gzipped[form] ??= zlib().gzipSync(body));
     return { status: 200, headers: { ...headers, 'Content-Encoding': 'gzip' }, body: gzipped };
   }
   return { status: 406, headers: { Vary: vary } };

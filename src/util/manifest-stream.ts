@@ -3,8 +3,9 @@
 // CRDs projects ship (4 MB for 20 of the corpus's), and it needs no state of the caller's. One worker serves
 // the process's readings one after another and ends once idle for a while, so a test file that starts several
 // environments parses with a warmed-up parser; it never keeps the process alive.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { PACKAGE_ROOT } from './package-root.js';
+import { lazyBuiltin } from './lazy-builtin.js';
 import { defaultManifestCacheDir, type ManifestText } from './manifest-cache.js';
 
 export type { ManifestText } from './manifest-cache.js';
@@ -30,8 +31,11 @@ type Event = { docs: ManifestText[] } | { done: true } | { error: unknown };
 /** How long the worker waits for another reading before it ends. */
 const IDLE_MS = 10_000;
 
+const workerThreads = lazyBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
+
 /** The worker, from dist/; under tsx (the tests) it is TypeScript, and Node 20 gives a worker none of tsx's hooks. */
 function startWorker(): Worker {
+  const { Worker } = workerThreads();
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('dist/util/manifest-worker.js', PACKAGE_ROOT));
   const worker = JSON.stringify(new URL('./manifest-worker.ts', import.meta.url).href);
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
