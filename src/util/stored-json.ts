@@ -118,15 +118,44 @@ export function storedLabels(text: string, metadataOpen: number): Readonly<Recor
 
 /**
  * apiVersion, kind and metadata of stored JSON, parsed without the rest (a CRD's metadata is a few KB of its
- * hundreds); undefined when they cannot be read so.
+ * hundreds); with `metadataKeys`, only those members of the metadata (not its managedFields and annotations, often
+ * most of it). undefined when they cannot be read so.
  */
-export function storedHead(text: string): JSONObject | undefined {
+export function storedHead(text: string, metadataKeys?: ReadonlySet<string>): JSONObject | undefined {
   const apiVersion = memberText(text, 0, 'apiVersion');
   const kind = memberText(text, 0, 'kind');
-  const metadata = memberText(text, 0, 'metadata');
+  const metadata = metadataKeys ? membersText(text, memberAt(text, 0, 'metadata'), metadataKeys) : memberText(text, 0, 'metadata');
   if (!apiVersion || !kind || !metadata) return undefined;
   const head = parseJSON(`{"apiVersion":${apiVersion},"kind":${kind},"metadata":${metadata}}`);
   return isObject(head) ? head : undefined;
+}
+
+/**
+ * The compact JSON object whose `{` is at `open` with only the members named in `keys`, as text; null or undefined
+ * as memberAt answers (no object, or not compact JSON as expected).
+ */
+function membersText(text: string, open: number | null | undefined, keys: ReadonlySet<string>): string | null | undefined {
+  if (typeof open !== 'number') return open;
+  if (text.charCodeAt(open) !== 0x7b /* { */) return undefined;
+  let i = open + 1;
+  if (text.charCodeAt(i) === 0x7d /* } */) return '{}';
+  let out = '{';
+  for (;;) {
+    if (text.charCodeAt(i) !== 0x22 /* " */) return undefined;
+    const member = i;
+    const keyEnd = closingQuote(text, i);
+    const raw = text.slice(i + 1, keyEnd);
+    const kept = keys.has(raw.includes('\\') ? (JSON.parse(text.slice(i, keyEnd + 1)) as string) : raw);
+    i = keyEnd + 1;
+    if (text.charCodeAt(i) !== 0x3a /* : */) return undefined;
+    const end = valueEnd(text, ++i);
+    if (end < 0) return undefined;
+    if (kept) out += (out.length > 1 ? ',' : '') + text.slice(member, end);
+    const c = text.charCodeAt(end);
+    if (c === 0x7d /* } */) return `${out}}`;
+    if (c !== 0x2c /* , */) return undefined;
+    i = end + 1;
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
 import { configMapKind } from '../../src/apis/core/v1/config-map.js';
 import { crdKind } from '../../src/apis/apiextensions/v1/custom-resource-definition.js';
 import { metadataSource } from '../../src/controllers/garbage-collector/metadata-source.js';
-import { gcView } from '../../src/controllers/garbage-collector/garbage-collector.js';
+import { GC_METADATA, gcView } from '../../src/controllers/garbage-collector/garbage-collector.js';
 import type { JSONObject } from '../../src/util/json.js';
 import { cronTab } from '../crd/helpers.js';
 
@@ -28,12 +28,16 @@ test('metadataSource lists what decoding and gcView give, without the rest of ea
   await crds.create('', cronTab() as unknown as JSONObject);
   for (const store of [configMaps, crds]) {
     const full = (await store.list({ namespace: '' })).items;
-    const listed = (await metadataSource(store).list({ namespace: '' })).items;
-    assert.equal(listed.length, full.length);
-    listed.forEach((o, i) => {
-      assert.deepEqual(gcView(o), gcView(full[i]!));
-      assert.deepEqual(Object.keys(o).sort(), ['apiVersion', 'kind', 'metadata'], 'nothing but the head was decoded');
-    });
+    for (const keys of [undefined, GC_METADATA]) {
+      const listed = (await metadataSource(store, keys).list({ namespace: '' })).items;
+      assert.equal(listed.length, full.length);
+      listed.forEach((o, i) => {
+        assert.deepEqual(gcView(o), gcView(full[i]!));
+        assert.deepEqual(Object.keys(o).sort(), ['apiVersion', 'kind', 'metadata'], 'nothing but the head was decoded');
+        // With the collector's keys, nothing else of the metadata (managedFields, labels) was either.
+        if (keys) assert.deepEqual(Object.keys(o['metadata'] as JSONObject).filter((k) => !(GC_METADATA as readonly string[]).includes(k)), []);
+      });
+    }
   }
 
   // Stored at another version: decoded (and converted) as a read would.

@@ -2,7 +2,8 @@
 // what decoding gives (labels or {}), or undefined (decode instead), whatever else the metadata holds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { memberText, objectEnd, storedLabels } from '../../src/util/stored-json.js';
+import { memberText, objectEnd, storedHead, storedLabels } from '../../src/util/stored-json.js';
+import { prng } from '../prng.js';
 import { closingQuote } from '../../src/util/json-depth.js';
 
 const PREFIX = '{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":';
@@ -67,4 +68,31 @@ test('closingQuote finds the end of any JSON string, escaped quotes and backslas
   }
   assert.equal(closingQuote('"abc', 0), 4);
   assert.equal(closingQuote('"ab\\"', 0), 5);
+});
+
+test('storedHead with metadata keys gives those members of what decoding gives', () => {
+  const rand = prng(7);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const strings = ['a', 'with "quotes"', 'back\\slash', '}{][,:', 'caf\u00e9 \u{1f600}', ''];
+  const value = (depth: number): unknown => {
+    const r = rand();
+    if (depth > 2 || r < 0.3) return pick(strings);
+    if (r < 0.4) return Math.floor(rand() * 1e6) - 5e5;
+    if (r < 0.45) return pick([true, false, null]);
+    if (r < 0.7) return Array.from({ length: Math.floor(rand() * 3) }, () => value(depth + 1));
+    return Object.fromEntries(Array.from({ length: Math.floor(rand() * 3) }, (_, i) => [`k${i}${pick(strings)}`, value(depth + 1)]));
+  };
+  const names = ['name', 'namespace', 'uid', 'resourceVersion', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'deletionTimestamp', 'managedFields', 'a"b', 'x}'];
+  const keys = new Set(['name', 'uid', 'ownerReferences', 'finalizers', 'deletionTimestamp', 'a"b']);
+  for (let n = 0; n < 500; n++) {
+    const metadata = Object.fromEntries(names.filter(() => rand() < 0.6).map((k) => [k, value(0)]));
+    const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { x: value(0) } };
+    const text = JSON.stringify(obj);
+    const want = { apiVersion: 'v1', kind: 'ConfigMap', metadata: Object.fromEntries(Object.entries(metadata).filter(([k]) => keys.has(k))) };
+    assert.deepEqual(storedHead(text, keys), want, text);
+    assert.deepEqual(storedHead(text), { apiVersion: 'v1', kind: 'ConfigMap', metadata }, text);
+  }
+  // An empty metadata object, and one that is not an object.
+  assert.deepEqual(storedHead('{"apiVersion":"v1","kind":"K","metadata":{}}', keys), { apiVersion: 'v1', kind: 'K', metadata: {} });
+  assert.equal(storedHead('{"apiVersion":"v1","kind":"K","metadata":"x"}', keys), undefined);
 });

@@ -77,7 +77,7 @@ export class GarbageCollector {
     const starting: Promise<void>[] = [];
     for (const [prefix, store] of current) {
       if (this.watched.has(prefix)) continue;
-      const informer = new Informer(metadataSource(store), {
+      const informer = new Informer(metadataSource(store, GC_METADATA), {
         name: `gc ${prefix}`,
         transform: gcView,
         compact: gcCompact,
@@ -284,8 +284,11 @@ export class GarbageCollector {
   }
 }
 
-/** The metadata the collector's handlers read (kube's collector uses metadata-only informers): its informers over every resource keep no more. */
-const GC_METADATA = ['name', 'namespace', 'uid', 'resourceVersion', 'ownerReferences', 'finalizers', 'deletionTimestamp'] as const;
+/**
+ * The metadata the collector's handlers read (kube's collector uses metadata-only informers): its informers over every
+ * resource keep no more, and their lists read no more of the stored objects.
+ */
+export const GC_METADATA = ['name', 'namespace', 'uid', 'resourceVersion', 'ownerReferences', 'finalizers', 'deletionTimestamp'] as const;
 export function gcView(obj: JSONObject): JSONObject {
   const meta = metaOf(obj) as JSONObject;
   const kept: JSONObject = {};

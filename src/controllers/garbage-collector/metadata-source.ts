@@ -8,7 +8,12 @@ import { storedHead } from '../../util/stored-json.js';
 import { gvString } from '../../api/resource.js';
 import type { JSONObject } from '../../util/json.js';
 
-export function metadataSource(store: GenericStore): InformerSource {
+/**
+ * A source whose lists give each object's apiVersion, kind and, of its metadata, the members named in `metadataKeys`
+ * (all of them when absent); an object stored at another version is decoded whole.
+ */
+export function metadataSource(store: GenericStore, metadataKeys?: readonly string[]): InformerSource {
+  const keys = metadataKeys && new Set(metadataKeys);
   const { group, version } = store.type.served;
   const apiVersion = gvString(group, version);
   return {
@@ -16,7 +21,7 @@ export function metadataSource(store: GenericStore): InformerSource {
       const r = await store.listKV(opts);
       const items: JSONObject[] = [];
       for (const kv of r.items) {
-        const head = storedHead(kv.value);
+        const head = storedHead(kv.value, keys);
         // Stored at another version (the storage version moved since): its conversion decides its apiVersion.
         if (head && head['apiVersion'] === apiVersion) {
           metaOf(head).resourceVersion = String(kv.modRevision);
