@@ -98,10 +98,26 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Use of insecure cipher '${name}' detected.\n`);
   }
   const started = process.hrtime.bigint();
+  // Stopped by SIGINT or SIGTERM once the listeners are open: a client may have seen /readyz answer before serve()
+  // has returned (it still writes the kubeconfig), and a signal then waits for it, then closes as later ones do.
+  // Before the listeners open, a signal ends the process as Node's default does.
+  let served: Awaited<ReturnType<typeof serve>> | undefined;
+  let stopRequested = false;
+  let stopping = false;
+  const stop = (): void => {
+    stopRequested = true;
+    if (stopping || !served) return;
+    stopping = true;
+    void served.close().then(() => process.exit(0));
+  };
   const s = await serve({
     dataDir: args.flags.get('data-dir') ?? './.crd-apiserver',
-    // Listening: the bundle's loader may keep the code compiled so far (util/code-cache.ts).
-    onListening: () => (process as NodeJS.EventEmitter).emit(STARTED_EVENT),
+    onListening: () => {
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+      // Listening: the bundle's loader may keep the code compiled so far (util/code-cache.ts).
+      (process as NodeJS.EventEmitter).emit(STARTED_EVENT);
+    },
     securePort: port('secure-port', 6443)!,
     insecurePort: port('insecure-port'),
     bindAddress: args.flags.get('bind-address') ?? '127.0.0.1',
@@ -153,15 +169,11 @@ async function main(argv: string[]): Promise<number> {
     },
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    void s.close().then(() => process.exit(0));
-  };
-  // Before the lines that tell a caller it is serving: a signal right after them stops it cleanly.
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  served = s;
+  if (stopRequested) {
+    stop();
+    return -1;
+  }
   process.stdout.write(`crd-apiserver serving on ${s.server.secureUrl}${s.server.insecureUrl ? ` and ${s.server.insecureUrl}` : ''} (ready in ${ms.toFixed(0)} ms)\n`);
   process.stdout.write(`export KUBECONFIG=${s.kubeconfigPath}\n`);
   return -1; // keep running
