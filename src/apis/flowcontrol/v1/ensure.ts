@@ -11,18 +11,27 @@ import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEM
 
 const specOf = (o: JSONObject): JSONObject => (isObject(o['spec']) ? (o['spec'] as JSONObject) : {});
 
+/** Bootstrap objects' defaulted specs: they are constants, compared on every start and every pass (once a minute). */
+const defaultedSpecs = new WeakMap<JSONObject, JSONObject>();
+
+/** The bootstrap object's spec defaulted, shared: read-only. */
 function defaulted(o: JSONObject, setDefaults: (obj: JSONObject) => void): JSONObject {
-  const copy = structuredClone(o);
-  setDefaults(copy);
-  return specOf(copy);
+  let spec = defaultedSpecs.get(o);
+  if (!spec) {
+    const copy = structuredClone(o);
+    setDefaults(copy);
+    defaultedSpecs.set(o, (spec = specOf(copy)));
+  }
+  return spec;
 }
 
 /** The bootstrap object's defaulted spec against the actual one; the exempt level's `exempt` values are the operator's. */
 function priorityLevelSpecEqualish(bootstrap: JSONObject, actual: JSONObject): boolean {
-  const want = defaulted(bootstrap, setPriorityLevelDefaults);
+  let want = defaulted(bootstrap, setPriorityLevelDefaults);
   const have = specOf(actual);
   if ((bootstrap['metadata'] as JSONObject)['name'] === 'exempt') {
     if (!isObject(have['exempt'])) return false;
+    want = { ...want };
     want['exempt'] = { ...(want['exempt'] as JSONObject), nominalConcurrencyShares: have['exempt']['nominalConcurrencyShares'], lendablePercent: have['exempt']['lendablePercent'] };
   }
   return semanticEqual(PriorityLevelConfigurationSpec, want, have);
