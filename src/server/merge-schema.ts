@@ -13,7 +13,7 @@ import { goZero } from '../api/go-zero.js';
 import { FieldManager } from '../registry/field-manager/field-manager.js';
 import type { JSONObject } from '../util/json.js';
 import { Scale } from '../apis/autoscaling/v1/scale.js';
-import { DEFINITIONS, TYPE_META_PROPERTIES } from './openapi-definitions.js';
+import { openapiDefinitions, TYPE_META_PROPERTIES } from './openapi-definitions.js';
 import { publishedStructs, structDefinition, structDefinitionName } from './openapi-struct.js';
 import { publishedObjectSchema } from './openapi-schema.js';
 import { definitionName } from './openapi.js';
@@ -21,7 +21,7 @@ import { definitionName } from './openapi.js';
 let metaTypes: TypeDef[] | undefined;
 /** The shared definitions' types, converted once. */
 function sharedTypes(): TypeDef[] {
-  metaTypes ??= typeDefsFromOpenAPI(Object.fromEntries(Object.entries(DEFINITIONS).map(([name, d]) => [name, d.schema])));
+  metaTypes ??= typeDefsFromOpenAPI(Object.fromEntries(Object.entries(openapiDefinitions()).map(([name, d]) => [name, d.schema])));
   return metaTypes;
 }
 

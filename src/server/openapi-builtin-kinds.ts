@@ -2,7 +2,7 @@
 // when declared, and the structs they hold), as kube publishes its Go types: the same in /openapi/v2
 // (converted) and in the group-version's /openapi/v3 document.
 import type { KindDeclaration } from '../apis/kind.js';
-import { DEFINITIONS, TYPE_META_PROPERTIES } from './openapi-definitions.js';
+import { openapiDefinitions, TYPE_META_PROPERTIES } from './openapi-definitions.js';
 import { declaredInFull, publishedStructs, structDefinition, structDefinitionName } from './openapi-struct.js';
 import { gvkExtension, type Schema } from './openapi-schema.js';
 
@@ -17,7 +17,7 @@ export function builtinKindDefinitions(k: Pick<KindDeclaration, 'object' | 'list
   const out: Record<string, Schema> = {};
   for (const s of publishedStructs(roots)) {
     const name = structDefinitionName(s)!;
-    if (!DEFINITIONS[name]) out[name] = structDefinition(s, TYPE_META_PROPERTIES);
+    if (!openapiDefinitions()[name]) out[name] = structDefinition(s, TYPE_META_PROPERTIES);
   }
   const { group, version, kind, listKind } = k.served;
   out[structDefinitionName(k.object)!]!['x-kubernetes-group-version-kind'] = gvkExtension([{ group, version, kind }]);

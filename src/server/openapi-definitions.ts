@@ -576,13 +576,18 @@ const CUSTOM_TYPES: Record<string, Definition> = Object.fromEntries(
   Object.entries(CUSTOM_TYPE_DOCS).map(([name, description]) => [`${APIEXTENSIONS_V1}.${name}`, { schema: { description }, deps: [] }]),
 );
 
-export const DEFINITIONS: Record<string, Definition> = {
-  ...UNDECLARED,
-  ...CUSTOM_TYPES,
-  ...Object.fromEntries(
-    publishedStructs(PUBLISHED_TYPES).map((s) => {
-      const schema = structDefinition(s, TYPE_META_PROPERTIES);
-      return [structDefinitionName(s)!, { schema, deps: [...refsOf(schema)].sort() }];
-    }),
-  ),
-};
+let definitions: Record<string, Definition> | undefined;
+
+/** Every definition by name, built on first use (not as the module loads: a start that serves no OpenAPI needs none). */
+export function openapiDefinitions(): Record<string, Definition> {
+  return (definitions ??= {
+    ...UNDECLARED,
+    ...CUSTOM_TYPES,
+    ...Object.fromEntries(
+      publishedStructs(PUBLISHED_TYPES).map((s) => {
+        const schema = structDefinition(s, TYPE_META_PROPERTIES);
+        return [structDefinitionName(s)!, { schema, deps: [...refsOf(schema)].sort() }];
+      }),
+    ),
+  });
+}

@@ -4,7 +4,7 @@
 // their sibling description (no allOf wrapper), and no defaults.
 
 import type { KindDeclaration } from '../apis/kind.js';
-import { DEFINITIONS } from './openapi-definitions.js';
+import { openapiDefinitions } from './openapi-definitions.js';
 import { builtinKindDefinitions } from './openapi-builtin-kinds.js';
 import { gvkExtension, type Schema } from './openapi-schema.js';
 import { registeredKinds } from './openapi.js';
@@ -49,7 +49,7 @@ export function v2Refs(value: unknown, out = new Set<string>()): Set<string> {
 
 /** A built-in type's v2 definition by name, with the group-version-kinds kube's namer gives registered types. */
 export function builtinDefinitionV2(name: string): Schema | undefined {
-  const def = DEFINITIONS[name];
+  const def = openapiDefinitions()[name];
   if (!def) return undefined;
   const schema = v2FromV3(def.schema) as Schema;
   const kinds = registeredKinds(name);

@@ -12,7 +12,7 @@ import { compareKubeVersions } from '../api/versions.js';
 import { goJSON, sha512HexUpper } from './discovery-json.js';
 import { stringifyJSON } from '../util/json-int64.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { DEFINITIONS } from './openapi-definitions.js';
+import { openapiDefinitions } from './openapi-definitions.js';
 import { builtinKindDefinitions } from './openapi-builtin-kinds.js';
 import { BUILTIN_KINDS } from '../apis/index.js';
 import { type GVK, type Schema, gvkExtension, publishedListSchema, publishedObjectSchema, withSelectableFields } from './openapi-schema.js';
@@ -464,8 +464,8 @@ function components(own: Record<string, Schema>, paths: Record<string, Schema>):
   while (pending.size > 0) {
     const [name] = pending;
     pending.delete(name!);
-    if (schemas[name!] || !DEFINITIONS[name!]) continue;
-    const def = DEFINITIONS[name!]!;
+    if (schemas[name!] || !openapiDefinitions()[name!]) continue;
+    const def = openapiDefinitions()[name!]!;
     const schema = structuredClone(def.schema);
     const kinds = registeredKinds(name!);
     if (kinds) schema['x-kubernetes-group-version-kind'] = gvkExtension(kinds);

@@ -13,7 +13,7 @@ import { typedOrder } from '../../src/registry/typed-order.js';
 import { protobufKind, messageOf } from '../../src/server/protobuf-types.js';
 import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
 import { groupPriorityMinimum } from '../../src/server/discovery.js';
-import { DEFINITIONS } from '../../src/server/openapi-definitions.js';
+import { openapiDefinitions } from '../../src/server/openapi-definitions.js';
 import { definitionName, openapiV3GroupVersion } from '../../src/server/openapi.js';
 import { publishedStructs, structDefinitionName } from '../../src/server/openapi-struct.js';
 
@@ -153,7 +153,7 @@ test('OpenAPI: published Go types derive their definitions, and every reference 
     'ValidationRule',
   ]);
   for (const s of structs) {
-    const def = DEFINITIONS[structDefinitionName(s)!];
+    const def = openapiDefinitions()[structDefinitionName(s)!];
     assert.ok(def, s.name);
     const props = def.schema['properties'] as Record<string, Record<string, unknown>>;
     assert.deepEqual(Object.keys(props), [...(s.typeMeta ? ['kind', 'apiVersion'] : []), ...s.fields.map((f) => f.json)], s.name);
@@ -162,13 +162,13 @@ test('OpenAPI: published Go types derive their definitions, and every reference 
       assert.equal(props[f.json]!['x-kubernetes-patch-merge-key'], f.patchMergeKey, `${s.name}.${f.json}`);
     }
   }
-  for (const [name, def] of Object.entries(DEFINITIONS)) {
-    for (const dep of def.deps) assert.ok(DEFINITIONS[dep], `${name} references ${dep}`);
+  for (const [name, def] of Object.entries(openapiDefinitions())) {
+    for (const dep of def.deps) assert.ok(openapiDefinitions()[dep], `${name} references ${dep}`);
     const refs = JSON.stringify(def.schema).match(/#\/components\/schemas\/[^"]+/g) ?? [];
     assert.deepEqual([...new Set(refs.map((r) => r.slice('#/components/schemas/'.length)))].sort(), def.deps, name);
   }
   // As kube publishes ObjectMeta.ownerReferences (the +listType=map, +listMapKey=uid and patch tags).
-  const owners = (DEFINITIONS['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']!.schema['properties'] as Record<string, Record<string, unknown>>)['ownerReferences']!;
+  const owners = (openapiDefinitions()['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']!.schema['properties'] as Record<string, Record<string, unknown>>)['ownerReferences']!;
   assert.deepEqual(
     Object.fromEntries(Object.entries(owners).filter(([k]) => k.startsWith('x-'))),
     { 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-list-type': 'map', 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge' },
