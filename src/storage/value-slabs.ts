@@ -234,6 +234,17 @@ export function asciiBytes(kv: KeyValue): AsciiBytes | undefined {
   return { buf: b.slab.buf, start: b.start, length: b.bytes + shared.buf.length, shared: shared.buf, sharedAt: b.sharedAt };
 }
 
+/**
+ * Where kv's value is as UTF-8 bytes in a slab now (an ASCII value's, shared part and all, as asciiBytes;
+ * a UTF-8 one's, never shared), or undefined (not in a slab, or text with a lone surrogate).
+ */
+export function utf8Bytes(kv: KeyValue): AsciiBytes | undefined {
+  const b = base(kv);
+  if (!(b instanceof SlabValue)) return undefined;
+  if (b.enc === UTF8) return { buf: b.slab.buf, start: b.start, length: b.bytes };
+  return asciiBytes(b);
+}
+
 /** Copies the value's text [from, to) as bytes to target at `off`; returns how many. */
 export function copyAscii(b: AsciiBytes, target: Buffer, off: number, from: number, to: number): number {
   const { shared } = b;

@@ -1,0 +1,58 @@
+// A cached value's labels for the label index, read from its bytes in the slabs (labelPairsOfBytes) rather
+// than from its text, which would be a fresh string of the whole value (~1.5 KB) per object read.
+import { jsonValueEnd, labelPairsOfBytes, type LabelPairs } from '../util/stored-json-bytes.js';
+import { labelsOfStored } from '../util/stored-json.js';
+import type { KeyValue } from './types.js';
+import { copyAscii, utf8Bytes } from './value-slabs.js';
+
+/** Where a value with a shared part is put together to be read: reused, grown up to JOINED_MAX. */
+let joined = Buffer.allocUnsafeSlow(16 * 1024);
+/** Larger values with a shared part are read from their text, not kept a scratch buffer of their size. */
+const JOINED_MAX = 1024 * 1024;
+
+/** Whether each shared part is one whole JSON array or object, told once per part. */
+const whole = new WeakMap<Buffer, boolean>();
+
+function wholeValue(shared: Buffer): boolean {
+  let known = whole.get(shared);
+  if (known === undefined) whole.set(shared, (known = jsonValueEnd(shared, 0, shared.length) === shared.length));
+  return known;
+}
+
+/** kv's labels read from its bytes in a slab; undefined when they are not in a slab or must be read from the text. */
+export function labelPairsInSlab(kv: KeyValue): LabelPairs | undefined {
+  const at = utf8Bytes(kv);
+  if (at === undefined) return undefined;
+  const { shared } = at;
+  if (shared === undefined) return labelPairsOfBytes(at.buf, at.start, at.start + at.length);
+  // The shared part (managedFields) sits inside metadata, which is read to its end. Where it is one whole
+  // JSON value (as written, always), the slab's bytes are read with the walk stepping over it.
+  const slabEnd = at.start + at.length - shared.length;
+  if (wholeValue(shared)) {
+    const pairs = labelPairsOfBytes(at.buf, at.start, slabEnd, at.start + at.sharedAt!);
+    if (pairs !== undefined) return pairs;
+  }
+  // Otherwise one copy of the whole value (~1.5 KB, native) to read.
+  if (at.length > JOINED_MAX) return undefined;
+  if (joined.length < at.length) joined = Buffer.allocUnsafeSlow(Math.min(JOINED_MAX, Math.max(at.length, joined.length * 2)));
+  copyAscii(at, joined, 0, 0, at.length);
+  return labelPairsOfBytes(joined, 0, at.length);
+}
+
+/** labelsOfStored's labels as pairs. */
+export function pairsOf(labels: Readonly<Record<string, string>>): LabelPairs {
+  const out: string[] = [];
+  for (const name in labels) out.push(name, labels[name]!);
+  return out;
+}
+
+/**
+ * The labels a selector would see, read from the stored value (labelsOfStored), as pairs; undefined when
+ * they cannot be read without decoding the object. From the slab's bytes where they read plainly.
+ */
+export function storedLabelPairs(kv: KeyValue): LabelPairs | undefined {
+  const fast = labelPairsInSlab(kv);
+  if (fast !== undefined) return fast;
+  const labels = labelsOfStored(kv.value);
+  return labels === undefined ? undefined : pairsOf(labels);
+}

@@ -1,0 +1,263 @@
+// metadata.labels read straight from a stored object's bytes (ASCII or UTF-8 JSON), as labelsOfStored
+// (stored-json.ts) reads them from its text, without making the value a string: the watch cache's label
+// index reads the labels of every object of a resource (a million of ~1.5 KB), and decoding each value to
+// read ~100 bytes of it made a gigabyte of short-lived strings. Only label names and values become strings,
+// interned (62,500 objects with the same value share one).
+//
+// The reader takes only the plain layout JSON.stringify writes: compact, label strings of printable ASCII
+// without escapes, no duplicate label names. Anything else gives undefined and the caller reads the text
+// (labelsOfStored), so what this returns is always what that would. Everything labelsOfStored checks is
+// checked here too, more strictly: the members before `metadata` (each value must end), the whole metadata
+// object (memberAt finds its end before looking inside), and the labels object's JSON.
+
+/** Label names and values, flat: name, value, name, value, … (no name twice). */
+export type LabelPairs = readonly string[];
+
+/** No labels (no metadata, no labels member, `"labels":null`). */
+export const NO_LABEL_PAIRS: LabelPairs = Object.freeze([]);
+
+/** Buffer's latin1Slice (Buffer.toString('latin1', …) without its argument handling; not in Node's typings). */
+interface Latin1Buffer extends Buffer {
+  latin1Slice(start: number, end: number): string;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+/** b[i] within the value, else -1: the slab goes on past it with other values' bytes. */
+const byteAt = (b: Buffer, i: number, end: number): number => (i < end ? b[i]! : -1);
+
+/** Runs of string bytes longer than this are searched natively (a 700-byte annotation), shorter ones in JS. */
+const INLINE_SCAN = 24;
+
+/** The index of the quote closing the string opening at `open`, or -1 when none is before `end` (closingQuote's rule). */
+function closingQuoteAt(b: Buffer, open: number, end: number): number {
+  let i = open + 1;
+  for (;;) {
+    let q = -1;
+    const stop = Math.min(end, i + INLINE_SCAN);
+    for (; i < stop; i++) {
+      if (b[i] === QUOTE) {
+        q = i;
+        break;
+      }
+    }
+    if (q < 0) {
+      if (i >= end) return -1;
+      q = b.indexOf(QUOTE, i);
+      if (q < 0 || q >= end) return -1;
+    }
+    // A quote after an odd run of backslashes is escaped.
+    let k = q - 1;
+    while (k > open && b[k] === BACKSLASH) k--;
+    if ((q - 1 - k) % 2 === 0) return q;
+    i = q + 1;
+  }
+}
+
+/** The index after the object or array opening at `start` (objectEnd's depth count); -1 if it does not end before `end`. */
+function nestedEnd(b: Buffer, start: number, end: number): number {
+  let depth = 0;
+  for (let i = start; i < end; i++) {
+    const c = b[i]!;
+    if (c === QUOTE) {
+      i = closingQuoteAt(b, i, end);
+      if (i < 0) return -1;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      if (--depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** The index after the array or object at `start` as objectEnd reads it; -1 if it is neither or does not end before `end`. */
+export function jsonValueEnd(b: Buffer, start: number, end: number): number {
+  const c = byteAt(b, start, end);
+  return c === OPEN_BRACE || c === OPEN_BRACKET ? nestedEnd(b, start, end) : -1;
+}
+
+/** Bytes a number, true, false or null is written with. */
+const isScalarByte = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x45;
+
+/**
+ * The index after the compact JSON value at `start` (valueEnd's rule; a scalar only of a scalar's bytes, so that
+ * a member walk that succeeds ends where objectEnd would); -1 if it does not end before `end`.
+ */
+function valueEndAt(b: Buffer, start: number, end: number): number {
+  if (start === walk.gap) {
+    walk.gapMet = true;
+    return start;
+  }
+  const c = byteAt(b, start, end);
+  if (c === QUOTE) {
+    const q = closingQuoteAt(b, start, end);
+    return q < 0 ? -1 : q + 1;
+  }
+  if (c === OPEN_BRACE || c === OPEN_BRACKET) return nestedEnd(b, start, end);
+  for (let i = start; i < end; i++) {
+    const d = b[i]!;
+    if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET) return i > start ? i : -1;
+    if (!isScalarByte(d)) return -1;
+  }
+  return -1;
+}
+
+/**
+ * The walk under way (one at a time: it is synchronous). `gap`: where the bytes lack a whole JSON value kept
+ * elsewhere (a shared managedFields list), or -1; `gapMet`: whether a member's value began there, so that the
+ * walk stepped over it as the text's walk steps over the value.
+ */
+const walk = { gap: -1, gapMet: false, end: 0 };
+
+/** Whether the key string whose quote opens at `open` and closes at `close` is `name` (ASCII), byte for byte as memberAt compares. */
+function keyIs(b: Buffer, open: number, close: number, name: string): boolean {
+  if (close - open - 1 !== name.length) return false;
+  for (let k = 0; k < name.length; k++) if (b[open + 1 + k] !== name.charCodeAt(k)) return false;
+  return true;
+}
+
+/** Label strings seen, by a hash of their bytes: equal names and values are one string. */
+const INTERNED_BITS = 14;
+const interned: (string | undefined)[] = new Array<string | undefined>(1 << INTERNED_BITS).fill(undefined);
+
+/** The string of ASCII bytes [from, to), the same string as for the same bytes before where it is still remembered. */
+function internAscii(b: Buffer, from: number, to: number, hash: number): string {
+  const slot = (hash ^ (hash >>> INTERNED_BITS)) & ((1 << INTERNED_BITS) - 1);
+  const known = interned[slot];
+  if (known !== undefined && known.length === to - from) {
+    let k = 0;
+    while (k < known.length && known.charCodeAt(k) === b[from + k]) k++;
+    if (k === known.length) return known;
+  }
+  const s = (b as Latin1Buffer).latin1Slice(from, to);
+  interned[slot] = s;
+  return s;
+}
+
+/** The index of the quote closing the string plainString read last. */
+let plainClose = 0;
+
+/**
+ * The plain string (printable ASCII, no escape) whose quote opens at `open`, its closing quote's index left in
+ * plainClose; or undefined (an escape, a control or non-ASCII byte, no end).
+ */
+function plainString(b: Buffer, open: number, end: number): string | undefined {
+  let hash = 0x811c9dc5;
+  for (let i = open + 1; i < end; i++) {
+    const c = b[i]!;
+    if (c === QUOTE) {
+      plainClose = i;
+      return internAscii(b, open + 1, i, hash);
+    }
+    // JSON.parse refuses raw control bytes; escapes and UTF-8 are left to the text.
+    if (c < 0x20 || c >= 0x80 || c === BACKSLASH) return undefined;
+    hash = Math.imul(hash ^ c, 0x01000193);
+  }
+  return undefined;
+}
+
+/** A labels object's pairs and the index after it; undefined when not plain (then JSON.parse decides). */
+function plainLabels(b: Buffer, open: number, end: number): { pairs: string[]; end: number } | undefined {
+  const pairs: string[] = [];
+  let i = open + 1;
+  if (byteAt(b, i, end) === CLOSE_BRACE) return { pairs, end: i + 1 };
+  for (;;) {
+    if (byteAt(b, i, end) !== QUOTE) return undefined;
+    const name = plainString(b, i, end);
+    if (name === undefined || byteAt(b, plainClose + 1, end) !== COLON || byteAt(b, plainClose + 2, end) !== QUOTE) return undefined;
+    const value = plainString(b, plainClose + 2, end);
+    if (value === undefined) return undefined;
+    // JSON.parse keeps a repeated name's last value: rare enough to leave to it.
+    for (let k = 0; k < pairs.length; k += 2) if (pairs[k] === name) return undefined;
+    pairs.push(name, value);
+    i = plainClose + 1;
+    const c = byteAt(b, i, end);
+    if (c === CLOSE_BRACE) return { pairs, end: i + 1 };
+    if (c !== COMMA) return undefined;
+    i++;
+  }
+}
+
+/**
+ * metadata.labels of the stored JSON object in b[start, end), as labelsOfStored reads them from its text,
+ * when they can be read plainly; undefined when the text must decide (which may still find labels, or none).
+ * `gap`: an index in [start, end] where the text has a whole JSON value (an array or object, as its own
+ * objectEnd reads it) that these bytes lack; then the labels are read only when the walk takes that value as a
+ * member's or ends before it, and are otherwise undefined (read the bytes put together instead).
+ */
+export function labelPairsOfBytes(b: Buffer, start: number, end: number, gap = -1): LabelPairs | undefined {
+  walk.gap = gap;
+  walk.gapMet = false;
+  walk.end = start;
+  const pairs = topLevelLabels(b, start, end);
+  // Read a byte at or past the gap without taking the gap as a member's value (it was inside something skipped,
+  // or where a key, metadata or labels were read): the text's walk would have read the missing value there.
+  if (gap >= 0 && !walk.gapMet && walk.end > gap) return undefined;
+  return pairs;
+}
+
+function topLevelLabels(b: Buffer, start: number, end: number): LabelPairs | undefined {
+  // The top-level members, to metadata (memberAt(text, 0, 'metadata')).
+  if (byteAt(b, start, end) !== OPEN_BRACE) return undefined;
+  let i = start + 1;
+  walk.end = i + 1;
+  if (byteAt(b, i, end) === CLOSE_BRACE) return NO_LABEL_PAIRS;
+  for (;;) {
+    if (byteAt(b, i, end) !== QUOTE) return undefined;
+    const keyEnd = closingQuoteAt(b, i, end);
+    if (keyEnd < 0 || byteAt(b, keyEnd + 1, end) !== COLON) return undefined;
+    if (keyIs(b, i, keyEnd, 'metadata')) return metadataLabels(b, keyEnd + 2, end);
+    const next = valueEndAt(b, keyEnd + 2, end);
+    if (next < 0) return undefined;
+    const c = byteAt(b, next, end);
+    walk.end = next + 1;
+    if (c === CLOSE_BRACE) return NO_LABEL_PAIRS;
+    if (c !== COMMA) return undefined;
+    i = next + 1;
+  }
+}
+
+/**
+ * The labels of the metadata object opening at `open`: every member walked to its closing brace (labelsOfStored
+ * needs the object to end), the first `labels` member read plainly.
+ */
+function metadataLabels(b: Buffer, open: number, end: number): LabelPairs | undefined {
+  if (byteAt(b, open, end) !== OPEN_BRACE) return undefined;
+  let found: LabelPairs | undefined;
+  let i = open + 1;
+  walk.end = i + 1;
+  if (byteAt(b, i, end) === CLOSE_BRACE) return NO_LABEL_PAIRS;
+  for (;;) {
+    if (byteAt(b, i, end) !== QUOTE) return undefined;
+    const keyEnd = closingQuoteAt(b, i, end);
+    if (keyEnd < 0 || byteAt(b, keyEnd + 1, end) !== COLON) return undefined;
+    const at = keyEnd + 2;
+    let next: number;
+    if (found === undefined && keyIs(b, i, keyEnd, 'labels')) {
+      if (byteAt(b, at, end) === OPEN_BRACE) {
+        const read = plainLabels(b, at, end);
+        if (read === undefined) return undefined;
+        found = read.pairs;
+        next = read.end;
+      } else {
+        // `"labels":null` is no labels; anything else is not a map of strings.
+        if (!(at + 4 <= end && keyIs(b, at - 1, at + 4, 'null'))) return undefined;
+        found = NO_LABEL_PAIRS;
+        next = at + 4;
+      }
+    } else next = valueEndAt(b, at, end);
+    if (next < 0) return undefined;
+    const c = byteAt(b, next, end);
+    walk.end = next + 1;
+    if (c === CLOSE_BRACE) return found ?? NO_LABEL_PAIRS;
+    if (c !== COMMA) return undefined;
+    i = next + 1;
+  }
+}
