@@ -3,9 +3,11 @@
 // managedFields alike so that they are shared), put in slabs as the cache holds them, then the index built
 // for `bench.example.com/shard=3`. Prints the CPU and wall time of the build, the heap it left garbage and
 // the heap the index keeps. ROOT is a built worktree whose dist/ is measured (default: this one), so two
-// builds can be compared in turn.
+// builds can be compared in turn. Allocation during the build is counted from V8's heap before and after each
+// collection (v8.GCProfiler): what was used at the end, less at the start, plus what each collection freed.
 // Run: node --expose-gc bench/label-index-build.mjs [ROOT] [COUNT]
 import { resolve } from 'node:path';
+import { GCProfiler } from 'node:v8';
 import { pathToFileURL } from 'node:url';
 
 const root = resolve(process.argv[2] ?? new URL('..', import.meta.url).pathname);
@@ -35,12 +37,18 @@ globalThis.gc();
 globalThis.gc();
 const heapBefore = process.memoryUsage().heapUsed;
 const index = new LabelIndex();
+const gcs = new GCProfiler();
+gcs.start();
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const found = index.candidates(SCOPE, SCOPE, undefined, 0, [{ key: 'bench.example.com/shard', values: ['3'] }], () => all);
 const wall = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
 const heapAfter = process.memoryUsage().heapUsed;
+const { statistics } = gcs.stop();
+const used = (h) => h.heapStatistics.usedHeapSize;
+const freed = statistics.reduce((n, g) => n + Math.max(0, used(g.beforeGC) - used(g.afterGC)), 0);
+const gcMs = statistics.reduce((n, g) => n + g.cost / 1000, 0);
 globalThis.gc();
 globalThis.gc();
 const kept = process.memoryUsage().heapUsed - heapBefore;
@@ -50,7 +58,9 @@ const out = {
   selected: found.keys.length,
   buildCpuMs: Math.round((cpu.user + cpu.system) / 1000),
   buildWallMs: Math.round(wall),
-  heapGrowthDuringBuildMiB: +((heapAfter - heapBefore) / 2 ** 20).toFixed(1),
+  allocatedMiB: +((heapAfter - heapBefore + freed) / 2 ** 20).toFixed(1),
+  gcs: statistics.length,
+  gcMs: Math.round(gcMs),
   indexKeptMiB: +(kept / 2 ** 20).toFixed(1),
   sharedLists: slabs.sharedLists,
 };

@@ -3,7 +3,7 @@
 import { jsonValueEnd, labelPairsOfBytes, type LabelPairs } from '../util/stored-json-bytes.js';
 import { labelsOfStored } from '../util/stored-json.js';
 import type { KeyValue } from './types.js';
-import { copyAscii, utf8Bytes } from './value-slabs.js';
+import { copyAscii, readUtf8Bytes } from './value-slabs.js';
 
 /** Where a value with a shared part is put together to be read: reused, grown up to JOINED_MAX. */
 let joined = Buffer.allocUnsafeSlow(16 * 1024);
@@ -19,24 +19,26 @@ function wholeValue(shared: Buffer): boolean {
   return known;
 }
 
-/** kv's labels read from its bytes in a slab; undefined when they are not in a slab or must be read from the text. */
-export function labelPairsInSlab(kv: KeyValue): LabelPairs | undefined {
-  const at = utf8Bytes(kv);
-  if (at === undefined) return undefined;
-  const { shared } = at;
-  if (shared === undefined) return labelPairsOfBytes(at.buf, at.start, at.start + at.length);
+/** The labels of a value's bytes: `length` of them in buf from `start`, with `shared` missing at `sharedAt`. */
+function fromBytes(buf: Buffer, start: number, length: number, shared: Buffer | undefined, sharedAt: number): LabelPairs | undefined {
+  if (shared === undefined) return labelPairsOfBytes(buf, start, start + length);
   // The shared part (managedFields) sits inside metadata, which is read to its end. Where it is one whole
   // JSON value (as written, always), the slab's bytes are read with the walk stepping over it.
-  const slabEnd = at.start + at.length - shared.length;
   if (wholeValue(shared)) {
-    const pairs = labelPairsOfBytes(at.buf, at.start, slabEnd, at.start + at.sharedAt!);
+    const pairs = labelPairsOfBytes(buf, start, start + length, start + sharedAt);
     if (pairs !== undefined) return pairs;
   }
   // Otherwise one copy of the whole value (~1.5 KB, native) to read.
-  if (at.length > JOINED_MAX) return undefined;
-  if (joined.length < at.length) joined = Buffer.allocUnsafeSlow(Math.min(JOINED_MAX, Math.max(at.length, joined.length * 2)));
-  copyAscii(at, joined, 0, 0, at.length);
-  return labelPairsOfBytes(joined, 0, at.length);
+  const total = length + shared.length;
+  if (total > JOINED_MAX) return undefined;
+  if (joined.length < total) joined = Buffer.allocUnsafeSlow(Math.min(JOINED_MAX, Math.max(total, joined.length * 2)));
+  copyAscii({ buf, start, length: total, shared, sharedAt }, joined, 0, 0, total);
+  return labelPairsOfBytes(joined, 0, total);
+}
+
+/** kv's labels read from its bytes in a slab; undefined when they are not in a slab or must be read from the text. */
+export function labelPairsInSlab(kv: KeyValue): LabelPairs | undefined {
+  return readUtf8Bytes(kv, fromBytes);
 }
 
 /** labelsOfStored's labels as pairs. */

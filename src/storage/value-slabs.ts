@@ -235,14 +235,15 @@ export function asciiBytes(kv: KeyValue): AsciiBytes | undefined {
 }
 
 /**
- * Where kv's value is as UTF-8 bytes in a slab now (an ASCII value's, shared part and all, as asciiBytes;
- * a UTF-8 one's, never shared), or undefined (not in a slab, or text with a lone surrogate).
+ * read(buf, start, length, shared, sharedAt) of where kv's value is as UTF-8 bytes in a slab now: an ASCII
+ * value's (with `shared`'s bytes inserted at text offset `sharedAt` when there are such, as asciiBytes), a
+ * UTF-8 one's (never shared); undefined when not in a slab or text with a lone surrogate. No object is made
+ * for the place: the label index reads a million values so.
  */
-export function utf8Bytes(kv: KeyValue): AsciiBytes | undefined {
+export function readUtf8Bytes<T>(kv: KeyValue, read: (buf: Buffer, start: number, length: number, shared: Buffer | undefined, sharedAt: number) => T): T | undefined {
   const b = base(kv);
-  if (!(b instanceof SlabValue)) return undefined;
-  if (b.enc === UTF8) return { buf: b.slab.buf, start: b.start, length: b.bytes };
-  return asciiBytes(b);
+  if (!(b instanceof SlabValue) || b.enc === UTF16) return undefined;
+  return read(b.slab.buf, b.start, b.bytes, b.shared?.buf, b.sharedAt);
 }
 
 /** Copies the value's text [from, to) as bytes to target at `off`; returns how many. */

@@ -141,8 +141,9 @@ function internAscii(b: Buffer, from: number, to: number, hash: number): string 
   return s;
 }
 
-/** The index of the quote closing the string plainString read last. */
+/** The index of the quote closing the string plainString read last, and a hash of its bytes. */
 let plainClose = 0;
+let plainHash = 0;
 
 /**
  * The plain string (printable ASCII, no escape) whose quote opens at `open`, its closing quote's index left in
@@ -154,6 +155,7 @@ function plainString(b: Buffer, open: number, end: number): string | undefined {
     const c = b[i]!;
     if (c === QUOTE) {
       plainClose = i;
+      plainHash = hash;
       return internAscii(b, open + 1, i, hash);
     }
     // JSON.parse refuses raw control bytes; escapes and UTF-8 are left to the text.
@@ -163,24 +165,88 @@ function plainString(b: Buffer, open: number, end: number): string | undefined {
   return undefined;
 }
 
-/** A labels object's pairs and the index after it; undefined when not plain (then JSON.parse decides). */
-function plainLabels(b: Buffer, open: number, end: number): { pairs: string[]; end: number } | undefined {
-  const pairs: string[] = [];
+/**
+ * Label sets read lately, by a hash of their JSON bytes: objects share few sets (the same app, tier, owner).
+ * A set read before is told by its bytes alone, in one pass with no string made, and shares its array (frozen).
+ */
+class KnownSet {
+  constructor(
+    /** The labels object's bytes, as latin1 text. */
+    readonly raw: string,
+    readonly pairs: LabelPairs,
+  ) {}
+}
+const SETS_BITS = 12;
+const sets: (KnownSet | undefined)[] = new Array<KnownSet | undefined>(1 << SETS_BITS).fill(undefined);
+/** The set being read (its first `n`), reused. */
+const reading: string[] = [];
+
+/** The index after the labels object plainLabels read last. */
+let labelsEnd = 0;
+
+/**
+ * The end of the labels object opening at `open` when it is plain (strings of printable ASCII without escapes,
+ * nothing nested; its members not checked), its hash left in plainHash; -1 otherwise.
+ */
+function plainObjectEnd(b: Buffer, open: number, end: number): number {
+  let hash = 0x811c9dc5;
+  let inString = false;
+  for (let i = open + 1; i < end; i++) {
+    const c = b[i]!;
+    if (c < 0x20 || c >= 0x80 || c === BACKSLASH) return -1;
+    if (c === QUOTE) inString = !inString;
+    else if (!inString && (c === OPEN_BRACE || c === OPEN_BRACKET || c === CLOSE_BRACKET)) return -1;
+    else if (!inString && c === CLOSE_BRACE) {
+      plainHash = hash;
+      return i + 1;
+    }
+    hash = Math.imul(hash ^ c, 0x01000193);
+  }
+  return -1;
+}
+
+/** The set read before whose bytes are b[open, close), or undefined. */
+function knownSet(b: Buffer, open: number, close: number, hash: number): LabelPairs | undefined {
+  const known = sets[(hash ^ (hash >>> SETS_BITS)) & ((1 << SETS_BITS) - 1)];
+  if (known === undefined || known.raw.length !== close - open) return undefined;
+  const { raw } = known;
+  for (let k = 0; k < raw.length; k++) if (raw.charCodeAt(k) !== b[open + k]) return undefined;
+  return known.pairs;
+}
+
+/** A labels object's pairs, the index after it left in labelsEnd; undefined when not plain (then JSON.parse decides). */
+function plainLabels(b: Buffer, open: number, end: number): LabelPairs | undefined {
+  const close = plainObjectEnd(b, open, end);
+  if (close < 0) return undefined;
+  const setHash = plainHash;
+  const known = knownSet(b, open, close, setHash);
+  labelsEnd = close;
+  if (known !== undefined) return known;
+  const pairs = readLabels(b, open, close);
+  if (pairs !== undefined) {
+    sets[(setHash ^ (setHash >>> SETS_BITS)) & ((1 << SETS_BITS) - 1)] = new KnownSet((b as Latin1Buffer).latin1Slice(open, close), pairs);
+  }
+  return pairs;
+}
+
+/** The members of the plain labels object b[open, close): a new set, frozen; undefined when not `{"name":"value",…}` or a name comes twice. */
+function readLabels(b: Buffer, open: number, close: number): LabelPairs | undefined {
+  let n = 0;
   let i = open + 1;
-  if (byteAt(b, i, end) === CLOSE_BRACE) return { pairs, end: i + 1 };
+  if (b[i] === CLOSE_BRACE) return NO_LABEL_PAIRS;
   for (;;) {
-    if (byteAt(b, i, end) !== QUOTE) return undefined;
-    const name = plainString(b, i, end);
-    if (name === undefined || byteAt(b, plainClose + 1, end) !== COLON || byteAt(b, plainClose + 2, end) !== QUOTE) return undefined;
-    const value = plainString(b, plainClose + 2, end);
+    if (b[i] !== QUOTE) return undefined;
+    const name = plainString(b, i, close);
+    if (name === undefined || byteAt(b, plainClose + 1, close) !== COLON || byteAt(b, plainClose + 2, close) !== QUOTE) return undefined;
+    const value = plainString(b, plainClose + 2, close);
     if (value === undefined) return undefined;
     // JSON.parse keeps a repeated name's last value: rare enough to leave to it.
-    for (let k = 0; k < pairs.length; k += 2) if (pairs[k] === name) return undefined;
-    pairs.push(name, value);
+    for (let k = 0; k < n; k += 2) if (reading[k] === name) return undefined;
+    reading[n++] = name;
+    reading[n++] = value;
     i = plainClose + 1;
-    const c = byteAt(b, i, end);
-    if (c === CLOSE_BRACE) return { pairs, end: i + 1 };
-    if (c !== COMMA) return undefined;
+    if (i === close - 1) return Object.freeze(reading.slice(0, n));
+    if (b[i] !== COMMA) return undefined;
     i++;
   }
 }
@@ -242,10 +308,9 @@ function metadataLabels(b: Buffer, open: number, end: number): LabelPairs | unde
     let next: number;
     if (found === undefined && keyIs(b, i, keyEnd, 'labels')) {
       if (byteAt(b, at, end) === OPEN_BRACE) {
-        const read = plainLabels(b, at, end);
-        if (read === undefined) return undefined;
-        found = read.pairs;
-        next = read.end;
+        found = plainLabels(b, at, end);
+        if (found === undefined) return undefined;
+        next = labelsEnd;
       } else {
         // `"labels":null` is no labels; anything else is not a map of strings.
         if (!(at + 4 <= end && keyIs(b, at - 1, at + 4, 'null'))) return undefined;
