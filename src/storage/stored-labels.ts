@@ -41,6 +41,22 @@ export function labelPairsInSlab(kv: KeyValue): LabelPairs | undefined {
   return readUtf8Bytes(kv, fromBytes);
 }
 
+/** Records of label sets read from bytes (frozen and shared by the objects with the set), for a selector. */
+const records = new WeakMap<LabelPairs, Readonly<Record<string, string>>>();
+
+/** The labels as a record (as labelsOfStored gives them), frozen; one per set read from bytes. */
+export function labelRecord(pairs: LabelPairs): Readonly<Record<string, string>> {
+  let rec = records.get(pairs);
+  if (rec === undefined) {
+    const entries: [string, string][] = [];
+    for (let i = 0; i < pairs.length; i += 2) entries.push([pairs[i]!, pairs[i + 1]!]);
+    // fromEntries makes each an own property, `__proto__` too, as JSON.parse does.
+    rec = Object.freeze(Object.fromEntries(entries));
+    if (Object.isFrozen(pairs)) records.set(pairs, rec);
+  }
+  return rec;
+}
+
 /** labelsOfStored's labels as pairs. */
 export function pairsOf(labels: Readonly<Record<string, string>>): LabelPairs {
   const out: string[] = [];

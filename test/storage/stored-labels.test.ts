@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { jsonValueEnd, labelPairsOfBytes, type LabelPairs } from '../../src/util/stored-json-bytes.js';
 import { labelsOfStored } from '../../src/util/stored-json.js';
 import { managedFieldsSpan } from '../../src/storage/shared-bytes.js';
-import { labelPairsInSlab, storedLabelPairs } from '../../src/storage/stored-labels.js';
+import { labelPairsInSlab, labelRecord, storedLabelPairs } from '../../src/storage/stored-labels.js';
 import { ValueSlabs, asciiBytes } from '../../src/storage/value-slabs.js';
 import { prng } from '../prng.js';
 
@@ -240,5 +240,20 @@ describe('labels read from stored bytes', () => {
     const y = labelPairsOfBytes(b, 2, b.length)!;
     assert.deepEqual([...x], ['app', 'web', 'tier', 'db']);
     assert.deepEqual([...y], ['tier', 'web', 'app', 'web']);
+  });
+
+  it('a set read from bytes is one frozen record for a selector, __proto__ an own label as JSON.parse has it', () => {
+    const text = '{"metadata":{"labels":{"__proto__":"x","app":"web"}}}';
+    const a = Buffer.from(text);
+    const b = Buffer.from(`  ${text}`);
+    const x = labelPairsOfBytes(a, 0, a.length)!;
+    const y = labelPairsOfBytes(b, 2, b.length)!;
+    assert.equal(x, y, 'the same set shares its array');
+    const rec = labelRecord(x);
+    assert.equal(labelRecord(y), rec);
+    assert.ok(Object.isFrozen(rec));
+    assert.deepEqual(rec, labelsOfStored(text));
+    assert.ok(Object.hasOwn(rec, '__proto__'));
+    assert.equal(Object.getPrototypeOf(rec), Object.prototype);
   });
 });
