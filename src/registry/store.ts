@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { KVStore, KeyValue, LabelListResult, LabelQuery, ListResult as KVListResult, StoreEvent, WatchOptions, Watcher } from '../storage/types.js';
 import { positiveRequirements, type LabelSelector } from './selectors.js';
 import { NOT_AT_HAND, StorageError } from '../storage/types.js';
+import { labelPairsInSlab, labelRecord } from '../storage/stored-labels.js';
 import { asciiBytes, storedResourceVersionAt, valueIs, valueLength, valueStartsWith, type AsciiBytes } from '../storage/value-slabs.js';
 import * as S from '../api/status.js';
 import { invalid, required, type FieldError } from '../api/field-error.js';
@@ -658,7 +659,12 @@ export class GenericStore {
     if (!this.servedAsStored(kv)) return undefined;
     const at = this.type.storedBytesPrefix!.length;
     const key = '"metadata":';
-    return valueStartsWith(kv, key, at) ? storedLabels(kv.value, at + key.length) : undefined;
+    if (!valueStartsWith(kv, key, at)) return undefined;
+    // A cached value's labels from its bytes, not its text decoded whole (a selector's candidates of a label
+    // index's list are read so): labelsOfStored's reading, which finds metadata here too, after the prefix's
+    // two members, and when it reads labels storedLabels reads the same.
+    const pairs = labelPairsInSlab(kv);
+    return pairs !== undefined ? labelRecord(pairs) : storedLabels(kv.value, at + key.length);
   }
 
   private matches(obj: JSONObject, opts: { labelMatch?: ListOptions['labelMatch']; fieldMatch?: ListOptions['fieldMatch'] }): boolean {

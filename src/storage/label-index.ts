@@ -1,7 +1,8 @@
 // The watch cache's label index: for a resource's keys (a scope, e.g. `/registry/stable.example.com/crontabs/`),
 // the keys carrying each label value, so that a LIST with a label selector visits only the objects that can
 // match instead of reading the labels of every object of the resource (a million reads of ~1 µs for 62,500
-// written). Labels are read from the stored bytes (labelsOfStored); objects whose labels cannot be read so
+// written). Labels are read from the stored bytes (storedLabelPairs: from the slab's bytes, else the text as
+// labelsOfStored reads it); objects whose labels cannot be read so
 // are kept apart and are candidates of every query, so the index only ever narrows what a scan would visit
 // and the registry's own selector decides, as it does after a scan.
 //
@@ -11,11 +12,13 @@
 // an entry is the cache's own key string in an array (8 bytes) per label of an object; a label value only
 // one object has (a name, a hash) is that key alone, not a set.
 import { KeyPostings, mergedKeys } from './key-postings.js';
-import { labelsOfStored } from '../util/stored-json.js';
+import type { LabelPairs } from '../util/stored-json-bytes.js';
+import { storedLabelPairs } from './stored-labels.js';
 import type { KeyValue, LabelRequirement } from './types.js';
 import { sameValue } from './value-slabs.js';
 
-type Labels = Readonly<Record<string, string>>;
+/** Name, value, name, value, …: no object per set of labels read. */
+type Labels = LabelPairs;
 
 /** One value's keys: the key itself while it is the only one. */
 type Entry = string | KeyPostings;
@@ -30,7 +33,13 @@ function asPostings(e: Entry): KeyPostings {
 }
 
 /** The labels a selector would see, read from stored bytes; undefined when they cannot be read so. */
-const labelsOf = (kv: KeyValue): Labels | undefined => labelsOfStored(kv.value);
+const labelsOf = (kv: KeyValue): Labels | undefined => storedLabelPairs(kv);
+
+/** The value of label `name` in `labels`, or undefined (a handful of labels: a linear search). */
+function valueOf(labels: Labels, name: string): string | undefined {
+  for (let i = 0; i < labels.length; i += 2) if (labels[i] === name) return labels[i + 1];
+  return undefined;
+}
 
 class ScopeIndex {
   /** Label name → value → keys. */
@@ -42,12 +51,12 @@ class ScopeIndex {
 
   add(key: string, labels: Labels | undefined): void {
     if (labels === undefined) return this.unknown.add(key);
-    for (const name in labels) this.addLabel(key, name, labels[name]!);
+    for (let i = 0; i < labels.length; i += 2) this.addLabel(key, labels[i]!, labels[i + 1]!);
   }
 
   remove(key: string, labels: Labels | undefined): void {
     if (labels === undefined) return this.unknown.remove(key);
-    for (const name in labels) this.removeLabel(key, name, labels[name]!);
+    for (let i = 0; i < labels.length; i += 2) this.removeLabel(key, labels[i]!, labels[i + 1]!);
   }
 
   /** A key's labels changed from `before` to `after` (as read: undefined when unreadable). */
@@ -58,8 +67,8 @@ class ScopeIndex {
       this.add(key, after);
       return;
     }
-    for (const name in before) if (after[name] !== before[name]) this.removeLabel(key, name, before[name]!);
-    for (const name in after) if (after[name] !== before[name]) this.addLabel(key, name, after[name]!);
+    for (let i = 0; i < before.length; i += 2) if (valueOf(after, before[i]!) !== before[i + 1]) this.removeLabel(key, before[i]!, before[i + 1]!);
+    for (let i = 0; i < after.length; i += 2) if (valueOf(before, after[i]!) !== after[i + 1]) this.addLabel(key, after[i]!, after[i + 1]!);
   }
 
   private addLabel(key: string, name: string, value: string): void {

@@ -234,6 +234,18 @@ export function asciiBytes(kv: KeyValue): AsciiBytes | undefined {
   return { buf: b.slab.buf, start: b.start, length: b.bytes + shared.buf.length, shared: shared.buf, sharedAt: b.sharedAt };
 }
 
+/**
+ * read(buf, start, length, shared, sharedAt) of where kv's value is as UTF-8 bytes in a slab now: an ASCII
+ * value's (with `shared`'s bytes inserted at text offset `sharedAt` when there are such, as asciiBytes), a
+ * UTF-8 one's (never shared); undefined when not in a slab or text with a lone surrogate. No object is made
+ * for the place: the label index reads a million values so.
+ */
+export function readUtf8Bytes<T>(kv: KeyValue, read: (buf: Buffer, start: number, length: number, shared: Buffer | undefined, sharedAt: number) => T): T | undefined {
+  const b = base(kv);
+  if (!(b instanceof SlabValue) || b.enc === UTF16) return undefined;
+  return read(b.slab.buf, b.start, b.bytes, b.shared?.buf, b.sharedAt);
+}
+
 /** Copies the value's text [from, to) as bytes to target at `off`; returns how many. */
 export function copyAscii(b: AsciiBytes, target: Buffer, off: number, from: number, to: number): number {
   const { shared } = b;

@@ -19,6 +19,12 @@ const NAMES = ['x', 'y', 'z', 'é', '\ue000', 'x1', 'x/'];
 const LABEL_NAMES = ['app', 'tier', 'n', 'example.com/owner'];
 const LABEL_VALUES = ['', 'web', 'db', '1', '2', 'labels'];
 
+const MANAGED = [
+  [{ manager: 'm', operation: 'Update', apiVersion: 'g.example.com/v1', time: '2026-11-27T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { 'f:app': {} } } } }],
+  [{ manager: 'n', operation: 'Apply', apiVersion: 'g.example.com/v1', time: '2026-11-27T00:00:01Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:labels': {} } } }],
+  [],
+];
+
 /** A stored object's text as the registry writes it; `unreadable` ones need decoding to know their labels. */
 function objectText(name: string, labels: Record<string, unknown> | null | undefined, shape: string): string {
   const metadata: Record<string, unknown> = {
@@ -26,7 +32,12 @@ function objectText(name: string, labels: Record<string, unknown> | null | undef
     annotations: { labels: '{"app":"web"}', 'x/labels': '"labels":{"tier":"db"}' },
     name,
   };
+  // Lists many objects have alike, which the cache keeps once (shared-bytes.ts): the labels are then read
+  // from a value's bytes with the list missing, before or after them.
+  const managed = MANAGED[name.length % MANAGED.length]!;
+  if (name.length % 2 === 0) metadata['managedFields'] = managed;
   if (labels !== undefined) metadata['labels'] = labels;
+  if (name.length % 2 === 1) metadata['managedFields'] = managed;
   if (shape === 'garbage') return `not json ${name}`;
   if (shape === 'spaced') return JSON.stringify({ apiVersion: 'g.example.com/v1', kind: 'Thing', metadata }, null, 1);
   if (shape === 'late') return JSON.stringify({ apiVersion: 'g.example.com/v1', data: { labels: { app: 'web' } }, kind: 'Thing', metadata });
