@@ -8,11 +8,14 @@ import { metaOf, type GenericStore } from '../registry/store.js';
 import { labelSelectorAsSelector, matchesLabels } from '../registry/selectors.js';
 import * as S from '../api/status.js';
 import { Controller, type ControllerOptions } from './controller.js';
-import { Informer } from './informer.js';
+import { Informer, scopedInformer, type InformerView } from './informer.js';
 
 export const AGGREGATION_CONTROLLER_MANAGER = 'clusterrole-aggregation-controller';
 
-type Options = Pick<ControllerOptions, 'clock' | 'onError' | 'rateLimiter'>;
+type Options = Pick<ControllerOptions, 'clock' | 'onError' | 'rateLimiter'> & {
+  /** A started ClusterRole informer to share (the RBAC authorizer's): it outlives this controller. */
+  informer?: Informer;
+};
 
 const selectorsOf = (role: JSONObject): unknown[] | undefined => {
   const rule = role['aggregationRule'];
@@ -50,14 +53,17 @@ export function aggregatedRules(role: JSONObject, all: readonly JSONObject[]): u
 
 export class ClusterRoleAggregationController {
   readonly controller: Controller;
-  private readonly informer: Informer;
+  /** Its own informer, when none was given to share. */
+  private readonly owned: Informer | undefined;
+  private readonly informer: InformerView & { removeHandlers(): void };
 
   constructor(
     private readonly clusterRoles: GenericStore,
     opts: Options = {},
   ) {
     this.controller = new Controller({ ...opts, name: 'clusterrole-aggregation', sync: (key) => this.sync(key) });
-    this.informer = new Informer(clusterRoles, { name: 'clusterroles', clock: opts.clock });
+    this.owned = opts.informer ? undefined : new Informer(clusterRoles, { name: 'clusterroles', clock: opts.clock });
+    this.informer = scopedInformer(opts.informer ?? this.owned!);
     // The aggregated roles' names, kept from the events: every event requeues them all, and listing every role to
     // find them at each of a start's ~70 adds was quadratic.
     const aggregated = new Set<string>();
@@ -77,11 +83,12 @@ export class ClusterRoleAggregationController {
   }
 
   async start(): Promise<void> {
-    await this.controller.runAfter([this.informer]);
+    await this.controller.runAfter(this.owned ? [this.owned] : []);
   }
 
   stop(): void {
-    this.controller.stopWith([this.informer]);
+    this.informer.removeHandlers();
+    this.controller.stopWith(this.owned ? [this.owned] : []);
   }
 
   idle(): Promise<void> {

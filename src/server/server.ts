@@ -418,23 +418,26 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     params: (apiVersion, kind) => paramSource(registry, apiVersion, kind),
     authorize: celAuthorize,
   });
-  // RBAC: the bootstrap policy (rbac/bootstrap-roles), reconciled on every start by every replica as kube's
-  // post-start hook does (after the initial namespaces, which hold its Roles), and the authorizer's caches of
-  // the four kinds.
+  // RBAC: the authorizer's caches of the four kinds, then the bootstrap policy (rbac/bootstrap-roles), reconciled
+  // on every start by every replica as kube's post-start hook does (after the initial namespaces, which hold its
+  // Roles), reading the existing objects from those caches rather than reading and decoding each once more.
   const clusterRoles = stores.get(clusterRoleKind)!;
-  await ensureBootstrapPolicy({
+  const rbacStores = {
     clusterRoles,
     clusterRoleBindings: stores.get(clusterRoleBindingKind)!,
     roles: stores.get(roleKind)!,
     roleBindings: stores.get(roleBindingKind)!,
+  };
+  const rbacCaches = (rbac = new RbacAuthorizer(rbacStores));
+  await rbacCaches.start();
+  await ensureBootstrapPolicy(rbacStores, {
+    clusterRoles: (ns, name) => rbacCaches.cached('clusterRoles', ns, name),
+    clusterRoleBindings: (ns, name) => rbacCaches.cached('clusterRoleBindings', ns, name),
+    roles: (ns, name) => rbacCaches.cached('roles', ns, name),
+    roleBindings: (ns, name) => rbacCaches.cached('roleBindings', ns, name),
   });
-  rbac = new RbacAuthorizer({
-    roles: stores.get(roleKind)!,
-    roleBindings: stores.get(roleBindingKind)!,
-    clusterRoles,
-    clusterRoleBindings: stores.get(clusterRoleBindingKind)!,
-  });
-  await rbac.start();
+  // Nothing is authorized before the caches hold what the reconcile wrote.
+  await rbacCaches.waitForStores();
   const rbacAuthorizer = rbac;
   const modes = opts.authorizationModes ?? ['RBAC'];
   // Each mode's authorizer counted as kube instruments it (type the mode, name the mode in lower case); the
@@ -475,7 +478,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     try {
       // The ClusterRole aggregation controller, its first pass done (and seen by RBAC's caches) before serving, so
       // admin, edit and view hold their rules.
-      const aggregation = new ClusterRoleAggregationController(clusterRoles);
+      const aggregation = new ClusterRoleAggregationController(clusterRoles, { informer: rbacAuthorizer.caches.clusterRoles });
       await aggregation.start();
       started.push(aggregation);
       await aggregation.idle();

@@ -3,6 +3,7 @@
 // allows it. Decisions read memory only, so `authorize` stays synchronous. A denial has no reason unless
 // resolving the user's bindings failed (a binding naming a missing role): "RBAC: <errors>".
 import type { UserInfo } from '../../api/user.js';
+import type { JSONObject } from '../../util/json.js';
 import { Informer, type InformerSource } from '../../controllers/informer.js';
 import type { AuthorizerHooks, Decision, RequestAttributes, SubjectRules } from '../authorize.js';
 import { ruleAllows, type PolicyRule } from './policy-rule.js';
@@ -24,6 +25,8 @@ export function aggregateMessage(errors: readonly string[]): string {
 
 export class RbacAuthorizer implements AuthorizerHooks {
   readonly resolver: RuleResolver;
+  /** The caches, by kind: shared with what else reads these kinds on this server (the bootstrap policy's reconcile, aggregation). */
+  readonly caches: { readonly [K in keyof RbacStores]: Informer };
   private readonly informers: Informer[];
 
   constructor(stores: RbacStores) {
@@ -36,6 +39,7 @@ export class RbacAuthorizer implements AuthorizerHooks {
     roleBindings.addEventHandler(rbIndex.handlers());
     clusterRoleBindings.addEventHandler(crbIndex.handlers());
     this.resolver = new RuleResolver(roles, clusterRoles, rbIndex, crbIndex);
+    this.caches = { roles, clusterRoles, roleBindings, clusterRoleBindings };
     this.informers = [roles, clusterRoles, roleBindings, clusterRoleBindings];
   }
 
@@ -46,6 +50,11 @@ export class RbacAuthorizer implements AuthorizerHooks {
 
   stop(): void {
     for (const i of this.informers) i.stop();
+  }
+
+  /** An object as the cache of its kind holds it (namespace empty for the cluster kinds): shared, read-only. */
+  cached(kind: keyof RbacStores, namespace: string, name: string): JSONObject | undefined {
+    return this.caches[kind].get(namespace ? `${namespace}/${name}` : name);
   }
 
   /** Resolves once the caches hold what the stores hold now (after the server's own writes). */

@@ -14,7 +14,7 @@ import { covers, rulesOf } from './policy-rule.js';
 
 const MANAGER = 'kube-apiserver';
 
-type Meta = { labels?: Record<string, string>; annotations?: Record<string, string> };
+type Meta = { labels?: Record<string, string>; annotations?: Record<string, string>; resourceVersion?: string };
 const metaOf = (o: JSONObject): Meta => o['metadata'] as Meta;
 const protectedObject = (o: JSONObject): boolean => metaOf(o).annotations?.[AUTO_UPDATE_ANNOTATION] === 'false';
 
@@ -118,27 +118,51 @@ async function createIgnoringConflict(store: GenericStore, namespace: string, ob
   }
 }
 
+/**
+ * Where a start reads the existing objects: the store, or (kube reads through a client) a cache just synced with
+ * it, e.g. the RBAC authorizer's informers: a restart then neither reads nor decodes its ~130 objects again.
+ */
+export type FindExisting = (namespace: string, name: string) => JSONObject | undefined | Promise<JSONObject | undefined>;
+
+const isConflict = (e: unknown): boolean => e instanceof S.StatusError && e.code === 409;
+
+/**
+ * One object's reconcile with what `find` reads, run again with what the store holds when its write conflicts
+ * (kube's RetryOnConflict): a cached read may be older than the store (another replica's start).
+ */
+async function retryingOnConflict(store: GenericStore, namespace: string, name: string, find: FindExisting, run: (existing: JSONObject | undefined) => Promise<void>): Promise<void> {
+  try {
+    await run(await find(namespace, name));
+  } catch (e) {
+    if (!isConflict(e)) throw e;
+    await run(await store.find(namespace, name));
+  }
+}
+
 /** ReconcileRoleOptions.Run for one role: create it, or add what it misses, or leave a protected one alone. */
-async function ensureRole(store: GenericStore, expected: JSONObject): Promise<void> {
+async function ensureRole(store: GenericStore, expected: JSONObject, find: FindExisting): Promise<void> {
   const { namespace, name } = nameOf(expected);
-  const existing = await store.find(namespace, name);
-  if (!existing) return createIgnoringConflict(store, namespace, expected);
-  if (protectedObject(existing)) return;
-  const desired = reconcileClusterRole(existing, expected);
-  if (desired) await store.update(namespace, name, () => desired, '', { manager: MANAGER });
+  await retryingOnConflict(store, namespace, name, find, async (existing) => {
+    if (!existing) return createIgnoringConflict(store, namespace, expected);
+    if (protectedObject(existing)) return;
+    const desired = reconcileClusterRole(existing, expected);
+    if (desired) await store.update(namespace, name, () => desired, '', { manager: MANAGER });
+  });
 }
 
 /** ReconcileRoleBindingOptions.Run for one binding: likewise, recreating it when its roleRef changed. */
-async function ensureBinding(store: GenericStore, expected: JSONObject): Promise<void> {
+async function ensureBinding(store: GenericStore, expected: JSONObject, find: FindExisting): Promise<void> {
   const { namespace, name } = nameOf(expected);
-  const existing = await store.find(namespace, name);
-  if (!existing) return createIgnoringConflict(store, namespace, expected);
-  if (protectedObject(existing)) return;
-  const desired = reconcileClusterRoleBinding(existing, expected);
-  if (desired === 'recreate') {
-    await store.delete(namespace, name);
-    await createIgnoringConflict(store, namespace, expected);
-  } else if (desired) await store.update(namespace, name, () => desired, '', { manager: MANAGER });
+  await retryingOnConflict(store, namespace, name, find, async (existing) => {
+    if (!existing) return createIgnoringConflict(store, namespace, expected);
+    if (protectedObject(existing)) return;
+    const desired = reconcileClusterRoleBinding(existing, expected);
+    if (desired === 'recreate') {
+      // Deleted as read, so that a binding changed meanwhile is read again rather than lost.
+      await store.delete(namespace, name, { preconditions: { resourceVersion: metaOf(existing).resourceVersion } });
+      await createIgnoringConflict(store, namespace, expected);
+    } else if (desired) await store.update(namespace, name, () => desired, '', { manager: MANAGER });
+  });
 }
 
 export interface RbacStores {
@@ -148,16 +172,20 @@ export interface RbacStores {
   roleBindings: GenericStore;
 }
 
+/** What ensureBootstrapPolicy reads the existing objects with, per kind (by default each store's find). */
+export type RbacFinders = { [K in keyof RbacStores]: FindExisting };
+
 /**
  * Ensures the bootstrap policy, reconciled as kube does on every start: ClusterRoles, ClusterRoleBindings,
  * then the namespaced Roles and RoleBindings (their namespaces, kube-system and kube-public, must exist).
  */
-export async function ensureBootstrapPolicy(stores: RbacStores): Promise<void> {
+export async function ensureBootstrapPolicy(stores: RbacStores, finders?: RbacFinders): Promise<void> {
   const policy = sharedBootstrapPolicy();
+  const find = (k: keyof RbacStores): FindExisting => finders?.[k] ?? ((namespace, name) => stores[k].find(namespace, name));
   // Kind by kind as kube does; within a kind the objects are independent, so written concurrently (a start
   // writes ~150 of them).
-  await Promise.all(policy.clusterRoles.map((r) => ensureRole(stores.clusterRoles, r)));
-  await Promise.all(policy.clusterRoleBindings.map((b) => ensureBinding(stores.clusterRoleBindings, b)));
-  await Promise.all(policy.roles.map((r) => ensureRole(stores.roles, r)));
-  await Promise.all(policy.roleBindings.map((b) => ensureBinding(stores.roleBindings, b)));
+  await Promise.all(policy.clusterRoles.map((r) => ensureRole(stores.clusterRoles, r, find('clusterRoles'))));
+  await Promise.all(policy.clusterRoleBindings.map((b) => ensureBinding(stores.clusterRoleBindings, b, find('clusterRoleBindings'))));
+  await Promise.all(policy.roles.map((r) => ensureRole(stores.roles, r, find('roles'))));
+  await Promise.all(policy.roleBindings.map((b) => ensureBinding(stores.roleBindings, b, find('roleBindings'))));
 }
