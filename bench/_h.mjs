@@ -1,0 +1,1 @@
+import * as m from '../dist/crd/cel-crd-checks.js';
