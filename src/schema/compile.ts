@@ -177,6 +177,8 @@ export function validateValueOnce(schema: JSONSchemaProps, value: unknown, field
  * pruning alone: whether a CRD default is pruned needs nothing else.
  */
 export function pruneOnlyOnce(schema: JSONSchemaProps, obj: unknown, resourceRoot: boolean): void {
+  // The compiled pruning leaves anything but objects and arrays alone (most defaults are scalars): nothing to compile.
+  if (obj === null || typeof obj !== 'object') return;
   const pstate = new PruneState();
   pstate.reset(false, false, false, false);
   compilePrune(toStructural(schema), resourceRoot)(obj, pstate);
