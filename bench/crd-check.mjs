@@ -3,7 +3,7 @@
 // schema is checked once, as the first install of the corpus does. The figure is CPU time (user + system), not wall
 // time: this machine is shared. Each run is a fresh process (cold caches and JIT, as a server's first installs).
 //   npm run build && node bench/crd-check.mjs [runs]          median of the runs' CPU per corpus CRD
-//   BENCH_CPU_PROF=file.cpuprofile node bench/crd-check.mjs 1 a profile of the checks alone (not of loading)
+//   BENCH_CPU_PROF=file.cpuprofile node bench/crd-check.mjs --one   a profile of the checks alone (not of loading)
 //   node --cpu-prof bench/crd-check.mjs --one                one run in this process (everything profiled)
 // BENCH_DIST=<dir>: another build's dist/ (a base worktree's, for before/after in the same session).
 import { spawnSync } from 'node:child_process';

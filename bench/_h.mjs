@@ -1,1 +1,0 @@
-import * as m from '../dist/crd/cel-crd-checks.js';
