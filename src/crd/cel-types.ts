@@ -221,3 +221,48 @@ export function childDecl(d: DeclType | undefined, step: { property: string } | 
   const celName = escapeCelName(step.property);
   return celName === undefined ? undefined : d.fields.get(celName)?.type;
 }
+
+// ---------------------------------------------------------------------------------------------
+// a declaration's content as text
+
+const SCALAR_TAGS = new Map<CelType, string>([
+  [DYN, 'dyn'],
+  [BYTES, 'bytes'],
+  [DURATION, 'duration'],
+  [TIMESTAMP, 'timestamp'],
+  [STRING, 'string'],
+  [BOOL, 'bool'],
+  [DOUBLE, 'double'],
+  [INT, 'int'],
+]);
+const texts = new WeakMap<DeclType, string>();
+
+/**
+ * Everything in a declaration, as text: two declarations with the same text give the same CEL types (celTypeOf)
+ * and cardinality. Each node's text is made once (a rule scope's text joins its children's), so the texts of
+ * every rule scope of a schema cost about one pass over its declaration. Names are JSON strings: no ambiguity.
+ */
+export function declText(d: DeclType): string {
+  let t = texts.get(d);
+  if (t !== undefined) return t;
+  const sizes = `${d.minSerializedSize},${d.maxElements}`;
+  switch (d.kind) {
+    case 'scalar':
+      t = `s(${sizes},${SCALAR_TAGS.get(d.type) ?? JSON.stringify(d.type)})`;
+      break;
+    case 'list':
+      t = `l(${sizes},${d.listType ?? ''},${d.mapKeys ? JSON.stringify(d.mapKeys) : ''},${declText(d.elem)})`;
+      break;
+    case 'map':
+      t = `m(${sizes},${declText(d.value)})`;
+      break;
+    case 'object': {
+      let fields = '';
+      for (const [celName, f] of d.fields) fields += `${JSON.stringify(celName)}${JSON.stringify(f.jsonName)}${f.required ? '!' : ''}${declText(f.type)},`;
+      t = `o(${sizes},${fields})`;
+      break;
+    }
+  }
+  texts.set(d, t);
+  return t;
+}

@@ -32,40 +32,55 @@ const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 /** ValidateDefaults for the schema at a resource root; `path` is the openAPIV3Schema path. */
 export function validateDefaults(path: string, root: Structural, requirePrunedDefaults: boolean, deps: SchemaValueChecks): FieldError[] {
   const r = asResourceRoot(root);
-  return walk(path, r, r, [], false, requirePrunedDefaults, deps);
+  const errs: FieldError[] = [];
+  walk(path, r, r, undefined, false, requirePrunedDefaults, deps, errs);
+  return errs;
 }
 
+/** The steps from the surrounding object down to a node, innermost last, kept as links: most nodes never need them. */
+interface StepLink {
+  up: StepLink | undefined;
+  step: Step;
+}
+
+function stepsOf(link: StepLink | undefined): Step[] {
+  const out: Step[] = [];
+  for (let l = link; l; l = l.up) out.push(l.step);
+  return out.reverse();
+}
+
+/** One node and below; errors appended to errs in walk order. */
 function walk(
   path: string,
   s: Structural,
   rootSchema: Structural,
-  steps: Step[],
+  steps: StepLink | undefined,
   insideMeta: boolean,
   requirePruned: boolean,
   deps: SchemaValueChecks,
-): FieldError[] {
+  errs: FieldError[],
+): void {
   if (s.extensions.embeddedResource) {
     // Each embedded resource is its own root for metadata purposes.
     insideMeta = false;
-    steps = [];
+    steps = undefined;
     rootSchema = s;
   }
   const isResourceRoot = s === rootSchema;
-  const errs: FieldError[] = [];
   const dflt = s.generic.default;
   if (dflt !== undefined) {
     const dPath = child(path, 'default');
     if (insideMeta) {
-      const obj = surround(structuredClone(dflt), steps, true) as Record<string, unknown>;
+      const obj = surround(structuredClone(dflt), stepsOf(steps), true) as Record<string, unknown>;
       const coerceErr = coerceEmbedded('', obj, rootSchema, true, false);
       const metaErrs = coerceErr ? [] : validateEmbedded('', obj, rootSchema, true);
       if (coerceErr) errs.push(invalid(dPath, dflt, `must result in valid metadata: ${fieldErrorString(coerceErr)}`));
       else if (metaErrs.length > 0) errs.push(invalid(dPath, dflt, `must result in valid metadata: ${aggregate(metaErrs)}`));
       else errs.push(...valueAndRules(s, dflt, dPath, isResourceRoot, deps));
     } else {
-      if (requirePruned) {
-        const pruned = deps.pruneValue(s.raw, structuredClone(dflt), s.extensions.embeddedResource);
-        if (!jsonEqual(pruned, dflt)) errs.push(invalid(dPath, dflt, 'must not have unknown fields'));
+      // pruneValue leaves its input as it is (a copy is pruned).
+      if (requirePruned && !jsonEqual(deps.pruneValue(s.raw, dflt, s.extensions.embeddedResource), dflt)) {
+        errs.push(invalid(dPath, dflt, 'must not have unknown fields'));
       }
       // kube coerces the default itself; later checks see the normalized metadata.
       const value = structuredClone(dflt);
@@ -77,12 +92,11 @@ function walk(
     }
   }
   // additionalProperties is not followed: defaults are pointless (and forbidden in metadata) there.
-  if (s.items) errs.push(...walk(child(path, 'items'), s.items, rootSchema, [...steps, 'index'], insideMeta, requirePruned, deps));
+  if (s.items) walk(child(path, 'items'), s.items, rootSchema, { up: steps, step: 'index' }, insideMeta, requirePruned, deps, errs);
   for (const [k, p] of s.properties ?? []) {
     const subInsideMeta = insideMeta || (s.extensions.embeddedResource && META_FIELDS.has(k));
-    errs.push(...walk(key(child(path, 'properties'), k), p, rootSchema, [...steps, { child: k }], subInsideMeta, requirePruned, deps));
+    walk(key(child(path, 'properties'), k), p, rootSchema, { up: steps, step: { child: k } }, subInsideMeta, requirePruned, deps, errs);
   }
-  return errs;
 }
 
 function valueAndRules(s: Structural, value: unknown, path: string, isResourceRoot: boolean, deps: SchemaValueChecks): FieldError[] {

@@ -83,8 +83,9 @@ export function validateOpenAPISchema(schema: JSONSchemaProps, path: string, opt
     insideResourceMeta: false,
     requireValidPropertyType: opts.requireValidPropertyType,
   };
-  const r = walk(schema, path, ssv, true, opts, []);
-  return [...r.schemaErrors, ...r.celErrors];
+  const out: Result = { schemaErrors: [], celErrors: [] };
+  walk(schema, path, ssv, true, opts, [], out);
+  return [...out.schemaErrors, ...out.celErrors];
 }
 
 type Ancestors = ValidationRulesContext['ancestors'];
@@ -100,16 +101,14 @@ function forbidOldSelf(ssv: Standard, path: string): Standard {
 
 /**
  * One node. `celAncestors` is undefined where kube has no CEL context (inside junctors,
- * definitions and dependencies), so rules there are never compiled.
+ * definitions and dependencies), so rules there are never compiled. Errors are appended to `out`
+ * in walk order (schema errors of a node, then its children's, then its own; CEL errors children
+ * first); `celAncestors` is one stack for the whole walk, copied only for a node with rules.
  */
-function walk(s: Raw, path: string, ssv: Standard, isRoot: boolean, opts: OpenAPISchemaOptions, celAncestors: Ancestors | undefined): Result {
-  const out: Result = { schemaErrors: standardErrors(s, path, ssv), celErrors: [] };
-  const add = (r: Result) => {
-    out.schemaErrors.push(...r.schemaErrors);
-    out.celErrors.push(...r.celErrors);
-  };
-  const below = (via: 'properties' | 'additionalProperties' | 'items', name?: string): Ancestors | undefined =>
-    celAncestors && [...celAncestors, name === undefined ? { schema: s, via } : { schema: s, via, name }];
+function walk(s: Raw, path: string, ssv: Standard, isRoot: boolean, opts: OpenAPISchemaOptions, celAncestors: Ancestors | undefined, out: Result): void {
+  const errsBefore = out.schemaErrors.length;
+  const std = standardErrors(s, path, ssv);
+  if (std.length > 0) out.schemaErrors.push(...std);
 
   const type = rawString(s, 'type');
   const props = rawSchemaMap(s, 'properties') ?? [];
@@ -127,7 +126,7 @@ function walk(s: Raw, path: string, ssv: Standard, isRoot: boolean, opts: OpenAP
     }
     // Pruning a default without its key is ambiguous inside metadata maps.
     const sub = ssv.insideResourceMeta ? forbidDefaults(ssv, 'inside additionalProperties applying to object metadata') : ssv;
-    if (ap.schema) add(walk(ap.schema, child(path, 'additionalProperties'), sub, false, opts, below('additionalProperties')));
+    if (ap.schema) descend(s, 'additionalProperties', undefined, ap.schema, child(path, 'additionalProperties'), sub, opts, celAncestors, out);
   }
 
   const mapType = rawStringPtr(s, 'x-kubernetes-map-type');
@@ -139,41 +138,62 @@ function walk(s: Raw, path: string, ssv: Standard, isRoot: boolean, opts: OpenAP
       sub = { ...sub, insideResourceMeta: true };
       if (isRoot) sub = forbidDefaults(sub, `in top-level ${name}`);
     }
-    add(walk(p, key(child(path, 'properties'), name), sub, false, opts, below('properties', name)));
+    descend(s, 'properties', name, p, key(child(path, 'properties'), name), sub, opts, celAncestors, out);
   }
 
-  if (isObj(s['not'])) add(walk(s['not'], child(path, 'not'), ssv, false, opts, undefined));
+  if (isObj(s['not'])) walk(s['not'], child(path, 'not'), ssv, false, opts, undefined, out);
   for (const junctor of ['allOf', 'oneOf', 'anyOf']) {
-    rawSchemaSlice(s, junctor).forEach((x, i) => add(walk(x, index(child(path, junctor), i), ssv, false, opts, undefined)));
+    rawSchemaSlice(s, junctor).forEach((x, i) => walk(x, index(child(path, junctor), i), ssv, false, opts, undefined, out));
   }
-  for (const [name, d] of rawSchemaMap(s, 'definitions') ?? []) add(walk(d, key(child(path, 'definitions'), name), ssv, false, opts, undefined));
+  for (const [name, d] of rawSchemaMap(s, 'definitions') ?? []) walk(d, key(child(path, 'definitions'), name), ssv, false, opts, undefined, out);
 
   const listType = rawStringPtr(s, 'x-kubernetes-list-type');
   const items = rawItems(s);
   if (items) {
     // Only items of map lists can be correlated between old and new objects.
     const sub = listType !== 'map' ? forbidOldSelf(ssv, path) : ssv;
-    if (items.schema) add(walk(items.schema, child(path, 'items'), sub, false, opts, below('items')));
-    (items.array ?? []).forEach((x, i) => add(walk(x, index(child(path, 'items'), i), sub, false, opts, below('items'))));
+    if (items.schema) descend(s, 'items', undefined, items.schema, child(path, 'items'), sub, opts, celAncestors, out);
+    (items.array ?? []).forEach((x, i) => descend(s, 'items', undefined, x, index(child(path, 'items'), i), sub, opts, celAncestors, out));
   }
 
-  for (const [name, d] of rawSchemaMap(s, 'dependencies') ?? []) add(walk(d, key(child(path, 'dependencies'), name), ssv, false, opts, undefined));
+  for (const [name, d] of rawSchemaMap(s, 'dependencies') ?? []) walk(d, key(child(path, 'dependencies'), name), ssv, false, opts, undefined, out);
 
-  out.schemaErrors.push(...extensionErrors(s, path, type, mapType, listType, items, opts));
-  if (opts.requireMapListKeysMapSetValidation) out.schemaErrors.push(...mapListKeysMapSetErrors(s, path));
+  const ext = extensionErrors(s, path, type, mapType, listType, items, opts);
+  if (ext.length > 0) out.schemaErrors.push(...ext);
+  if (opts.requireMapListKeysMapSetValidation) {
+    const mlk = mapListKeysMapSetErrors(s, path);
+    if (mlk.length > 0) out.schemaErrors.push(...mlk);
+  }
 
   const rules = Array.isArray(s['x-kubernetes-validations']) ? (s['x-kubernetes-validations'] as unknown[]) : [];
   if (rules.length > 0) {
     rules.forEach((rule, i) => out.schemaErrors.push(...ruleErrors(isObj(rule) ? rule : {}, s, index(child(path, 'x-kubernetes-validations'), i))));
     // Rules are not compiled when the schema around them is broken: the errors would not be actionable.
-    if (out.schemaErrors.length === 0 && celAncestors && opts.checkRules) {
-      const ctx: ValidationRulesContext = { schema: s, path, ancestors: celAncestors };
+    if (out.schemaErrors.length === errsBefore && celAncestors && opts.checkRules) {
+      const ctx: ValidationRulesContext = { schema: s, path, ancestors: celAncestors.slice() };
       if (ssv.uncorrelatablePath !== undefined) ctx.uncorrelatablePath = ssv.uncorrelatablePath;
       if (opts.update) ctx.update = opts.update;
       out.celErrors.push(...opts.checkRules(ctx));
     }
   }
-  return out;
+}
+
+/** walk of a child of `parent` reached through `via` (and `name`), with the parent on the CEL ancestors' stack meanwhile. */
+function descend(
+  parent: Raw,
+  via: Ancestors[number]['via'],
+  name: string | undefined,
+  x: Raw,
+  path: string,
+  ssv: Standard,
+  opts: OpenAPISchemaOptions,
+  celAncestors: Ancestors | undefined,
+  out: Result,
+): void {
+  if (!celAncestors) return walk(x, path, ssv, false, opts, undefined, out);
+  celAncestors.push(name === undefined ? { schema: parent, via } : { schema: parent, via, name });
+  walk(x, path, ssv, false, opts, celAncestors, out);
+  celAncestors.pop();
 }
 
 /** specStandardValidatorV3.validate: keywords CRD schemas do not support. */

@@ -1,7 +1,7 @@
 // The schema engine bound into CRD validation: structural and keyword rules, plus defaults that must be
 // pruned and valid, checked with the same compiled validator and pruner custom resources use, and the
 // x-kubernetes-validations rules compiled with their cost limits; a schema that passed is known by content.
-import { compileSchema, type JSONSchemaProps } from '../schema/compile.js';
+import { type JSONSchemaProps, pruneOnlyOnce, validateValueOnce } from '../schema/compile.js';
 import { createCRDSchemaValidator } from './crd-schema-validate.js';
 import { checkValidationRules, withRuleCostTotal } from './cel-crd-checks.js';
 import type { SchemaStructureValidator } from './validation.js';
@@ -10,10 +10,11 @@ import { passedByContent } from './schema-check-memo.js';
 export const crdSchemaValidator: SchemaStructureValidator = passedByContent(
   withRuleCostTotal(
     createCRDSchemaValidator({
-      validateValue: (schema: JSONSchemaProps, value: unknown, path: string) => compileSchema(schema, { fieldPathPrefix: path }).validateValue(value),
+      // Each compiles only the part of compileSchema it runs (test/schema/compile-once.test.ts: the same answers).
+      validateValue: (schema: JSONSchemaProps, value: unknown, path: string) => validateValueOnce(schema, value, path),
       pruneValue: (schema: JSONSchemaProps, value: unknown, isResourceRoot: boolean) => {
         const copy = structuredClone(value);
-        compileSchema(schema).prune(copy, { resourceRoot: isResourceRoot, pruneOnly: true });
+        pruneOnlyOnce(schema, copy, isResourceRoot);
         return copy;
       },
       checkRules: checkValidationRules,

@@ -27,18 +27,18 @@ export function validateStructural(path: string, s: Structural): FieldError[] {
   return keyed.map(([, e]) => e);
 }
 
-function invariants(s: Structural | undefined, lvl: Level, path: string): FieldError[] {
-  if (!s) return [];
-  const errs: FieldError[] = [];
+/** The invariants of s and below, appended to errs (one list for the whole walk: no copies at each level). */
+function invariants(s: Structural | undefined, lvl: Level, path: string, errs: FieldError[] = []): FieldError[] {
+  if (!s) return errs;
   const type = s.generic.type;
   const x = s.extensions;
 
   if (type === 'array' && !s.items) errs.push(required(child(path, 'items'), 'must be specified'));
-  errs.push(...invariants(s.items, 'item', child(path, 'items')));
-  for (const [k, v] of s.properties ?? []) errs.push(...invariants(v, 'field', key(child(path, 'properties'), k)));
+  invariants(s.items, 'item', child(path, 'items'), errs);
+  for (const [k, v] of s.properties ?? []) invariants(v, 'field', key(child(path, 'properties'), k), errs);
   if (s.additionalProperties) {
     if (lvl === 'root') errs.push(forbidden(child(path, 'additionalProperties'), 'must not be used at the root'));
-    if (s.additionalProperties.structural) errs.push(...invariants(s.additionalProperties.structural, 'field', child(path, 'additionalProperties')));
+    if (s.additionalProperties.structural) invariants(s.additionalProperties.structural, 'field', child(path, 'additionalProperties'), errs);
   }
 
   if (x.intOrString && x.preserveUnknownFields) {
@@ -48,7 +48,8 @@ function invariants(s: Structural | undefined, lvl: Level, path: string): FieldE
     errs.push(invalid(child(path, 'x-kubernetes-embedded-resource'), true, 'must be false if x-kubernetes-int-or-string is true'));
   }
 
-  errs.push(...valueValidation(s.valueValidation, isIntOrStringAnyOf(s.valueValidation), isIntOrStringAllOf(s.valueValidation), path));
+  const vv = valueValidation(s.valueValidation, isIntOrStringAnyOf(s.valueValidation), isIntOrStringAllOf(s.valueValidation), path);
+  if (vv.length > 0) errs.push(...vv);
 
   const checkMetadata = lvl === 'root' || x.embeddedResource;
   if (x.embeddedResource && type !== 'object') {
@@ -70,7 +71,10 @@ function invariants(s: Structural | undefined, lvl: Level, path: string): FieldE
     }
   }
   const metadata = s.properties?.get('metadata');
-  if (metadata) errs.push(...metadataInvariants(metadata, checkMetadata, lvl, key(child(path, 'properties'), 'metadata')));
+  if (metadata) {
+    const m = metadataInvariants(metadata, checkMetadata, lvl, key(child(path, 'properties'), 'metadata'));
+    if (m.length > 0) errs.push(...m);
+  }
 
   if (x.embeddedResource && !x.preserveUnknownFields && !s.properties) {
     errs.push(required(child(path, 'properties'), 'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields'));

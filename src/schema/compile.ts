@@ -163,3 +163,25 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps, opts: CompileOpt
     },
   };
 }
+
+/**
+ * compileSchema(schema, { fieldPathPrefix }).validateValue(value), compiling the value validator alone: a CRD
+ * default's check uses nothing else, and pruning, defaulting and the rest cost as much again to compile.
+ */
+export function validateValueOnce(schema: JSONSchemaProps, value: unknown, fieldPathPrefix = ''): FieldError[] {
+  return runValueValidator(compileValueValidator(schema), new ValidationState(), value, fieldPathPrefix);
+}
+
+/**
+ * compileSchema(schema).prune(obj, { resourceRoot, pruneOnly: true }) (in place, throws alike), compiling the
+ * pruning alone: whether a CRD default is pruned needs nothing else.
+ */
+export function pruneOnlyOnce(schema: JSONSchemaProps, obj: unknown, resourceRoot: boolean): void {
+  // The compiled pruning leaves anything but objects and arrays alone (most defaults are scalars): nothing to compile.
+  if (obj === null || typeof obj !== 'object') return;
+  const pstate = new PruneState();
+  pstate.reset(false, false, false, false);
+  compilePrune(toStructural(schema), resourceRoot)(obj, pstate);
+  const err = pstate.error;
+  if (err !== null) throw new SchemaCoercionError(fieldErrorString(err), err);
+}
