@@ -62,3 +62,46 @@ test('a second start writes nothing; stored bootstrap roles count as unchanged w
     await kv.close();
   }
 });
+
+test('a reconcile reading from a cache older than the store reads again when its write conflicts', async () => {
+  const kv = await createCachedStore(openSqliteStore(':memory:'));
+  try {
+    const store = (r: string): GenericStore => new GenericStore(kv, builtinResourceType(kind(r)), NO_ADMISSION);
+    const stores = { clusterRoles: store('clusterroles'), clusterRoleBindings: store('clusterrolebindings'), roles: store('roles'), roleBindings: store('rolebindings') };
+    await ensureBootstrapPolicy(stores);
+    const meta = (o: JSONObject | undefined): JSONObject => o!['metadata'] as JSONObject;
+    // A role that lost a rule, and a binding recreated with another roleRef (roleRef cannot be updated).
+    await stores.clusterRoles.update('', 'system:basic-user', (o) => ({ ...o!, rules: (o!['rules'] as unknown[]).slice(1) }), '');
+    await stores.clusterRoleBindings.delete('', 'system:discovery');
+    await stores.clusterRoleBindings.create('', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'system:discovery' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [],
+    });
+    // What a cache would hold now; then both are written again (another replica's writes, as it were).
+    const cached = {
+      role: await stores.clusterRoles.get('', 'system:basic-user'),
+      binding: await stores.clusterRoleBindings.get('', 'system:discovery'),
+    };
+    await stores.clusterRoles.update('', 'system:basic-user', (o) => ({ ...o!, metadata: { ...meta(o), annotations: { ...(meta(o)['annotations'] as object), later: 'yes' } } }), '');
+    // The binding is protected since: it must be read again before it is deleted, and then left alone.
+    await stores.clusterRoleBindings.update('', 'system:discovery', (o) => ({ ...o!, metadata: { ...meta(o), annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'false' } } }), '');
+    const stale = (live: GenericStore, name: string, held: JSONObject) => (ns: string, n: string) => (n === name ? held : live.find(ns, n));
+    await ensureBootstrapPolicy(stores, {
+      clusterRoles: stale(stores.clusterRoles, 'system:basic-user', cached.role),
+      clusterRoleBindings: stale(stores.clusterRoleBindings, 'system:discovery', cached.binding),
+      roles: (ns, n) => stores.roles.find(ns, n),
+      roleBindings: (ns, n) => stores.roleBindings.find(ns, n),
+    });
+    const basicUser = bootstrapPolicy().clusterRoles.find((r) => meta(r)['name'] === 'system:basic-user')!;
+    const role = await stores.clusterRoles.get('', 'system:basic-user');
+    assert.deepEqual(covers(rulesOf(role), rulesOf(basicUser)).missing, [], 'the rule is back');
+    assert.equal((meta(role)['annotations'] as JSONObject)['later'], 'yes', 'and the later write kept');
+    const binding = await stores.clusterRoleBindings.get('', 'system:discovery');
+    assert.equal((binding['roleRef'] as JSONObject)['name'], 'view', 'the protected binding is left as it is');
+  } finally {
+    await kv.close();
+  }
+});
