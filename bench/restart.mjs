@@ -1,12 +1,12 @@
 // `node bench/restart.mjs DATA_DIR [STARTS] [OTHER_CHECKOUT]`: restart to /readyz on a data dir (bench/fill.mjs
 // makes one), STARTS times (3), as bench/startup.mjs's timeStart (spawn `node dist/cli/crd-apiserver.cjs serve`, poll
-// /readyz every 2 ms). With OTHER_CHECKOUT (a built clone, e.g. of main), its build and this one alternate on the
-// same data dir. RESTART_PROBE_S=40: after each last start, that long a GET of one CronTab every 100 ms and a
+// /readyz every 2 ms), each round also timing a bare node:http process start (the baseline). With OTHER_CHECKOUT
+// (a built clone, e.g. of main), its build and this one alternate on the same data dir. RESTART_PROBE_S=40: after each last start, that long a GET of one CronTab every 100 ms and a
 // LIST ?limit=500 every fifth, with their latencies before and after the watch cache reports itself loaded.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
-import { probe } from './startup.mjs';
+import { probe, timeStartBare } from './startup.mjs';
 import { freePort, here, median, sleep } from './util.mjs';
 
 const [dataDir, starts = '3', other] = process.argv.slice(2);
@@ -15,8 +15,7 @@ if (!dataDir) {
   process.exit(2);
 }
 const probeSeconds = Number(process.env.RESTART_PROBE_S ?? 0);
-// The bundled command line; an older checkout may have none (then its modules' entry).
-// An older build may have only the ES module entry, or no bundle at all.
+// The bundled command line's entry; an older build may have only the ES module entry, or no bundle at all (then its modules').
 const command = (dir) => [`${dir}/dist/cli/crd-apiserver.cjs`, `${dir}/dist/cli/crd-apiserver.js`].find((f) => existsSync(f)) ?? `${dir}/dist/cli/main.js`;
 const builds = [{ name: 'this build', main: here('../dist/cli/crd-apiserver.cjs') }, ...(other ? [{ name: other, main: command(other) }] : [])];
 
@@ -69,8 +68,11 @@ async function probeAfterReady(s) {
   return `cache loaded ${loaded}; during the load GET ${stats(lat.during.get)}, LIST ${stats(lat.during.list)}; after GET ${stats(lat.after.get)}, LIST ${stats(lat.after.list)}`;
 }
 
-const times = new Map(builds.map((b) => [b.name, []]));
+// A bare node:http process start in each round too: the baseline, on the machine as it is in that round.
+const BARE = 'bare node:http';
+const times = new Map([...builds.map((b) => [b.name, []]), [BARE, []]]);
 for (let i = 0; i < Number(starts); i++) {
+  times.get(BARE).push(await timeStartBare());
   for (const b of builds) {
     const s = await start(b.main);
     times.get(b.name).push(s.ms);
@@ -79,4 +81,8 @@ for (let i = 0; i < Number(starts); i++) {
     await s.stop();
   }
 }
-for (const [name, xs] of times) console.log(`${name}: median ${median(xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`);
+const bare = median(times.get(BARE));
+for (const [name, xs] of times) {
+  const ratio = name === BARE ? '' : `, ${(median(xs) / bare).toFixed(2)}× bare`;
+  console.log(`${name}: median ${median(xs).toFixed(0)} ms${ratio} (${xs.map((x) => x.toFixed(0)).join(', ')})`);
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The crd-apiserver command line.
-import { STARTED_EVENT } from '../util/code-cache.js';
+import { RESPONDED_EVENT, STARTED_EVENT } from '../util/code-cache.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueClientCertificate } from '../auth/certs.js';
@@ -118,6 +118,8 @@ async function main(argv: string[]): Promise<number> {
       // Listening: the bundle's loader may keep the code compiled so far (util/code-cache.ts).
       (process as NodeJS.EventEmitter).emit(STARTED_EVENT);
     },
+    // And again with the request path compiled too.
+    onFirstResponse: () => (process as NodeJS.EventEmitter).emit(RESPONDED_EVENT),
     securePort: port('secure-port', 6443)!,
     insecurePort: port('insecure-port'),
     bindAddress: args.flags.get('bind-address') ?? '127.0.0.1',

@@ -45,6 +45,8 @@ export interface ServeOptions {
    * then, so that a server stopped right after its first /readyz still leaves one).
    */
   onListening?: () => void;
+  /** Called once, a turn after the first response has been written (the command line's code cache is made again then). */
+  onFirstResponse?: () => void;
   /** --storage etcd: state in etcd instead of SQLite in the data directory (--etcd-servers and friends). */
   etcd?: EtcdStoreOptions;
   securePort: number;
@@ -236,6 +238,7 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
     audit,
     logger: opts.logger,
     beforeListening: syncStartupWrites,
+    onFirstResponse: opts.onFirstResponse,
   });
   // Synchronously: startServer's listeners opened within this turn, so no request has been taken yet.
   opts.onListening?.();

@@ -169,6 +169,8 @@ export interface ServerOptions {
   parent?: ParentServing;
   /** Awaited once start-up's own writes are done, before the listeners open (serve: the one fsync of those writes). */
   beforeListening?: () => Promise<void>;
+  /** Called once, a turn after the listeners' first response has been written. */
+  onFirstResponse?: () => void;
 }
 
 /**
@@ -761,6 +763,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     s.headersTimeout = headerReadTimeoutMs;
     s.requestTimeout = 0;
     s.on('clientError', answerClientError);
+  }
+  if (opts.onFirstResponse) {
+    const onFirstResponse = opts.onFirstResponse;
+    // The first request on any listener (the others stop listening for one at once).
+    const first = (_req: IncomingMessage, res: ServerResponse): void => {
+      for (const s of servers) s.off('request', first);
+      res.once('finish', () => setImmediate(onFirstResponse));
+    };
+    for (const s of servers) s.on('request', first);
   }
   listening = true;
   for (const f of afterListening.splice(0)) f();

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { readCodeCache, STARTED_EVENT } from '../../src/util/code-cache.js';
+import { readCodeCache, RESPONDED_EVENT, STARTED_EVENT } from '../../src/util/code-cache.js';
 
 const run = promisify(execFile);
 const loader = new URL('../../src/util/code-cache.ts', import.meta.url).href;
@@ -64,4 +64,28 @@ test('a bundle runs as the main program; its code cache is made once it has star
 
   // A cache that cannot be written (its directory does not exist) is done without.
   assert.equal((await runThrough(bundle, join(dir, 'missing', 'cache'))).word, 'other');
+});
+
+test('the cache is made again when the program has responded, holding what it compiled since it started', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'code-cache-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const bundle = join(dir, 'b.bundle.cjs');
+  // Started, then a function compiled and run (a request's path), then responded (when RESPOND is set).
+  writeFileSync(
+    bundle,
+    `process.emit(${JSON.stringify(STARTED_EVENT)});
+function handle(n) { let s = 0; for (let i = 0; i < n; i++) s += i % 7 === 0 ? i : -1; return { s, text: String(s).padStart(12, '0') }; }
+const r = handle(1000);
+if (process.env.RESPOND) process.emit(${JSON.stringify(RESPONDED_EVENT)});
+console.log(JSON.stringify(r));
+`,
+  );
+  const cacheSize = async (respond: boolean): Promise<number> => {
+    const cache = join(dir, `${respond}.v8cache`);
+    const entry = join(dir, 'entry.mjs');
+    writeFileSync(entry, `import { loadBundle, STARTED_EVENT, RESPONDED_EVENT } from ${JSON.stringify(loader)};\nloadBundle(${JSON.stringify(bundle)}, ${JSON.stringify(cache)}, [STARTED_EVENT, RESPONDED_EVENT]);\n`);
+    await run(process.execPath, ['--import', 'tsx', entry], { env: { ...process.env, ...(respond ? { RESPOND: '1' } : {}) } });
+    return statSync(cache).size;
+  };
+  assert.ok((await cacheSize(true)) > (await cacheSize(false)), 'the function compiled after the start is in the cache made at the response');
 });

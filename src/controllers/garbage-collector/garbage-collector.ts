@@ -4,6 +4,7 @@
 // the orphan finalizer has its dependents' references removed before it goes, and one deleted in the foreground
 // waits until its blocking dependents are gone. Everything is decided from storage as it is now, so a restart
 // in the middle of a cascade picks it up where it was.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as S from '../../api/status.js';
 import type { JSONObject } from '../../util/json.js';
 import { metaOf, type GenericStore } from '../../registry/store.js';
@@ -74,8 +75,11 @@ export class GarbageCollector {
       w.informer.stop();
       this.watched.delete(prefix);
     }
-    const starting: Promise<void>[] = [];
+    // One resource's informer after another, with a turn of the event loop between them: lists answered from the
+    // watch cache's memory resolve at once, and a start's (a score of resources, every object of each) would otherwise
+    // be one run of work that the first requests after the listeners open wait behind.
     for (const [prefix, store] of current) {
+      if (this.stopped) return;
       if (this.watched.has(prefix)) continue;
       const informer = new Informer(metadataSource(store, GC_METADATA), {
         name: `gc ${prefix}`,
@@ -94,9 +98,9 @@ export class GarbageCollector {
         delete: (obj) => this.gone(prefix, obj),
       });
       this.watched.set(prefix, { store, informer });
-      starting.push(informer.start());
+      await informer.start();
+      await nextTurn();
     }
-    await Promise.all(starting);
     // Stopped while the lists ran: what started meanwhile stops too.
     if (this.stopped) for (const w of this.watched.values()) w.informer.stop();
   }
