@@ -7,33 +7,14 @@
 //   node --cpu-prof bench/crd-check.mjs --one                one run in this process (everything profiled)
 // BENCH_DIST=<dir>: another build's dist/ (a base worktree's, for before/after in the same session).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseAllDocuments } from 'yaml';
+import { corpusCrds as corpusCrdsAsParsed } from './corpus-crds.mjs';
 
-const CORPUS = new URL('../../shared/corpus/', import.meta.url);
 const DIST = process.env.BENCH_DIST ? pathToFileURL(`${process.env.BENCH_DIST.replace(/\/$/, '')}/`) : new URL('../dist/', import.meta.url);
 
-/** Every corpus CRD (apiextensions v1), by project then file (the order of bench/crd-install.mjs). */
-function corpusCrds() {
-  const out = [];
-  for (const p of readdirSync(CORPUS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
-    let files = [];
-    try {
-      files = readdirSync(new URL(`${p}/crds/`, CORPUS)).filter((f) => /\.ya?ml$/.test(f)).sort();
-    } catch {
-      continue;
-    }
-    for (const f of files) {
-      for (const doc of parseAllDocuments(readFileSync(new URL(`${p}/crds/${f}`, CORPUS), 'utf8'))) {
-        const o = doc.toJS();
-        // As the server decodes a request body (JSON.parse), not as the YAML reader builds objects.
-        if (o?.kind === 'CustomResourceDefinition' && o.apiVersion === 'apiextensions.k8s.io/v1') out.push(JSON.parse(JSON.stringify(o)));
-      }
-    }
-  }
-  return out;
-}
+/** Every corpus CRD, as the server decodes a request body (JSON.parse), not as the YAML reader builds objects. */
+const corpusCrds = () => corpusCrdsAsParsed().map((o) => JSON.parse(JSON.stringify(o)));
 
 /** What the create strategy's prepareForCreate sets besides the defaults (src/crd/resource.ts). */
 function prepareForCreate(crd) {

@@ -1,32 +1,11 @@
 // Many-CRDs install figures (issue 19): corpus CRDs with renamed groups created through the API, sequentially
 // and concurrently, with the time from each create to its Established condition as a watch sees it.
 // Run: npm run build && node bench/crd-install.mjs [count] [concurrency]   (in-process; add --cpu-prof to profile)
-import { readdirSync, readFileSync } from 'node:fs';
 import { request, Agent } from 'node:https';
 import { startTestEnv } from '../dist/testing/index.js';
-import { parseAllDocuments } from 'yaml';
+import { corpusCrds } from './corpus-crds.mjs';
 
-const CORPUS = new URL('../../shared/corpus/', import.meta.url);
-
-/** Every corpus CRD (apiextensions v1), by project then file. */
-export function corpusCrds() {
-  const out = [];
-  for (const p of readdirSync(CORPUS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
-    let files = [];
-    try {
-      files = readdirSync(new URL(`${p}/crds/`, CORPUS)).filter((f) => /\.ya?ml$/.test(f)).sort();
-    } catch {
-      continue;
-    }
-    for (const f of files) {
-      for (const doc of parseAllDocuments(readFileSync(new URL(`${p}/crds/${f}`, CORPUS), 'utf8'))) {
-        const o = doc.toJS();
-        if (o?.kind === 'CustomResourceDefinition' && o.apiVersion === 'apiextensions.k8s.io/v1') out.push(o);
-      }
-    }
-  }
-  return out;
-}
+export { corpusCrds };
 
 /** n CRDs: the corpus over and over, each copy in a group of its own. */
 export function renamed(corpus, n, tag = 'r') {
