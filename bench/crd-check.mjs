@@ -7,9 +7,9 @@
 //   node --cpu-prof bench/crd-check.mjs --one                one run in this process (everything profiled)
 // BENCH_DIST=<dir>: another build's dist/ (a base worktree's, for before/after in the same session).
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { corpusCrds as corpusCrdsAsParsed } from './corpus-crds.mjs';
+import { startProfile } from './util.mjs';
 
 const DIST = process.env.BENCH_DIST ? pathToFileURL(`${process.env.BENCH_DIST.replace(/\/$/, '')}/`) : new URL('../dist/', import.meta.url);
 
@@ -28,18 +28,6 @@ const cpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
-
-async function startProfile() {
-  const { Session } = await import('node:inspector/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return async (file) => {
-    const { profile } = await session.post('Profiler.stop');
-    writeFileSync(file, JSON.stringify(profile));
-  };
-}
 
 /** One run in this process: { crds, ms } (CPU ms of defaulting and validating every corpus CRD once). */
 async function once() {

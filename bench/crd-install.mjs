@@ -4,6 +4,7 @@
 import { request, Agent } from 'node:https';
 import { startTestEnv } from '../dist/testing/index.js';
 import { corpusCrds } from './corpus-crds.mjs';
+import { startProfile } from './util.mjs';
 
 export { corpusCrds };
 
@@ -102,19 +103,6 @@ export async function install(env, crds, concurrency) {
   const lags = names.map((n) => w.established.get(n) - created.get(n)).sort((a, b) => a - b);
   if (process.env.BENCH_LAGS) console.error(names.map((n) => `${(w.established.get(n) - created.get(n)).toFixed(0)} ${n}`).join("\n"));
   return { count: crds.length, concurrency, createMs: createdAll, totalMs: total, perSecond: (crds.length / total) * 1000, maxEstablishedLagMs: lags.at(-1), p50EstablishedLagMs: lags[Math.floor(lags.length / 2)] };
-}
-
-async function startProfile() {
-  const { Session } = await import('node:inspector/promises');
-  const { writeFileSync } = await import('node:fs');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return async (file) => {
-    const { profile } = await session.post('Profiler.stop');
-    writeFileSync(file, JSON.stringify(profile));
-  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

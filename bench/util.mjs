@@ -142,3 +142,16 @@ export function cpuMsOf(pid) {
 export function resetPeakRss(pid) {
   writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
+
+/** Starts V8's CPU profiler in this process; resolves to a function that stops it and writes the profile to a file. */
+export async function startProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (file) => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+  };
+}
