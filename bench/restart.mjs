@@ -1,10 +1,12 @@
 // `node bench/restart.mjs DATA_DIR [STARTS] [OTHER_CHECKOUT]`: restart to /readyz on a data dir (bench/fill.mjs
 // makes one), STARTS times (3), as bench/startup.mjs's timeStart (spawn `node dist/cli/crd-apiserver.cjs serve`, poll
 // /readyz every 2 ms), each round also timing a bare node:http process start (the baseline). With OTHER_CHECKOUT
-// (a built clone, e.g. of main), its build and this one alternate on the same data dir. RESTART_PROBE_S=40: after each last start, that long a GET of one CronTab every 100 ms and a
+// (a built clone, e.g. of main), its build and this one alternate on the same data dir (RESTART_FRESH=1: first starts
+// on new data dirs instead). RESTART_PROBE_S=40: after each last start, that long a GET of one CronTab every 100 ms and a
 // LIST ?limit=500 every fifth, with their latencies before and after the watch cache reports itself loaded.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import http from 'node:http';
 import { probe, timeStartBare } from './startup.mjs';
 import { freePort, here, median, sleep } from './util.mjs';
@@ -15,16 +17,22 @@ if (!dataDir) {
   process.exit(2);
 }
 const probeSeconds = Number(process.env.RESTART_PROBE_S ?? 0);
+mkdirSync(dataDir, { recursive: true });
 // The bundled command line's entry; an older build may have only the ES module entry, or no bundle at all (then its modules').
 const command = (dir) => [`${dir}/dist/cli/crd-apiserver.cjs`, `${dir}/dist/cli/crd-apiserver.js`].find((f) => existsSync(f)) ?? `${dir}/dist/cli/main.js`;
 const builds = [{ name: 'this build', main: here('../dist/cli/crd-apiserver.cjs') }, ...(other ? [{ name: other, main: command(other) }] : [])];
 
+// RESTART_FRESH=1: every start on a new empty data dir under DATA_DIR (first starts: certificates, keys and the
+// bootstrap objects written), removed after it.
+const fresh = process.env.RESTART_FRESH === '1';
+
 /** Start one server; resolves once /readyz answers 200, with the milliseconds from spawn and a stop(). */
 async function start(main) {
   const port = await freePort();
+  const dir = fresh ? mkdtempSync(join(dataDir, 'fresh-')) : dataDir;
   const t0 = performance.now();
-  const proc = spawn(process.execPath, [main, 'serve', '--data-dir', dataDir, '--secure-port', '0', '--insecure-port', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const exited = new Promise((r) => proc.once('exit', r));
+  const proc = spawn(process.execPath, [main, 'serve', '--data-dir', dir, '--secure-port', '0', '--insecure-port', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise((r) => proc.once('exit', r)).then(() => fresh && rmSync(dir, { recursive: true, force: true }));
   while ((await probe(port)) !== 200) {
     if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode} before it was ready`);
     await sleep(2);
