@@ -1,9 +1,10 @@
 // `node bench/restart.mjs DATA_DIR [STARTS] [OTHER_CHECKOUT]`: restart to /readyz on a data dir (bench/fill.mjs
 // makes one), STARTS times (3), as bench/startup.mjs's timeStart (spawn `node dist/cli/crd-apiserver.cjs serve`, poll
 // /readyz every 2 ms), each round also timing a bare node:http process start (the baseline). With OTHER_CHECKOUT
-// (a built clone, e.g. of main), its build and this one alternate on the same data dir (RESTART_FRESH=1: first starts
-// on new data dirs instead). RESTART_PROBE_S=40: after each last start, that long a GET of one CronTab every 100 ms and a
-// LIST ?limit=500 every fifth, with their latencies before and after the watch cache reports itself loaded.
+// (a built clone, e.g. of main), its build and this one alternate on the same data dir (RESTART_FRESH=1: first
+// starts on new data dirs instead). RESTART_PROBE_S=40: after each last start, that long a GET of one CronTab every
+// 100 ms and a LIST ?limit=500 every fifth, with their latencies before and after the watch cache reports itself
+// loaded.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
