@@ -4,7 +4,7 @@
 // key rotation). Without a signing key file the server generates an RSA key on first start and keeps it in
 // the data directory (pki/sa.key, 0600, with pki/sa.pub beside it, as kubeadm lays them out).
 import { X509Certificate, createPrivateKey, createPublicKey, generateKeyPair, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -82,7 +82,8 @@ export async function loadServiceAccountKeys(dataDir: string, opts: LoadOptions 
   const keyPath = join(dir, 'sa.key');
   let pem: string | undefined;
   try {
-    pem = await readFile(keyPath, 'utf8');
+    // Synchronously, as start-up reads its certificates: one small file, not a turn of the thread pool to wait for.
+    pem = readFileSync(keyPath, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
