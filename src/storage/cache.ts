@@ -247,6 +247,9 @@ export class CachedKVStore implements KVStore {
     // An explicit revision equal to ours is the same snapshot, unless it has been compacted.
     const newest = at === undefined || at === 0 || (at === this.rev && at > this.compacted);
     if (!newest || !(await this.fresh())) return this.inner.list(prefix, opts);
+    // The wait for freshness (shared store) may have taken the cache past an explicit revision: that snapshot is
+    // the store's to give now (a continue token's page from another replica read a later revision).
+    if (!this.atRevision(at)) return this.inner.list(prefix, opts);
     const limit = opts.limit !== undefined && opts.limit > 0 ? Math.floor(opts.limit) : 0;
     const read = this.index.range(prefix, opts.after, limit);
     this.stats.noteList(prefix, read.items.length);
@@ -259,7 +262,7 @@ export class CachedKVStore implements KVStore {
     this.assertOpen();
     const at = opts.revision;
     const newest = at === undefined || at === 0 || (at === this.rev && at > this.compacted);
-    if (!newest || !(await this.fresh())) return undefined;
+    if (!newest || !(await this.fresh()) || !this.atRevision(at)) return undefined;
     const limit = opts.limit !== undefined && opts.limit > 0 ? Math.floor(opts.limit) : 0;
     const index = this.index;
     const found = this.labels.candidates(query.scope, prefix, opts.after, limit, query.required, () => index.range(query.scope, undefined, 0).items);
@@ -276,6 +279,11 @@ export class CachedKVStore implements KVStore {
     const last = items.length > 0 ? items[items.length - 1]!.key : undefined;
     const more = last !== undefined && (found.more || index.range(prefix, last, 1).items.length > 0);
     return { items, revision: this.rev, more, met: found.met, unread: found.unread };
+  }
+
+  /** Whether memory holds the snapshot asked for: the newest (none asked), or exactly this revision. */
+  private atRevision(at: number | undefined): boolean {
+    return at === undefined || at === 0 || at === this.rev;
   }
 
   async count(prefix: string): Promise<number> {

@@ -137,3 +137,19 @@ it('with serveWatches, watches are fed from memory: no watch of their own on the
     await cache.close();
   }
 });
+
+it('a list at an explicit revision is that snapshot, also when the wait for freshness moved the cache past it', async () => {
+  const { other, cache, close } = await setup(true);
+  try {
+    await other.create('/o/a', 'one');
+    // The cache at the store's revision: a page's list, as a continue token would name it.
+    const at = (await cache.list('/o/')).revision;
+    // Another replica's write, whose event reaches this cache while a list at `at` waits for freshness.
+    await other.create('/o/b', 'two');
+    const page = await cache.list('/o/', { revision: at });
+    assert.equal(page.revision, at);
+    assert.deepEqual(page.items.map((kv) => kv.value), ['one'], 'not the later write');
+  } finally {
+    await close();
+  }
+});
