@@ -58,7 +58,7 @@ export function labelRecord(pairs: LabelPairs): Readonly<Record<string, string>>
 }
 
 /** labelsOfStored's labels as pairs. */
-export function pairsOf(labels: Readonly<Record<string, string>>): LabelPairs {
+function pairsOf(labels: Readonly<Record<string, string>>): LabelPairs {
   const out: string[] = [];
   for (const name in labels) out.push(name, labels[name]!);
   return out;
