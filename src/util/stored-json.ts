@@ -63,22 +63,37 @@ export function memberText(text: string, open: number, key: string): string | nu
  * object has no such member; undefined when the text is not compact JSON as expected.
  */
 export function memberAt(text: string, open: number, key: string): number | null | undefined {
-  if (text.charCodeAt(open) !== 0x7b /* { */) return undefined;
+  let found: number | null = null;
+  // JSON.stringify escapes no letters: the key is these very characters or another key.
+  const walked = walkMembers(text, open, (keyStart, keyEnd, valueStart) => {
+    if (keyEnd !== keyStart + key.length + 1 || !text.startsWith(key, keyStart + 1)) return true;
+    found = valueStart;
+    return false;
+  });
+  return walked ? found : undefined;
+}
+
+/**
+ * Calls visit(keyStart, keyEnd, valueStart, valueEnd) for each member of the compact JSON object whose `{` is at
+ * `open` (keyStart, keyEnd: the key's quotes), until it returns false; false when the text is not compact JSON as
+ * expected up to there.
+ */
+function walkMembers(text: string, open: number, visit: (keyStart: number, keyEnd: number, valueStart: number, valueEnd: number) => boolean): boolean {
+  if (text.charCodeAt(open) !== 0x7b /* { */) return false;
   let i = open + 1;
-  if (text.charCodeAt(i) === 0x7d /* } */) return null;
+  if (text.charCodeAt(i) === 0x7d /* } */) return true;
   for (;;) {
-    if (text.charCodeAt(i) !== 0x22 /* " */) return undefined;
+    if (text.charCodeAt(i) !== 0x22 /* " */) return false;
+    const keyStart = i;
     const keyEnd = closingQuote(text, i);
-    // JSON.stringify escapes no letters: the key is these very characters or another key.
-    const found = keyEnd === i + key.length + 1 && text.startsWith(key, i + 1);
     i = keyEnd + 1;
-    if (text.charCodeAt(i) !== 0x3a /* : */) return undefined;
+    if (text.charCodeAt(i) !== 0x3a /* : */) return false;
     const end = valueEnd(text, ++i);
-    if (end < 0) return undefined;
-    if (found) return i;
+    if (end < 0) return false;
+    if (!visit(keyStart, keyEnd, i, end)) return true;
     const c = text.charCodeAt(end);
-    if (c === 0x7d /* } */) return null;
-    if (c !== 0x2c /* , */) return undefined;
+    if (c === 0x7d /* } */) return true;
+    if (c !== 0x2c /* , */) return false;
     i = end + 1;
   }
 }
@@ -136,26 +151,13 @@ export function storedHead(text: string, metadataKeys?: ReadonlySet<string>): JS
  */
 function membersText(text: string, open: number | null | undefined, keys: ReadonlySet<string>): string | null | undefined {
   if (typeof open !== 'number') return open;
-  if (text.charCodeAt(open) !== 0x7b /* { */) return undefined;
-  let i = open + 1;
-  if (text.charCodeAt(i) === 0x7d /* } */) return '{}';
-  let out = '{';
-  for (;;) {
-    if (text.charCodeAt(i) !== 0x22 /* " */) return undefined;
-    const member = i;
-    const keyEnd = closingQuote(text, i);
-    const raw = text.slice(i + 1, keyEnd);
-    const kept = keys.has(raw.includes('\\') ? (JSON.parse(text.slice(i, keyEnd + 1)) as string) : raw);
-    i = keyEnd + 1;
-    if (text.charCodeAt(i) !== 0x3a /* : */) return undefined;
-    const end = valueEnd(text, ++i);
-    if (end < 0) return undefined;
-    if (kept) out += (out.length > 1 ? ',' : '') + text.slice(member, end);
-    const c = text.charCodeAt(end);
-    if (c === 0x7d /* } */) return `${out}}`;
-    if (c !== 0x2c /* , */) return undefined;
-    i = end + 1;
-  }
+  let out = '';
+  const walked = walkMembers(text, open, (keyStart, keyEnd, _valueStart, valueEnd) => {
+    const raw = text.slice(keyStart + 1, keyEnd);
+    if (keys.has(raw.includes('\\') ? (JSON.parse(text.slice(keyStart, keyEnd + 1)) as string) : raw)) out += (out ? ',' : '') + text.slice(keyStart, valueEnd);
+    return true;
+  });
+  return walked ? `{${out}}` : undefined;
 }
 
 /**
