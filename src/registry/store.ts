@@ -10,7 +10,7 @@ import * as S from '../api/status.js';
 import { invalid, required, type FieldError } from '../api/field-error.js';
 import { goRendered } from '../schema/objectmeta.js';
 import type { JSONObject } from '../util/json.js';
-import { isObject, isPlainJson, sortKeysDeep, sortKeysDeepChecked } from '../util/json.js';
+import { isObject, isPlainJson, sortKeysDeep, sortKeysDeepChecked, sortKeysDeepShared } from '../util/json.js';
 import { rfc3339 } from '../util/time.js';
 import type { ResourceType, Subresource } from './resource-type.js';
 import { gcFinalizers, markAsDeleting, setFinalizers, shouldDeleteDuringUpdate, type DeleteOptions } from './deletion.js';
@@ -259,11 +259,12 @@ export class GenericStore {
 
   /**
    * rawObjects of one key-value, at once when it is served as stored (no batch to make for a write's or a GET's
-   * answer); undefined when it needs decoding (then rawObjects).
+   * answer); undefined when it needs decoding (then rawObjects). `text`: kv's value when the caller has it (a
+   * write's), which a value held in a slab would otherwise decode again.
    */
-  rawObjectAsStored(kv: KeyValue): RawObject | undefined {
+  rawObjectAsStored(kv: KeyValue, text?: string): RawObject | undefined {
     const at = this.resourceVersionAt(kv);
-    return at < 0 ? undefined : { text: kv.value, at, resourceVersion: String(kv.modRevision) };
+    return at < 0 ? undefined : { text: text ?? kv.value, at, resourceVersion: String(kv.modRevision) };
   }
 
   /**
@@ -437,7 +438,9 @@ export class GenericStore {
       const plain = givenAway && this.type.storedBytesPrefix !== undefined && isPlainJson(ordered);
       return { value, built: plain ? ordered : undefined };
     }
-    const { copy, plain } = sortKeysDeepChecked(unordered);
+    // An object given away may share what is in order already with its sorted form (the event's object then
+    // shares it with the request's, which nothing changes after the write: see `built`).
+    const { copy, plain } = givenAway ? sortKeysDeepShared(unordered) : sortKeysDeepChecked(unordered);
     return { value: stringifyJSON(copy), built: plain ? copy : undefined };
   }
 
@@ -502,6 +505,17 @@ export class GenericStore {
   }
 
   private readonly sharedReads = new WeakMap<KeyValue, JSONObject>();
+
+  /**
+   * getShared at once, when the cache holds the object in memory and it was read shared before: the object,
+   * undefined when there is no such object, else NOT_AT_HAND (then getShared). Admission's namespace lookup
+   * of every namespaced write takes no promise so.
+   */
+  sharedAtHand(namespace: string, name: string): JSONObject | undefined | typeof NOT_AT_HAND {
+    const kv = this.kvAtHand(namespace, name);
+    if (kv === NOT_AT_HAND || kv === undefined) return kv;
+    return this.sharedReads.get(kv) ?? NOT_AT_HAND;
+  }
 
   /**
    * The object's stored key-value when the cache has it in memory now (undefined: no such object), else
@@ -686,7 +700,7 @@ export class GenericStore {
    * create, answering with what was written as stored (whose bytes a response may send as they are: see
    * rawObjects), or with the object when nothing was (a dry run).
    */
-  async createStored(namespace: string, input: JSONObject, opts: WriteOptions = {}): Promise<{ kv: KeyValue } | { object: JSONObject }> {
+  async createStored(namespace: string, input: JSONObject, opts: WriteOptions = {}): Promise<Written | { object: JSONObject }> {
     // The create handler records the managed fields first, before admission and the strategy.
     const fm = opts.manager !== undefined ? this.fieldManager('') : undefined;
     const obj = fm ? await fm.update(undefined, input, opts.manager!) : input;
@@ -721,7 +735,7 @@ export class GenericStore {
     const { value, built } = await this.encodeBuilt(obj, opts.givenAway);
     const res = await this.writeBuilt(key, value, built, () => this.kv.create(key, value));
     if (!res.ok) throw S.alreadyExists(this.gr, name);
-    return { kv: res.kv };
+    return { kv: res.kv, text: value };
   }
 
   private fillNamespace(meta: ObjectMeta, namespace: string): void {
@@ -757,7 +771,7 @@ export class GenericStore {
     mutate: (current: JSONObject | undefined) => Promise<JSONObject> | JSONObject,
     sub: Subresource,
     opts: UpdateOptions = {},
-  ): Promise<({ kv: KeyValue } | { object: JSONObject }) & { created: boolean }> {
+  ): Promise<(Written | { object: JSONObject }) & { created: boolean }> {
     const key = this.key(namespace, name);
     for (let attempt = 0; ; attempt++) {
       const kv = await this.kv.get(key);
@@ -821,7 +835,7 @@ export class GenericStore {
         return { object: this.type.strategy.canonicalize(desired), created: false };
       }
       const res = await this.writeBuilt(key, value, built, () => this.kv.update(key, value, kv.modRevision));
-      if (res.ok) return { kv: res.kv, created: false };
+      if (res.ok) return { kv: res.kv, text: value, created: false };
       if (!res.current) throw S.notFound(this.gr, name);
       // Someone wrote between our read and our write: read again (a stale precondition then fails above).
       if (attempt >= MAX_CONFLICT_RETRIES) throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
@@ -1223,6 +1237,12 @@ export interface TableRowParts {
   end: number;
   at: number;
   cells: (now: number) => unknown[];
+}
+
+/** A write's key-value, and its value's text as written (held in a slab, the key-value's must be decoded to read it). */
+export interface Written {
+  kv: KeyValue;
+  text?: string;
 }
 
 /** The object's JSON as one string. */

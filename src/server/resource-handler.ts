@@ -6,7 +6,7 @@ import { GO_VALUE, goQuote, invalid as invalidField, notSupported, required, typ
 import { managerOrUserAgent } from '../registry/field-manager/manager-name.js';
 import type { GenericStore, ListResult, DeleteOptions } from '../registry/store.js';
 import { NOT_AT_HAND, type KeyValue } from '../storage/types.js';
-import { metaOf, rawObjectText, selectFromStoredBytes } from '../registry/store.js';
+import { metaOf, rawObjectText, selectFromStoredBytes, type Written } from '../registry/store.js';
 import type { Subresource } from '../registry/resource-type.js';
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
@@ -405,10 +405,10 @@ async function create(r: ResourceRequest, store: GenericStore, ns: string): Prom
  * A write's answer: in plain JSON, the bytes just stored as GET sends them, rather than parsing them to write
  * them out again; otherwise (or when nothing was stored) the object.
  */
-async function respondStored(r: ResourceRequest, store: GenericStore, code: number, out: { kv: KeyValue } | { object: JSONObject }, neg: Negotiated): Promise<void> {
+async function respondStored(r: ResourceRequest, store: GenericStore, code: number, out: Written | { object: JSONObject }, neg: Negotiated): Promise<void> {
   if (!('kv' in out)) return respondObject(r, store, code, out.object, neg);
   if (servingStoredBytes && !neg.transform && neg.format === 'json') {
-    return writeRaw(r.res, code, neg.contentType, rawObjectText(store.rawObjectAsStored(out.kv) ?? (await store.rawObjects([out.kv])).item(0)) + '\n');
+    return writeRaw(r.res, code, neg.contentType, rawObjectText(store.rawObjectAsStored(out.kv, out.text) ?? (await store.rawObjects([out.kv])).item(0)) + '\n');
   }
   respondObject(r, store, code, await store.read(out.kv), neg);
 }

@@ -158,7 +158,7 @@ class AddedWalker {
     const atom = this.schema.resolve(ref);
     if (!atom) return;
     const below = this.belowAtom(atom, value);
-    parent.insert([pe]);
+    parent.addMember(pe);
     if (below && (below.members.length > 0 || below.children.length > 0)) {
       // Distinct elements that order as equal (list keys written differently) share one node, as insert's do.
       const existing = parent.child(pe);
@@ -200,7 +200,7 @@ class AddedWalker {
     const node = new FieldSet();
     for (const g of groups.values()) {
       // An item given more than once is added as a whole.
-      if (g.n > 1) node.insert([g.pe]);
+      if (g.n > 1) node.addMember(g.pe);
       else this.visit(t.elementType, g.first, node, g.pe);
     }
     return node;

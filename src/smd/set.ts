@@ -29,6 +29,12 @@ function search<T>(list: readonly T[], pe: PathElement, elementOf: (t: T) => Pat
 }
 
 const self = (pe: PathElement): PathElement => pe;
+
+/** list.splice(at, 0, x), appending without splice's array of removed items where it can (sets are mostly built in order). */
+function insertAt<T>(list: T[], at: number, x: T): void {
+  if (at === list.length) list.push(x);
+  else list.splice(at, 0, x);
+}
 const childElement = (c: Child): PathElement => c.element;
 
 export class FieldSet {
@@ -56,7 +62,13 @@ export class FieldSet {
     for (let i = 0; i < p.length - 1; i++) node = node.descend(p[i]!);
     const pe = p[p.length - 1]!;
     const at = search(node.members, pe, self);
-    if (at < 0) node.members.splice(-at - 1, 0, pe);
+    if (at < 0) insertAt(node.members, -at - 1, pe);
+  }
+
+  /** insert([pe]): pe a member at this level. */
+  addMember(pe: PathElement): void {
+    const at = search(this.members, pe, self);
+    if (at < 0) insertAt(this.members, -at - 1, pe);
   }
 
   /** The child set under pe, created empty when missing. */
@@ -64,7 +76,7 @@ export class FieldSet {
     const at = search(this.children, pe, childElement);
     if (at >= 0) return this.children[at]!.set;
     const set = new FieldSet();
-    this.children.splice(-at - 1, 0, { element: pe, set });
+    insertAt(this.children, -at - 1, { element: pe, set });
     return set;
   }
 
@@ -72,7 +84,7 @@ export class FieldSet {
   setChild(pe: PathElement, set: FieldSet): void {
     const at = search(this.children, pe, childElement);
     if (at >= 0) this.children[at] = { element: pe, set };
-    else this.children.splice(-at - 1, 0, { element: pe, set });
+    else insertAt(this.children, -at - 1, { element: pe, set });
   }
 
   /** The child set under pe, if any. */

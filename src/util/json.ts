@@ -92,6 +92,86 @@ export function sortKeysDeepChecked<T>(v: T): { copy: T; plain: boolean } {
   return { copy: root as T, plain };
 }
 
+/** A node of sortKeysDeepShared's walk: its keys in order (undefined for an array) and, once it must be copied, its members' results. */
+interface SortFrame {
+  src: object;
+  keys: string[] | undefined;
+  /** The members' results, index by index: made when the node turns out to need a copy. */
+  vals: unknown[] | undefined;
+  i: number;
+}
+
+/**
+ * sortKeysDeepChecked for an object its caller gives away: a node already in order (a plain object with its
+ * keys sorted, or an array, and everything below it so) is the node itself in the result rather than a copy;
+ * the rest is copied as sortKeysDeepChecked copies it. JSON.stringify writes the same text of both results,
+ * and `plain` is the same. Most of a request's body (its spec, labels, annotations) is in order already.
+ */
+export function sortKeysDeepShared<T>(v: T): { copy: T; plain: boolean } {
+  if (typeof v !== 'object' || v === null) return { copy: v, plain: isPlainJson(v) };
+  let plain = true;
+  const open = (x: object): SortFrame => {
+    if (Array.isArray(x)) return { src: x, keys: undefined, vals: undefined, i: 0 };
+    // A node not made by a JSON parse, or with a `__proto__` member (which the copy's assignment takes as its
+    // prototype, dropping it from the text), is copied, as sortKeysDeepChecked does.
+    let copy = Object.getPrototypeOf(x) !== Object.prototype;
+    if (copy) plain = false;
+    const keys = Object.keys(x);
+    for (let k = 0; k < keys.length; k++) {
+      if (k > 0 && keys[k - 1]! > keys[k]!) copy = true;
+      if (keys[k] === '__proto__') {
+        plain = false;
+        copy = true;
+      }
+    }
+    if (copy) sortStrings(keys);
+    return { src: x, keys, vals: copy ? new Array<unknown>(keys.length) : undefined, i: 0 };
+  };
+  const memberOf = (f: SortFrame, idx: number): unknown => (f.keys === undefined ? (f.src as unknown[])[idx] : (f.src as Record<string, unknown>)[f.keys[idx]!]);
+  /** Records a member's result; a node whose member is not the same as before becomes a copy. */
+  const settle = (f: SortFrame, idx: number, out: unknown, same: boolean): void => {
+    if (f.vals === undefined) {
+      if (same) return;
+      // Everything before it was the same: the copy starts with the source's members.
+      f.vals = new Array<unknown>(f.keys === undefined ? (f.src as unknown[]).length : f.keys.length);
+      for (let k = 0; k < idx; k++) f.vals[k] = memberOf(f, k);
+    }
+    f.vals[idx] = out;
+  };
+  const frames: SortFrame[] = [open(v)];
+  let result: unknown;
+  while (frames.length > 0) {
+    const f = frames[frames.length - 1]!;
+    const n = f.keys === undefined ? (f.src as unknown[]).length : f.keys.length;
+    if (f.i < n) {
+      const idx = f.i++;
+      const x = memberOf(f, idx);
+      if (typeof x === 'object') {
+        if (x !== null) {
+          frames.push(open(x));
+          continue;
+        }
+      } else if (plain && typeof x !== 'string' && typeof x !== 'boolean' && !isJsonNumber(x)) plain = false;
+      settle(f, idx, x, true);
+      continue;
+    }
+    frames.pop();
+    let out: object = f.src;
+    if (f.vals !== undefined) {
+      if (f.keys === undefined) out = f.vals;
+      else {
+        const o: Record<string, unknown> = {};
+        for (let k = 0; k < f.keys.length; k++) o[f.keys[k]!] = f.vals[k];
+        out = o;
+      }
+    }
+    const parent = frames[frames.length - 1];
+    if (parent === undefined) result = out;
+    else settle(parent, parent.i - 1, out, out === f.src);
+  }
+  return { copy: result as T, plain };
+}
+
 /** A number JSON text gives back as it is: finite, and not -0 (written as 0). */
 const isJsonNumber = (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x) && !Object.is(x, -0);
 

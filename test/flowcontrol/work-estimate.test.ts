@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { listEstimate, mutatingEstimate } from '../../src/server/flowcontrol/work-estimate.js';
 import { WatchTracker } from '../../src/server/flowcontrol/watch-tracker.js';
+import { prng } from '../prng.js';
 import { QueueSet } from '../../src/server/flowcontrol/queue-set.js';
 import { rfc3339Nano, seatSecondsString } from '../../src/server/flowcontrol/debug-dump.js';
 import { goDurationString } from '../../src/util/go-duration.js';
@@ -52,6 +53,41 @@ test('watch tracker: a write is seen by the resource\'s, its namespace\'s and it
   ns();
   other();
   assert.equal(write('default', 'x'), 0);
+});
+
+test('watch tracker: counts as a table keyed by (group, resource, namespace, name) would, over random watches; nothing left after', () => {
+  const rand = prng(7);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const t = new WatchTracker();
+  const model = new Map<string, number>();
+  const key = (...parts: string[]): string => JSON.stringify(parts);
+  const open: { end: () => void; k: string }[] = [];
+  const groups = ['', 'apps', 'stable.example.com'];
+  const resources = ['configmaps', 'crontabs'];
+  const namespaces = ['', 'default', 'a'];
+  const names = ['', 'x', 'y'];
+  for (let step = 0; step < 5000; step++) {
+    if (open.length > 0 && rand() < 0.45) {
+      const [w] = open.splice(Math.floor(rand() * open.length), 1);
+      w!.end();
+      model.set(w!.k, model.get(w!.k)! - 1);
+    } else if (rand() < 0.5) {
+      const info = { apiGroup: pick(groups), resource: pick(resources), namespace: pick(namespaces), name: pick(names) };
+      const k = key(info.apiGroup, info.resource, info.namespace, info.name);
+      open.push({ end: t.register(info), k });
+      model.set(k, (model.get(k) ?? 0) + 1);
+    } else {
+      const w = { apiGroup: pick(groups), resource: pick(resources), namespace: pick(namespaces), name: pick(names) };
+      const get = (...parts: string[]): number => model.get(key(...parts)) ?? 0;
+      let want = get(w.apiGroup, w.resource, '', '');
+      if (w.namespace) want += get(w.apiGroup, w.resource, w.namespace, '');
+      if (w.name) want += get(w.apiGroup, w.resource, w.namespace, w.name);
+      assert.equal(t.interestedCount(w), want, JSON.stringify(w));
+    }
+  }
+  for (const w of open) w.end();
+  assert.equal(t.size, 0);
+  assert.equal(t.interestedCount({ apiGroup: '', resource: 'configmaps', namespace: 'default', name: 'x' }), 0);
 });
 
 test('queue set: a finished write keeps its final seats for the additional latency, holding back the next request', async () => {

@@ -9,6 +9,8 @@ import { NO_ADMISSION } from '../../src/registry/admission.js';
 import { mergeSchemaFor } from '../../src/server/merge-schema.js';
 import type { KeyValue, KVStore } from '../../src/storage/types.js';
 import type { CustomResourceDefinition } from '../../src/crd/types.js';
+import { rawObjectText } from '../../src/registry/store.js';
+import { ValueSlabs } from '../../src/storage/value-slabs.js';
 
 test('rawObjectAsStored is rawObjects of one key-value, when it is served as stored', async () => {
   const crd = parse(readFileSync(new URL('../fixtures/crontab-crd.yaml', import.meta.url), 'utf8')) as CustomResourceDefinition;
@@ -33,6 +35,14 @@ test('rawObjectAsStored is rawObjects of one key-value, when it is served as sto
   assert.deepEqual(fast, (await store.rawObjects([stored])).item(0));
   // Asked again (the place is remembered): the same.
   assert.deepEqual(store.rawObjectAsStored(stored), fast);
+  // The write's own text (what its answer uses rather than read the value again) is the value's.
+  assert.equal(out.text, stored.value);
+  assert.deepEqual(store.rawObjectAsStored(stored, out.text), fast);
+  // Held in a slab, the value read back is the same text.
+  const slabs = new ValueSlabs();
+  const held = slabs.make(stored);
+  assert.equal(store.rawObjectAsStored(held, out.text)!.at, (await store.rawObjects([held])).item(0).at);
+  assert.equal(rawObjectText(store.rawObjectAsStored(held, out.text)!), rawObjectText((await store.rawObjects([held])).item(0)));
   // Bytes that are not served as they are (another prefix, the placeholder twice): rawObjects decodes them.
   const others: KeyValue[] = [
     { ...stored, value: stored.value.replace('{"apiVersion":', '{ "apiVersion":') },

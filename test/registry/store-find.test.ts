@@ -8,7 +8,7 @@ import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
 import { BUILTIN_KINDS } from '../../src/apis/index.js';
 import { createCachedStore } from '../../src/storage/cache.js';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
-import type { KVStore } from '../../src/storage/types.js';
+import { NOT_AT_HAND, type KVStore } from '../../src/storage/types.js';
 
 const configMaps = BUILTIN_KINDS.find((k) => k.served.group === '' && k.served.resource === 'configmaps')!;
 
@@ -27,6 +27,33 @@ test('find answers the object as get does, and undefined where get would answer 
     // A store that fails: find fails too, rather than calling the object absent.
     const failing = { get: () => Promise.reject(new Error('storage is down')) } as unknown as KVStore;
     await assert.rejects(new GenericStore(failing, builtinResourceType(configMaps), NO_ADMISSION).find('default', 'x'), /storage is down/);
+  } finally {
+    await sqlite.close();
+    await cached.close();
+  }
+});
+
+test('sharedAtHand: getShared\'s object at once once it has been read shared, undefined for none, NOT_AT_HAND otherwise', async () => {
+  const sqlite = openSqliteStore(':memory:');
+  const cached = await createCachedStore(openSqliteStore(':memory:'));
+  try {
+    // Without a cache in front nothing is at hand.
+    const uncached = new GenericStore(sqlite, builtinResourceType(configMaps), NO_ADMISSION);
+    await uncached.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'here' } });
+    await uncached.getShared('default', 'here');
+    assert.equal(uncached.sharedAtHand('default', 'here'), NOT_AT_HAND);
+    const store = new GenericStore(cached, builtinResourceType(configMaps), NO_ADMISSION);
+    await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'here' }, data: { a: 'b' } });
+    assert.equal(store.sharedAtHand('default', 'missing'), undefined);
+    assert.equal(store.sharedAtHand('default', 'here'), NOT_AT_HAND, 'not read shared yet');
+    const shared = await store.getShared('default', 'here');
+    assert.equal(store.sharedAtHand('default', 'here'), shared);
+    // Written again: the new revision is not at hand until read shared; then it is the new object.
+    await store.update('default', 'here', (cur) => ({ ...cur!, data: { a: 'c' } }), '');
+    assert.equal(store.sharedAtHand('default', 'here'), NOT_AT_HAND);
+    const again = await store.getShared('default', 'here');
+    assert.deepEqual(again['data'], { a: 'c' });
+    assert.equal(store.sharedAtHand('default', 'here'), again);
   } finally {
     await sqlite.close();
     await cached.close();

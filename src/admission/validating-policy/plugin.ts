@@ -143,10 +143,15 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     return compiled;
   }
 
-  async validate(a: AdmissionAttributes): Promise<void> {
+  /** Not an async function: with no policy to run (most servers, most writes), nothing to await. */
+  validate(a: AdmissionAttributes): Promise<void> | undefined {
     if (isExemptAdmissionConfigurationResource(a.resource)) return;
     const hooks = this.currentHooks();
     if (hooks.length === 0) return;
+    return this.validateWith(a, hooks);
+  }
+
+  private async validateWith(a: AdmissionAttributes, hooks: Hook[]): Promise<void> {
     const ctx: MatchContext = {
       namespaceLabels: async (name) => {
         const ns = await this.o.namespace(name);

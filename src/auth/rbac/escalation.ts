@@ -72,72 +72,76 @@ interface EscalationDeps {
 }
 
 /** As an admission plugin (src/admission/chain.ts's shape): refuses creates and updates that escalate. */
-export function rbacEscalationCheck(deps: EscalationDeps): { name: string; operations: readonly Operation[]; admit(a: AdmissionAttributes): Promise<void> } {
+export function rbacEscalationCheck(deps: EscalationDeps): { name: string; operations: readonly Operation[]; admit(a: AdmissionAttributes): Promise<void> | undefined } {
   return {
     name: 'RBACEscalation',
     operations: ['CREATE', 'UPDATE'],
-    async admit(a) {
+    // Not an async function: a write of anything but RBAC's objects passes without a promise to await.
+    admit(a) {
       if (a.resource.group !== RBAC_GROUP || a.subresource !== '' || !a.object) return;
-      const user = a.user;
-      // EscalationAllowed: the server's own writes, and system:masters.
-      if (!user || user.groups.includes(MASTERS_GROUP)) return;
-      const resolver = deps.resolver();
-      if (!resolver) return;
-      await deps.synced?.();
-      const resource = a.resource.resource;
-      const gr = { group: RBAC_GROUP, resource };
-      const obj = a.object;
-      const name = isObject(obj['metadata']) && typeof obj['metadata']['name'] === 'string' ? obj['metadata']['name'] : '';
-      const authorize = deps.authorize;
-      if (a.operation === 'UPDATE' && a.oldObject && onlyGCFieldsChange(obj, a.oldObject)) return;
-      if (ROLE_RESOURCES.has(resource)) {
-        // RoleEscalationAuthorized: `escalate` on the role resource (named by the URL: none on a create).
-        const escalate = authorize({
-          user,
-          verb: 'escalate',
-          isResourceRequest: true,
-          path: '',
-          group: RBAC_GROUP,
-          version: '*',
-          resource,
-          subresource: '',
-          namespace: a.namespace,
-          name: a.operation === 'CREATE' ? '' : a.name,
-        });
-        if (escalate.allowed) return;
-        const why = confirmNoEscalation(resolver, user, a.namespace, goRulesOf(obj));
-        if (why) throw S.forbidden(gr, name, why);
-        const aggregated = isObject(obj['aggregationRule']) || (a.operation === 'UPDATE' && isObject(a.oldObject?.['aggregationRule']));
-        if (resource === 'clusterroles' && aggregated) {
-          const changed = a.operation === 'CREATE' || JSON.stringify(obj['aggregationRule'] ?? null) !== JSON.stringify(a.oldObject?.['aggregationRule'] ?? null);
-          if (changed && confirmNoEscalation(resolver, user, a.namespace, FULL_AUTHORITY)) {
-            throw S.forbidden(gr, name, 'must have cluster-admin privileges to use the aggregationRule');
-          }
-        }
-        return;
-      }
-      if (!BINDING_RESOURCES.has(resource)) return;
-      const ref = roleRefOf(obj);
-      // BindingAuthorized: `bind` on the role, checked in the binding's namespace ('' for ClusterRoleBindings).
-      const roleResource = ref.kind === 'ClusterRole' ? 'clusterroles' : ref.kind === 'Role' ? 'roles' : '';
-      if (roleResource) {
-        const bind = authorize({
-          user,
-          verb: 'bind',
-          isResourceRequest: true,
-          path: '',
-          group: ref.apiGroup,
-          resource: roleResource,
-          subresource: '',
-          namespace: a.namespace,
-          name: ref.name,
-        });
-        if (bind.allowed) return;
-      }
-      const { rules, error, missing } = resolver.roleReferenceRules(ref, a.namespace);
-      if (error !== undefined) throw missing ? S.notFound({ group: RBAC_GROUP, resource: missing.resource }, missing.name) : S.plainError(error);
-      const why = confirmNoEscalation(resolver, user, a.namespace, rules);
-      if (why) throw S.forbidden(gr, name, why);
+      return checkEscalation(deps, a, a.object);
     },
   };
+}
+
+async function checkEscalation(deps: EscalationDeps, a: AdmissionAttributes, obj: JSONObject): Promise<void> {
+  const user = a.user;
+  // EscalationAllowed: the server's own writes, and system:masters.
+  if (!user || user.groups.includes(MASTERS_GROUP)) return;
+  const resolver = deps.resolver();
+  if (!resolver) return;
+  await deps.synced?.();
+  const resource = a.resource.resource;
+  const gr = { group: RBAC_GROUP, resource };
+  const name = isObject(obj['metadata']) && typeof obj['metadata']['name'] === 'string' ? obj['metadata']['name'] : '';
+  const authorize = deps.authorize;
+  if (a.operation === 'UPDATE' && a.oldObject && onlyGCFieldsChange(obj, a.oldObject)) return;
+  if (ROLE_RESOURCES.has(resource)) {
+    // RoleEscalationAuthorized: `escalate` on the role resource (named by the URL: none on a create).
+    const escalate = authorize({
+      user,
+      verb: 'escalate',
+      isResourceRequest: true,
+      path: '',
+      group: RBAC_GROUP,
+      version: '*',
+      resource,
+      subresource: '',
+      namespace: a.namespace,
+      name: a.operation === 'CREATE' ? '' : a.name,
+    });
+    if (escalate.allowed) return;
+    const why = confirmNoEscalation(resolver, user, a.namespace, goRulesOf(obj));
+    if (why) throw S.forbidden(gr, name, why);
+    const aggregated = isObject(obj['aggregationRule']) || (a.operation === 'UPDATE' && isObject(a.oldObject?.['aggregationRule']));
+    if (resource === 'clusterroles' && aggregated) {
+      const changed = a.operation === 'CREATE' || JSON.stringify(obj['aggregationRule'] ?? null) !== JSON.stringify(a.oldObject?.['aggregationRule'] ?? null);
+      if (changed && confirmNoEscalation(resolver, user, a.namespace, FULL_AUTHORITY)) {
+        throw S.forbidden(gr, name, 'must have cluster-admin privileges to use the aggregationRule');
+      }
+    }
+    return;
+  }
+  if (!BINDING_RESOURCES.has(resource)) return;
+  const ref = roleRefOf(obj);
+  // BindingAuthorized: `bind` on the role, checked in the binding's namespace ('' for ClusterRoleBindings).
+  const roleResource = ref.kind === 'ClusterRole' ? 'clusterroles' : ref.kind === 'Role' ? 'roles' : '';
+  if (roleResource) {
+    const bind = authorize({
+      user,
+      verb: 'bind',
+      isResourceRequest: true,
+      path: '',
+      group: ref.apiGroup,
+      resource: roleResource,
+      subresource: '',
+      namespace: a.namespace,
+      name: ref.name,
+    });
+    if (bind.allowed) return;
+  }
+  const { rules, error, missing } = resolver.roleReferenceRules(ref, a.namespace);
+  if (error !== undefined) throw missing ? S.notFound({ group: RBAC_GROUP, resource: missing.resource }, missing.name) : S.plainError(error);
+  const why = confirmNoEscalation(resolver, user, a.namespace, rules);
+  if (why) throw S.forbidden(gr, name, why);
 }

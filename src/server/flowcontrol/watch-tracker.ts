@@ -2,25 +2,38 @@
 // namespace and name, so a write can be charged for the watchers it will notify.
 import type { RequestInfo } from '../request-info.js';
 
-type WatchKey = string;
-const keyOf = (group: string, resource: string, namespace = '', name = ''): WatchKey => JSON.stringify([group, resource, namespace, name]);
+/** Open watches by group, resource, namespace and name ('' for all): found without making a key per write. */
+type Counts = Map<string, Map<string, Map<string, Map<string, number>>>>;
 
 export class WatchTracker {
-  private counts = new Map<WatchKey, number>();
+  private readonly counts: Counts = new Map();
+  /** Open watches in all: a server nobody watches through the API answers every write without a lookup. */
+  private open = 0;
 
   /** Counts a watch while it is open; call the returned function once when it ends. */
   register(info: Pick<RequestInfo, 'apiGroup' | 'resource' | 'namespace' | 'name'>, fieldSelector?: string | null): () => void {
     // A watch of one object by `metadata.name=` selects it as a name in the path would (kube's RequestInfo).
     const name = info.name || nameFromFieldSelector(fieldSelector);
-    const key = keyOf(info.apiGroup, info.resource, info.namespace, name);
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    const namespace = info.namespace ?? '';
+    const byResource = getOrMake(this.counts, info.apiGroup);
+    const byNamespace = getOrMake(byResource, info.resource);
+    const byName = getOrMake(byNamespace, namespace);
+    byName.set(name, (byName.get(name) ?? 0) + 1);
+    this.open++;
     let forgotten = false;
     return () => {
       if (forgotten) return;
       forgotten = true;
-      const n = (this.counts.get(key) ?? 1) - 1;
-      if (n > 0) this.counts.set(key, n);
-      else this.counts.delete(key);
+      this.open--;
+      const n = (byName.get(name) ?? 1) - 1;
+      if (n > 0) return void byName.set(name, n);
+      // The emptied maps go, from the inside out, so that watches come and go without leaving keys behind.
+      byName.delete(name);
+      if (byName.size > 0) return;
+      byNamespace.delete(namespace);
+      if (byNamespace.size > 0) return;
+      byResource.delete(info.resource);
+      if (byResource.size === 0) this.counts.delete(info.apiGroup);
     };
   }
 
@@ -29,11 +42,28 @@ export class WatchTracker {
    * and of the object by name.
    */
   interestedCount(info: Pick<RequestInfo, 'apiGroup' | 'resource' | 'namespace' | 'name'>): number {
-    let n = this.counts.get(keyOf(info.apiGroup, info.resource)) ?? 0;
-    if (info.namespace) n += this.counts.get(keyOf(info.apiGroup, info.resource, info.namespace)) ?? 0;
-    if (info.name) n += this.counts.get(keyOf(info.apiGroup, info.resource, info.namespace, info.name)) ?? 0;
+    if (this.open === 0) return 0;
+    const byNamespace = this.counts.get(info.apiGroup)?.get(info.resource);
+    if (byNamespace === undefined) return 0;
+    let n = byNamespace.get('')?.get('') ?? 0;
+    if (!info.namespace) return info.name ? n + (byNamespace.get('')?.get(info.name) ?? 0) : n;
+    const inNamespace = byNamespace.get(info.namespace);
+    if (inNamespace === undefined) return n;
+    n += inNamespace.get('') ?? 0;
+    if (info.name) n += inNamespace.get(info.name) ?? 0;
     return n;
   }
+
+  /** Keys held (tests: nothing is left once every watch has ended). */
+  get size(): number {
+    return this.counts.size;
+  }
+}
+
+function getOrMake<V>(m: Map<string, Map<string, V>>, k: string): Map<string, V> {
+  let inner = m.get(k);
+  if (inner === undefined) m.set(k, (inner = new Map()));
+  return inner;
 }
 
 function nameFromFieldSelector(selector: string | null | undefined): string {
