@@ -177,8 +177,11 @@ export class FieldManager {
     // decodeLiveOrNew: a subresource write cannot set managedFields; a main-resource write may reset them or
     // send valid ones, else live's are kept.
     const requested = metaOf(next)['managedFields'];
-    let managed: Managed;
-    if (this.cfg.subresource) managed = decodeOrEmpty(metaOf(liveObj)['managedFields']);
+    // A create that sends none (most): nobody manages anything yet, nothing to decode (the new object has none).
+    const none = live === undefined && (requested === undefined || requested === null);
+    let managed: Managed | undefined;
+    if (none) managed = undefined;
+    else if (this.cfg.subresource) managed = decodeOrEmpty(metaOf(liveObj)['managedFields']);
     else if (isReset(requested)) managed = emptyManaged();
     else {
       managed = decodeOrEmpty(requested);
@@ -187,9 +190,9 @@ export class FieldManager {
     const out = withoutManagedFields(next);
     try {
       const fields =
-        live === undefined && managed.fields.size === 0 && typeof out['apiVersion'] === 'string' && typeof out['kind'] === 'string'
+        live === undefined && (managed === undefined || managed.fields.size === 0) && typeof out['apiVersion'] === 'string' && typeof out['kind'] === 'string'
           ? this.createdManaged(liveObj, out, manager)
-          : await this.run((u) => this.updateManaged(u, liveObj, out, managed, manager));
+          : await this.run((u) => this.updateManaged(u, liveObj, out, managed ?? emptyManaged(), manager));
       setManagedFields(out, encodeManagedFields(fields));
     } catch {
       // As UpdateNoErrors (a conversion webhook down, say): the live object's entries are kept.
