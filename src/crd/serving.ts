@@ -37,6 +37,33 @@ interface CrdServingInfo {
   schemaRevision: number;
   versions: Map<string, CrdEndpoint>;
   storageStore: GenericStore;
+  /** What routing reads of `crd` (routingOf), worked out once per CRD object rather than per request. */
+  routing?: Routing;
+}
+
+/** The endpoints crdHandler routes to (served versions, names accepted or established) and whether the CRD is terminating. */
+interface Routing {
+  of: CustomResourceDefinition;
+  endpoints: Map<string, CrdEndpoint>;
+  terminating: boolean;
+}
+
+/** info's routing for its current CRD object (update() sets a new one, or the same one changed, and forgets the routing). */
+function routingOf(info: CrdServingInfo): Routing {
+  const crd = info.crd;
+  if (info.routing?.of === crd) return info.routing;
+  const endpoints = new Map<string, CrdEndpoint>();
+  if (isConditionTrue(crd, 'NamesAccepted') || isConditionTrue(crd, 'Established')) {
+    const seen = new Set<string>();
+    for (const v of crd.spec.versions) {
+      // The first version of a name decides, as a search of the list would.
+      if (seen.has(v.name)) continue;
+      seen.add(v.name);
+      const ep = info.versions.get(v.name);
+      if (v.served && ep) endpoints.set(v.name, ep);
+    }
+  }
+  return (info.routing = { of: crd, endpoints, terminating: isConditionTrue(crd, 'Terminating') });
 }
 
 const CR_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
@@ -135,6 +162,7 @@ export class CrdServing {
     const existing = this.byName.get(name);
     if (existing && existing.fingerprint === fingerprint) {
       existing.crd = crd; // conditions may have changed: routing reads them
+      existing.routing = undefined;
       for (const ep of existing.versions.values()) ep.crd = crd;
       this.generation++;
       return;
@@ -194,7 +222,7 @@ export class CrdServing {
   /** Whether the CRD serving this resource is terminating: no new objects then (reads, updates and deletes go on). */
   isTerminating(resource: { group: string; resource: string }): boolean {
     const info = this.byName.get(`${resource.resource}.${resource.group}`);
-    return info !== undefined && isConditionTrue(info.crd, 'Terminating');
+    return info !== undefined && routingOf(info).terminating;
   }
 
   remove(name: string): void {
@@ -208,12 +236,7 @@ export class CrdServing {
   /** The endpoint serving group/version/resource, as crdHandler routes: served version, names accepted or established. */
   lookup(group: string, version: string, resource: string): CrdEndpoint | undefined {
     const info = this.byName.get(`${resource}.${group}`);
-    if (!info) return undefined;
-    const crd = info.crd;
-    const v = crd.spec.versions.find((x) => x.name === version);
-    if (!v?.served) return undefined;
-    if (!isConditionTrue(crd, 'NamesAccepted') && !isConditionTrue(crd, 'Established')) return undefined;
-    return info.versions.get(version);
+    return info === undefined ? undefined : routingOf(info).endpoints.get(version);
   }
 
   /**
