@@ -39,15 +39,20 @@ export interface LatencyTracker {
   validatingWebhookSeconds: number;
 }
 
+/**
+ * Both steps answer at once (undefined) when nothing had to wait, else with a promise; a refusal is a thrown
+ * StatusError or a rejection. Callers await what they get (a write takes no turn of the microtask queue per
+ * step for plugins that answer at once).
+ */
 export interface Admission {
   /** Mutating admission: may change attrs.object; throws a StatusError to refuse. */
-  admit(attrs: AdmissionAttributes): Promise<void>;
+  admit(attrs: AdmissionAttributes): Promise<void> | void;
   /** Validating admission: may only refuse. */
-  validate(attrs: AdmissionAttributes): Promise<void>;
+  validate(attrs: AdmissionAttributes): Promise<void> | void;
 }
 
 /** For stores no admission guards (tests of the store itself). */
 export const NO_ADMISSION: Admission = {
-  admit: async () => undefined,
-  validate: async () => undefined,
+  admit: () => undefined,
+  validate: () => undefined,
 };

@@ -193,7 +193,7 @@ async function updateScale(r: ResourceRequest, store: GenericStore, paths: Scale
     (current) => {
       if (!current) throw S.notFound(store.type.gr, name);
       const { scale: old } = readScale(current, paths); // the object's own Scale must be readable
-      return writeBackManaged(current, old, (oldJSON) => scaleFieldManager().update(oldJSON, withScale(old, scale), wq.manager), paths, opts);
+      return writeBackManaged(current, old, async (oldJSON) => scaleFieldManager().update(oldJSON, withScale(old, scale), wq.manager), paths, opts);
     },
     'scale',
     { dryRun: wq.dryRun, warnings, user: r.user, latency: r },

@@ -52,6 +52,47 @@ test('the first refusal ends the chain', async () => {
     { name: 'deny', operations: ['CREATE'], admit: () => Promise.reject(S.forbidden({ group: '', resource: 'namespaces' }, 'x', 'no')) },
     { name: 'after', operations: ['CREATE'], admit: () => void seen.push('after') },
   ]);
-  await assert.rejects(chain.admit(attrs('CREATE')), (e: unknown) => e instanceof S.StatusError && e.code === 403);
+  await assert.rejects(async () => chain.admit(attrs('CREATE')), (e: unknown) => e instanceof S.StatusError && e.code === 403);
   assert.deepEqual(seen, []);
+});
+
+test('plugins that answer at once, with a promise, or by throwing, in any mix: the same order and outcome, observed once per phase', async () => {
+  const forbidden = () => S.forbidden({ group: '', resource: 'namespaces' }, 'x', 'no');
+  type How = 'sync' | 'async' | 'throw' | 'reject';
+  const ways: How[] = ['sync', 'async', 'throw', 'reject'];
+  for (const a of ways) for (const b of ways) for (const c of ways) {
+    const seen: string[] = [];
+    const steps: { type: string; rejected: boolean }[] = [];
+    const plugin = (name: string, how: How): AdmissionPlugin => {
+      const run = (): Promise<void> | void => {
+        seen.push(name);
+        if (how === 'throw') throw forbidden();
+        if (how === 'reject') return Promise.reject(forbidden());
+        if (how === 'async') return new Promise<void>((r) => setImmediate(r));
+      };
+      return { name, operations: ['CREATE'], admit: run, validate: run };
+    };
+    const chain = admissionChain([plugin('a', a), plugin('b', b), plugin('c', c)], (type, _op, rejected) => steps.push({ type, rejected }));
+    const refusedAt = [a, b, c].findIndex((h) => h === 'throw' || h === 'reject');
+    const want = refusedAt < 0 ? ['a', 'b', 'c'] : ['a', 'b', 'c'].slice(0, refusedAt + 1);
+    for (const phase of ['admit', 'validate'] as const) {
+      seen.length = 0;
+      steps.length = 0;
+      let out: Promise<void> | void = undefined;
+      let thrown: unknown;
+      try {
+        out = chain[phase](attrs('CREATE'));
+      } catch (e) {
+        thrown = e;
+      }
+      // At once exactly when every plugin that ran answered at once (a refusal thrown at once included).
+      const ran = [a, b, c].slice(0, want.length);
+      assert.equal(out === undefined, !ran.includes('async') && !ran.includes('reject'), `${a} ${b} ${c} ${phase}`);
+      const error: unknown = thrown ?? (await Promise.resolve(out).then(() => undefined, (e: unknown) => e));
+      assert.equal(error !== undefined, refusedAt >= 0, `${a} ${b} ${c} ${phase}`);
+      if (error !== undefined) assert.ok(error instanceof S.StatusError && error.code === 403);
+      assert.deepEqual(seen, want, `${a} ${b} ${c} ${phase}`);
+      assert.deepEqual(steps, [{ type: phase, rejected: refusedAt >= 0 }]);
+    }
+  }
 });

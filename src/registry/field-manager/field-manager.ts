@@ -172,7 +172,7 @@ export class FieldManager {
    * FieldManager.UpdateNoErrors: `next` (as written by `manager`, an Update) with its managedFields brought
    * up to date against `live` (undefined on create). Never fails: on a problem `next` keeps live's entries.
    */
-  async update(live: JSONObject | undefined, next: JSONObject, manager: string): Promise<JSONObject> {
+  update(live: JSONObject | undefined, next: JSONObject, manager: string): JSONObject | Promise<JSONObject> {
     const liveObj = live ?? this.cfg.types.newObject(this.apiVersion);
     // decodeLiveOrNew: a subresource write cannot set managedFields; a main-resource write may reset them or
     // send valid ones, else live's are kept.
@@ -188,17 +188,24 @@ export class FieldManager {
       if (managed.fields.size === 0) managed = decodeOrEmpty(metaOf(liveObj)['managedFields']);
     }
     const out = withoutManagedFields(next);
-    try {
-      const fields =
-        live === undefined && (managed === undefined || managed.fields.size === 0) && typeof out['apiVersion'] === 'string' && typeof out['kind'] === 'string'
-          ? this.createdManaged(liveObj, out, manager)
-          : await this.run((u) => this.updateManaged(u, liveObj, out, managed ?? emptyManaged(), manager));
-      setManagedFields(out, encodeManagedFields(fields));
-    } catch {
-      // As UpdateNoErrors (a conversion webhook down, say): the live object's entries are kept.
-      setManagedFields(out, live ? managedFieldsOf(metaOf(live)) : undefined);
+    // A create's fields are found at once (no conversion can be needed): the object is answered without a promise.
+    if (live === undefined && (managed === undefined || managed.fields.size === 0) && typeof out['apiVersion'] === 'string' && typeof out['kind'] === 'string') {
+      let entries: ManagedFieldsEntry[] | undefined;
+      try {
+        entries = encodeManagedFields(this.createdManaged(liveObj, out, manager));
+      } catch {
+        // As UpdateNoErrors: nothing recorded (there is no live object whose entries to keep).
+      }
+      setManagedFields(out, entries);
+      return out;
     }
-    return out;
+    return this.run((u) => this.updateManaged(u, liveObj, out, managed ?? emptyManaged(), manager))
+      .then((fields) => setManagedFields(out, encodeManagedFields(fields)))
+      .catch(() => {
+        // As UpdateNoErrors (a conversion webhook down, say): the live object's entries are kept.
+        setManagedFields(out, live ? managedFieldsOf(metaOf(live)) : undefined);
+      })
+      .then(() => out);
   }
 
   /** skipNonApplied → capManagers → buildManagerInfo → managedFieldsUpdater → stripMeta → structured merge. */
