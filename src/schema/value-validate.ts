@@ -123,7 +123,15 @@ function rerun(branch: Check, mc: number, v: unknown, st: ValidationState): void
 
 const PATTERN_MEMO_MAX = 4096;
 const PATTERN_MEMO_LEN = 256;
+/**
+ * Distinct patterns kept compiled. The compiled schemas keep the matchers they took, so forgetting one here only
+ * means compiling it again for a new schema: CRDs created and deleted with ever new patterns cannot grow this.
+ */
+const PATTERN_CACHE_MAX = 8192;
 const patternCache = new Map<string, ((s: string) => boolean) | Error>();
+
+/** Patterns kept compiled now (tests). */
+export const compiledPatterns = (): number => patternCache.size;
 
 /**
  * Go's regexp MatchString for a schema pattern (RE2: linear time). RE2 in JavaScript is slow, so
@@ -148,6 +156,8 @@ export function compilePattern(pattern: string): ((s: string) => boolean) | Erro
   } catch (e) {
     fn = e instanceof Error ? e : new Error(String(e));
   }
+  // The oldest compiled goes first (a Map keeps insertion order).
+  if (patternCache.size >= PATTERN_CACHE_MAX) patternCache.delete(patternCache.keys().next().value!);
   patternCache.set(pattern, fn);
   return fn;
 }

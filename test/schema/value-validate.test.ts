@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fieldErrorString } from '../../src/api/field-error.js';
 import { compileSchema, type JSONSchemaProps } from '../../src/schema/compile.js';
+import { compilePattern, compiledPatterns } from '../../src/schema/value-validate.js';
 
 const errs = (schema: JSONSchemaProps, obj: unknown): string[] => compileSchema(schema).validate(obj).map(fieldErrorString);
 const field = (f: JSONSchemaProps): JSONSchemaProps => ({ type: 'object', properties: { field: f } });
@@ -296,4 +297,24 @@ test('paths stay right across siblings: nested errors, then later siblings, then
     'spec.p3: Invalid value: "integer": spec.p3 in body must be of type string: "integer"',
     'spec.z: Required value',
   ]);
+});
+
+test('compiled patterns are kept up to a bound; a matcher taken before stays right after its pattern is forgotten', () => {
+  const first = compilePattern('^first-[0-9]+$');
+  assert.ok(typeof first === 'function');
+  // Ever new patterns, as CRDs created and deleted with new schemas would bring.
+  for (let i = 0; i < 9000; i++) {
+    const m = compilePattern(`^p${i}-[a-z]+$`);
+    assert.ok(typeof m === 'function');
+    if (i % 1000 === 0) assert.equal(m(`p${i}-abc`), true);
+  }
+  assert.ok(compiledPatterns() <= 8192, `${compiledPatterns()} kept`);
+  assert.equal(first('first-12'), true);
+  assert.equal(first('first-x'), false);
+  // Asked again after being forgotten: compiled again, the same answers.
+  const again = compilePattern('^first-[0-9]+$');
+  assert.ok(typeof again === 'function');
+  assert.equal(again('first-12'), true);
+  // An invalid pattern still answers its error.
+  assert.ok(compilePattern('(') instanceof Error);
 });
