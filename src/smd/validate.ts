@@ -16,47 +16,31 @@ export interface ValidateOptions {
 /** The errors, each prefixed with the path it is at; empty when the value is valid. */
 export function validate(schema: MergeSchema, root: TypeRef, value: unknown, opts: ValidateOptions = {}): string[] {
   const errors: string[] = [];
-  walk(schema, root, value, '', opts, errors);
+  walk(schema, root, value, [], opts, errors);
   return errors;
 }
 
 /**
- * A path as errors print it: a string, or a map's field below a path, written out only for an error (most values
- * have none, and a map's every field would otherwise make its path's string).
+ * The path of the value being checked, as a stack: a map's field (its name), a list's item (its index, or its
+ * associative key's path element). Written out only for an error: most values have none, and a path per field
+ * would otherwise be made for every field of every object.
  */
-type At = string | FieldAt | ItemAt;
+type At = (string | number | PathElement)[];
 
-class FieldAt {
-  constructor(
-    readonly up: At,
-    readonly field: string,
-  ) {}
-
-  toString(): string {
-    return `${String(this.up)}${elementString(fieldElement(this.field))}`;
-  }
-}
-
-/** A list's item below a path (by index, or by its associative key's path element), written out only for an error. */
-class ItemAt {
-  constructor(
-    readonly up: At,
-    readonly item: number | PathElement,
-  ) {}
-
-  toString(): string {
-    return typeof this.item === 'number' ? `${String(this.up)}[${this.item}]` : `${String(this.up)}${elementString(this.item)}`;
-  }
-}
+const atString = (at: At): string => {
+  let out = '';
+  for (const step of at) out += typeof step === 'string' ? elementString(fieldElement(step)) : typeof step === 'number' ? `[${step}]` : elementString(step);
+  return out;
+};
 
 function walk(schema: MergeSchema, ref: TypeRef, value: unknown, at: At, opts: ValidateOptions, errors: string[]): void {
   const resolved = schema.resolve(ref);
-  if (!resolved) return void errors.push(`${at}: could not resolve the type`);
+  if (!resolved) return void errors.push(`${atString(at)}: could not resolve the type`);
   const atom = deduceAtom(resolved, value);
   if (atom.map) return walkMap(schema, atom.map, value, at, opts, errors);
   if (atom.scalar) return checkScalar(atom.scalar, value, at, errors);
   if (atom.list) return walkList(schema, atom.list, value, at, opts, errors);
-  errors.push(`${at}: schema error: invalid atom`);
+  errors.push(`${atString(at)}: schema error: invalid atom`);
 }
 
 /**
@@ -83,30 +67,37 @@ function checkScalar(t: Scalar, v: unknown, at: At, errors: string[]): void {
   const ok = t === 'numeric' ? typeof v === 'number' || typeof v === 'bigint' : t === 'string' ? typeof v === 'string' : t === 'boolean' ? typeof v === 'boolean' : ['number', 'bigint', 'string', 'boolean'].includes(typeof v);
   if (ok) return;
   // validateScalar's messages, each with its own verb.
-  if (t === 'numeric') errors.push(`${at}: expected numeric (int or float), got ${goTypeName(v)}`);
-  else if (t === 'string') errors.push(`${at}: expected string, got ${printSharpV(v)}`);
-  else if (t === 'boolean') errors.push(`${at}: expected boolean, got ${printV(v)}`);
-  else errors.push(`${at}: expected any scalar, got ${printV(v)}`);
+  if (t === 'numeric') errors.push(`${atString(at)}: expected numeric (int or float), got ${goTypeName(v)}`);
+  else if (t === 'string') errors.push(`${atString(at)}: expected string, got ${printSharpV(v)}`);
+  else if (t === 'boolean') errors.push(`${atString(at)}: expected boolean, got ${printV(v)}`);
+  else errors.push(`${atString(at)}: expected any scalar, got ${printV(v)}`);
 }
 
 function walkList(schema: MergeSchema, t: ListType, value: unknown, at: At, opts: ValidateOptions, errors: string[]): void {
   if (value === null || value === undefined) return;
-  if (!Array.isArray(value)) return void errors.push(`${at}: expected list, got ${printV(value)}`);
-  const seen = new Set<string>();
+  if (!Array.isArray(value)) return void errors.push(`${atString(at)}: expected list, got ${printV(value)}`);
+  // Items told apart by their keys, for duplicates: only where they are refused.
+  const seen = t.elementRelationship === 'associative' && !opts.allowDuplicates ? new Set<string>() : undefined;
   for (let i = 0; i < value.length; i++) {
     const item = value[i];
     if (t.elementRelationship !== 'associative') {
-      walk(schema, t.elementType, item, new ItemAt(at, i), opts, errors);
+      at.push(i);
+      walk(schema, t.elementType, item, at, opts, errors);
+      at.pop();
       continue;
     }
     const itemError = associativeItemError(schema, t, item);
     // Without its path element nothing deeper can be reported: the rest of the list is not checked.
-    if (itemError) return void errors.push(`${at}: element ${i}: ${itemError}`);
+    if (itemError) return void errors.push(`${atString(at)}: element ${i}: ${itemError}`);
     const pe = listItemElement(schema, t, item)!;
-    const id = serializeElement(pe);
-    if (seen.has(id) && !opts.allowDuplicates) errors.push(`${at}: duplicate entries for key ${elementString(pe)}`);
-    seen.add(id);
-    walk(schema, t.elementType, item, new ItemAt(at, pe), opts, errors);
+    if (seen) {
+      const id = serializeElement(pe);
+      if (seen.has(id)) errors.push(`${atString(at)}: duplicate entries for key ${elementString(pe)}`);
+      seen.add(id);
+    }
+    at.push(pe);
+    walk(schema, t.elementType, item, at, opts, errors);
+    at.pop();
   }
 }
 
@@ -131,11 +122,16 @@ function associativeItemError(schema: MergeSchema, t: ListType, item: unknown): 
 
 function walkMap(schema: MergeSchema, t: MapType, value: unknown, at: At, opts: ValidateOptions, errors: string[]): void {
   if (value === null) return;
-  if (!isObject(value)) return void errors.push(`${at}: expected map, got ${printV(value)}`);
+  if (!isObject(value)) return void errors.push(`${atString(at)}: expected map, got ${printV(value)}`);
   for (const key of Object.keys(value)) {
-    const here = new FieldAt(at, key);
     const field = schema.field(t, key);
-    if (!field && !t.elementType) return void errors.push(`${here}: field not declared in schema`);
-    walk(schema, field?.type ?? t.elementType!, value[key], here, opts, errors);
+    at.push(key);
+    if (!field && !t.elementType) {
+      errors.push(`${atString(at)}: field not declared in schema`);
+      at.pop();
+      return;
+    }
+    walk(schema, field?.type ?? t.elementType!, value[key], at, opts, errors);
+    at.pop();
   }
 }
