@@ -34,12 +34,16 @@ interface State {
   struct?: string;
   fields: string[];
   saved?: DecodeError;
-  /** sigs.k8s.io/json's strict field stack (keys, map keys and [i]), and the unknown fields found; none in nested decodes. */
-  path: string[];
+  /**
+   * sigs.k8s.io/json's strict field stack (keys and map keys as they are, [i] as numbers: written out by pathOf
+   * only when a path is asked for), and the unknown fields found; none in nested decodes.
+   */
+  path: (string | number)[];
   unknown?: Set<string>;
-  /** Non-integer number literals of a JSON body by path, and the path of a nested decode's value within it. */
+  /** Non-integer number literals of a JSON body by path. */
   literals?: ReadonlyMap<string, string>;
-  base: string;
+  /** A nested decode's outer state, whose path (as it is while the nested decode runs) leads to this one's value. */
+  parent?: State;
 }
 
 /** addErrorContext: a type error gets the current struct and field path (replacing any it had). */
@@ -62,8 +66,15 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 
 const INT_RANGE: Record<'int64' | 'int32', readonly [number, number]> = { int64: [-(2 ** 63), 2 ** 63], int32: [-(2 ** 31), 2 ** 31] };
 
-/** The path of the value being decoded, within the whole body. */
-const pathOf = (s: State): string => s.base + s.path.join('');
+/** The path of the value being decoded, within the whole body: keys after the first of the whole path with a dot. */
+function pathOf(s: State): string {
+  let out = s.parent ? pathOf(s.parent) : '';
+  for (let j = 0; j < s.path.length; j++) {
+    const step = s.path[j]!;
+    out += typeof step === 'number' ? `[${step}]` : j === 0 && out === '' ? step : `.${step}`;
+  }
+  return out;
+}
 
 function decodeInt(s: State, v: unknown, goType: string, bits: 'int64' | 'int32'): Decoded {
   if (typeof v !== 'number' && typeof v !== 'bigint') return mismatch(s, v, goType);
@@ -87,7 +98,7 @@ function mismatch(s: State, v: unknown, goType: string): typeof DROP {
 
 /** A nested json.Unmarshal inside an UnmarshalJSON: its own context; its error, with ours, ends ours. */
 function nested(s: State, run: (inner: State) => Decoded): Decoded {
-  const inner: State = { ctx: s.ctx, fields: [], path: [], base: pathOf(s) };
+  const inner: State = { ctx: s.ctx, fields: [], path: [], parent: s };
   if (s.literals) inner.literals = s.literals;
   let out: Decoded;
   try {
@@ -216,14 +227,14 @@ function zeroOf(t: GoFieldType): unknown {
 function decodeSlice(s: State, v: unknown[], f: GoField, owner: GoStruct): Decoded {
   return v.map((x, i) => {
     if (x === null) return zeroOf(f.type);
-    s.path.push(`[${i}]`);
+    s.path.push(i);
     const out = decodeElem(s, x, f.type, f, owner);
     s.path.pop();
     return out === DROP ? zeroOf(f.type) : out;
   });
 }
 
-const pushKey = (s: State, key: string): void => void s.path.push(s.path.length > 0 || s.base !== '' ? `.${key}` : key);
+const pushKey = (s: State, key: string): void => void s.path.push(key);
 
 function decodeField(s: State, v: unknown, f: GoField, owner: GoStruct): Decoded {
   if (f.slice) {
@@ -278,14 +289,15 @@ function decodeStruct(s: State, obj: Record<string, unknown>, st: GoStruct): Dec
       else delete obj[key];
       continue;
     }
-    const saved = { struct: s.struct, depth: s.fields.length };
+    const outerStruct = s.struct;
+    const depth = s.fields.length;
     s.struct = st.name;
     s.fields.push(key);
     pushKey(s, key);
     const out = decodeField(s, v, f, st);
     s.path.pop();
-    s.struct = saved.struct;
-    s.fields.length = saved.depth;
+    s.struct = outerStruct;
+    s.fields.length = depth;
     if (out === DROP) delete obj[key];
     else obj[key] = out;
   }
@@ -310,7 +322,7 @@ export interface GoDecodeOptions {
  */
 export function goDecodeInto(obj: Record<string, unknown>, kind: GoStruct, ctx: GoTypeContext, opts: GoDecodeOptions = {}): string | undefined {
   const { unknownFields, numberLiterals } = opts;
-  const s: State = { ctx, fields: [], path: [], base: '' };
+  const s: State = { ctx, fields: [], path: [] };
   if (unknownFields) s.unknown = new Set();
   if (numberLiterals) s.literals = numberLiterals;
   try {
