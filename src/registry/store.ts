@@ -1084,7 +1084,7 @@ export class GenericStore {
   private toStoredWatchEvent(ev: StoreEvent, filter: ListFilter): StoredWatchEvent | undefined {
     const at = this.eventResourceVersionAt(ev.kv);
     if (at < 0) return this.toWatchEvent(ev, filter);
-    const raw = { text: ev.kv.value, at, resourceVersion: String(ev.kv.modRevision) };
+    const raw = this.eventRaw(ev.kv, at);
     if (ev.type === 'delete') return this.storedMatches(ev, 'kv', filter) ? { type: 'DELETED', raw } : undefined;
     const now = this.storedMatches(ev, 'kv', filter);
     if (!ev.prev) return now ? { type: 'ADDED', raw } : undefined;
@@ -1112,6 +1112,23 @@ export class GenericStore {
 
   private lastEventKv: KeyValue | undefined;
   private lastEventAt = -1;
+
+  /**
+   * The stored bytes of a watch event's key-value as every watcher of it is handed them: one object for all (a
+   * large event's line is then made once for all of them: WatchLines), its bytes copied from the cache's slab
+   * rather than its text decoded where the value is held there. Remembered for the last key-value only.
+   */
+  private eventRaw(kv: KeyValue, at: number): RawObject {
+    if (kv !== this.lastRawKv || this.lastRaw === undefined) {
+      const bytes = asciiBytes(kv);
+      this.lastRaw = bytes !== undefined ? new SlabRawObject(kv, bytes, at, String(kv.modRevision)) : { text: kv.value, at, resourceVersion: String(kv.modRevision) };
+      this.lastRawKv = kv;
+    }
+    return this.lastRaw;
+  }
+
+  private lastRawKv: KeyValue | undefined;
+  private lastRaw: RawObject | undefined;
 
   /** Whether the event's object (or previous object) meets the label selector, read from its bytes when they are served as stored. */
   private storedMatches(ev: StoreEvent, which: 'kv' | 'prev', filter: ListFilter): boolean {

@@ -3,6 +3,56 @@
 // and each write of its own was a chunk of the HTTP body, with its header, its callback and its share of a
 // writev. Stored bytes (RawObject) are encoded straight into the buffer, which also gives each event's size.
 import type { RawObject } from '../registry/store.js';
+import { copyAscii } from '../storage/value-slabs.js';
+
+/** The line's start, before the object (types are ASCII). */
+const lineHead = (type: string): string => `{"type":"${type}","object":`;
+
+/** Bytes of `{"type":TYPE,"object":OBJECT}\n` for the object's stored bytes. */
+function lineLength(type: string, o: RawObject): number {
+  const rv = o.at < 0 ? 0 : o.resourceVersion.length;
+  return lineHead(type).length + (o.bytes !== undefined ? o.bytes.length : Buffer.byteLength(o.text)) + rv + 2;
+}
+
+/** Writes the line of lineLength(type, o) bytes at `off`: a cached value's bytes copied (no text decoded), else its text encoded. */
+function writeLine(type: string, o: RawObject, buf: Buffer, off: number): void {
+  off += buf.write(lineHead(type), off, 'latin1');
+  const b = o.bytes;
+  if (b !== undefined) {
+    if (o.at < 0) off += copyAscii(b, buf, off, 0, b.length);
+    else {
+      off += copyAscii(b, buf, off, 0, o.at);
+      // The resourceVersion's digits byte by byte: a native write of so few cost more than the copies.
+      const rv = o.resourceVersion;
+      for (let k = 0; k < rv.length; k++) buf[off++] = rv.charCodeAt(k);
+      off += copyAscii(b, buf, off, o.at, b.length);
+    }
+  } else if (o.at < 0) off += buf.write(o.text, off);
+  else {
+    off += buf.write(o.text.slice(0, o.at), off);
+    off += buf.write(o.resourceVersion, off, 'latin1');
+    off += buf.write(o.text.slice(o.at), off);
+  }
+  buf[off++] = 0x7d; // }
+  buf[off] = 0x0a; // \n
+}
+
+/** Large events' lines by their RawObject (one per event, shared by its watchers) and type. */
+const sharedLines = new WeakMap<RawObject, { type: string; line: Buffer }>();
+
+/**
+ * A large event's line, made once for all its watchers: each watcher's response is handed the same buffer,
+ * where a string per watcher was made whole and then encoded by each one's write (for a CRD of 100 KB, twice
+ * its size per watcher and event). The buffer lives until the last watcher's socket has taken it.
+ */
+function sharedLine(type: string, o: RawObject): Buffer {
+  const known = sharedLines.get(o);
+  if (known !== undefined && known.type === type) return known.line;
+  const line = Buffer.allocUnsafe(lineLength(type, o));
+  writeLine(type, o, line, 0);
+  sharedLines.set(o, { type, line });
+  return line;
+}
 
 /** The most gathered before a write: a few writes per thousand events of a KB. */
 const CHUNK_BYTES = 256 * 1024;
@@ -40,19 +90,16 @@ export class WatchLines {
    * as watch events have it); returns its size.
    */
   raw(type: string, o: RawObject, live: boolean): number {
-    const head = `{"type":"${type}","object":`;
-    if (o.text.length > INLINE_MAX) return this.direct(`${head}${o.at < 0 ? o.text : o.text.slice(0, o.at) + o.resourceVersion + o.text.slice(o.at)}}\n`, live);
-    const n = head.length + Buffer.byteLength(o.text) + (o.at < 0 ? 0 : o.resourceVersion.length) + 2;
-    this.reserve(n);
-    let off = this.off + this.buf.write(head, this.off, 'latin1');
-    if (o.at < 0) off += this.buf.write(o.text, off);
-    else {
-      off += this.buf.write(o.text.slice(0, o.at), off);
-      off += this.buf.write(o.resourceVersion, off, 'latin1');
-      off += this.buf.write(o.text.slice(o.at), off);
+    if ((o.bytes?.length ?? o.text.length) > INLINE_MAX) {
+      // One line for every watcher of the event (the store hands them all the same RawObject), sent as it is.
+      const line = sharedLine(type, o);
+      this.flush();
+      this.ship(line, live ? 1 : 0);
+      return line.length;
     }
-    this.buf[off++] = 0x7d; // }
-    this.buf[off++] = 0x0a; // \n
+    const n = lineLength(type, o);
+    this.reserve(n);
+    writeLine(type, o, this.buf, this.off);
     return this.added(n, live);
   }
 
