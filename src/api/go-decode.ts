@@ -234,8 +234,6 @@ function decodeSlice(s: State, v: unknown[], f: GoField, owner: GoStruct): Decod
   });
 }
 
-const pushKey = (s: State, key: string): void => void s.path.push(key);
-
 function decodeField(s: State, v: unknown, f: GoField, owner: GoStruct): Decoded {
   if (f.slice) {
     // A string into a []byte is base64; anything else but an array does not fit a slice.
@@ -249,7 +247,7 @@ function decodeField(s: State, v: unknown, f: GoField, owner: GoStruct): Decoded
         v[k] = zeroOf(f.type);
         continue;
       }
-      pushKey(s, k);
+      s.path.push(k);
       const out = decodeElem(s, x, f.type, f, owner);
       s.path.pop();
       v[k] = out === DROP ? zeroOf(f.type) : out;
@@ -293,7 +291,7 @@ function decodeStruct(s: State, obj: Record<string, unknown>, st: GoStruct): Dec
     const depth = s.fields.length;
     s.struct = st.name;
     s.fields.push(key);
-    pushKey(s, key);
+    s.path.push(key);
     const out = decodeField(s, v, f, st);
     s.path.pop();
     s.struct = outerStruct;

@@ -37,21 +37,20 @@ interface CrdServingInfo {
   schemaRevision: number;
   versions: Map<string, CrdEndpoint>;
   storageStore: GenericStore;
-  /** What routing reads of `crd` (routingOf), worked out once per CRD object rather than per request. */
+  /** What routing reads of `crd` (routingOf), worked out once per CRD rather than per request. */
   routing?: Routing;
 }
 
 /** The endpoints crdHandler routes to (served versions, names accepted or established) and whether the CRD is terminating. */
 interface Routing {
-  of: CustomResourceDefinition;
   endpoints: Map<string, CrdEndpoint>;
   terminating: boolean;
 }
 
-/** info's routing for its current CRD object (update() sets a new one, or the same one changed, and forgets the routing). */
+/** info's routing, worked out from its CRD when first asked (update() forgets it whenever it sets the CRD). */
 function routingOf(info: CrdServingInfo): Routing {
+  if (info.routing) return info.routing;
   const crd = info.crd;
-  if (info.routing?.of === crd) return info.routing;
   const endpoints = new Map<string, CrdEndpoint>();
   if (isConditionTrue(crd, 'NamesAccepted') || isConditionTrue(crd, 'Established')) {
     const seen = new Set<string>();
@@ -63,7 +62,7 @@ function routingOf(info: CrdServingInfo): Routing {
       if (v.served && ep) endpoints.set(v.name, ep);
     }
   }
-  return (info.routing = { of: crd, endpoints, terminating: isConditionTrue(crd, 'Terminating') });
+  return (info.routing = { endpoints, terminating: isConditionTrue(crd, 'Terminating') });
 }
 
 const CR_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];

@@ -498,7 +498,25 @@ export class GenericStore {
    * while it is current) and shared by every caller, who must not change it: for lookups on every request.
    */
   async getShared(namespace: string, name: string): Promise<JSONObject> {
-    const kv = await this.getKV(namespace, name);
+    return this.sharedRead(await this.getKV(namespace, name));
+  }
+
+  /**
+   * getShared with undefined for a missing object (as find): at once when the cache holds the object in memory
+   * and it was read shared before (sharedAtHand), else a promise. Admission's namespace lookup of every
+   * namespaced write takes no promise so.
+   */
+  findShared(namespace: string, name: string): JSONObject | undefined | Promise<JSONObject | undefined> {
+    const atHand = this.sharedAtHand(namespace, name);
+    return atHand !== NOT_AT_HAND ? atHand : this.findSharedLater(namespace, name);
+  }
+
+  private async findSharedLater(namespace: string, name: string): Promise<JSONObject | undefined> {
+    const kv = await this.storedKV(namespace, name);
+    return kv === undefined ? undefined : this.sharedRead(kv);
+  }
+
+  private async sharedRead(kv: KeyValue): Promise<JSONObject> {
     let obj = this.sharedReads.get(kv);
     if (obj === undefined) this.sharedReads.set(kv, (obj = await this.read(kv)));
     return obj;
@@ -508,8 +526,7 @@ export class GenericStore {
 
   /**
    * getShared at once, when the cache holds the object in memory and it was read shared before: the object,
-   * undefined when there is no such object, else NOT_AT_HAND (then getShared). Admission's namespace lookup
-   * of every namespaced write takes no promise so.
+   * undefined when there is no such object, else NOT_AT_HAND (then getShared).
    */
   sharedAtHand(namespace: string, name: string): JSONObject | undefined | typeof NOT_AT_HAND {
     const kv = this.kvAtHand(namespace, name);

@@ -3,7 +3,7 @@
 // whole in memory, and a client that reads slowly holds the writer back instead of growing the heap.
 import type { ServerResponse } from 'node:http';
 import type { RawObjects } from '../registry/store.js';
-import { copyAscii } from '../storage/value-slabs.js';
+import { rawObjectMaxBytes, writeRawObject } from './raw-object-bytes.js';
 
 /** Bytes gathered per write: few writes for a large list, little memory held per response. */
 const CHUNK_BYTES = 1024 * 1024;
@@ -37,33 +37,11 @@ export async function writeJsonList(res: ServerResponse, contentType: string, he
   off += buf.write(head, off);
   for (let i = 0; i < items.length; i++) {
     const o = items.item(i);
-    const b = o.bytes;
-    if (b !== undefined && o.at >= 0) {
-      // ASCII bytes held in a buffer (the watch cache's): copied, never made a string.
-      const most = b.length + o.resourceVersion.length + 1;
-      if (buf.length - off < most && !(await flush(most))) return;
-      if (i > 0) buf[off++] = 0x2c; // ,
-      off += copyAscii(b, buf, off, 0, o.at);
-      // The resourceVersion's digits byte by byte: a native write for a few bytes cost more than the copies.
-      const rv = o.resourceVersion;
-      for (let k = 0; k < rv.length; k++) buf[off++] = rv.charCodeAt(k);
-      off += copyAscii(b, buf, off, o.at, b.length);
-      continue;
-    }
-    const start = o.start ?? 0;
-    const end = o.end ?? o.text.length;
-    // UTF-8 takes at most 3 bytes per UTF-16 code unit; the resourceVersion is digits; one comma.
-    const most = 3 * (end - start + (o.before?.length ?? 0) + (o.after?.length ?? 0)) + o.resourceVersion.length + 1;
+    // Its bytes and one comma.
+    const most = rawObjectMaxBytes(o) + 1;
     if (buf.length - off < most && !(await flush(most))) return;
     if (i > 0) buf[off++] = 0x2c; // ,
-    if (o.before) off += buf.write(o.before, off);
-    if (o.at < 0) off += buf.write(start === 0 && end === o.text.length ? o.text : o.text.slice(start, end), off);
-    else {
-      off += buf.write(o.text.slice(start, o.at), off);
-      off += buf.write(o.resourceVersion, off, 'latin1');
-      off += buf.write(o.text.slice(o.at, end), off);
-    }
-    if (o.after) off += buf.write(o.after, off);
+    off += writeRawObject(o, buf, off);
   }
   const most = 3 * tail.length;
   if (buf.length - off < most && !(await flush(most))) return;

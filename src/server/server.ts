@@ -10,7 +10,6 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KVStore } from '../storage/types.js';
-import { NOT_AT_HAND } from '../storage/types.js';
 import { GenericStore, metaOf } from '../registry/store.js';
 import { ensureInitialNamespaces } from '../registry/namespaces.js';
 import { NamespaceController } from '../controllers/namespace.js';
@@ -267,10 +266,6 @@ function serviceAccountTokenConfig(o: ServiceAccountTokenOptions): ServiceAccoun
   };
 }
 
-/** A read that answers undefined for a missing object (404) and fails otherwise. */
-const orUndefined = <T>(p: Promise<T>): Promise<T | undefined> =>
-  p.catch((e: unknown) => (e instanceof S.StatusError && e.code === 404 ? undefined : Promise.reject(e)));
-
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const kv = opts.kv;
   const maxInFlight = {
@@ -353,10 +348,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const admission: Admission = admissionChain([
     crdTerminating((r) => serving?.isTerminating(r) ?? false),
     // It only reads the namespace's phase: the decoded namespace is shared between requests.
-    namespaceLifecycle((name) => {
-      const atHand = namespaces.sharedAtHand('', name);
-      return atHand !== NOT_AT_HAND ? atHand : orUndefined(namespaces.getShared('', name));
-    }),
+    namespaceLifecycle((name) => namespaces.findShared('', name)),
     // kube's RBAC storage wrappers run after mutating admission, before the strategy.
     rbacEscalationCheck({ authorize: (a) => authorizerHooks.authorize(a), resolver: () => rbac?.resolver, synced: () => rbac?.waitForStores() ?? Promise.resolve() }),
     // ValidatingAdmissionPolicy, once its informers have listed (below).

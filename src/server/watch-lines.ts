@@ -3,36 +3,18 @@
 // and each write of its own was a chunk of the HTTP body, with its header, its callback and its share of a
 // writev. Stored bytes (RawObject) are encoded straight into the buffer, which also gives each event's size.
 import type { RawObject } from '../registry/store.js';
-import { copyAscii } from '../storage/value-slabs.js';
+import { rawObjectByteLength, writeRawObject } from './raw-object-bytes.js';
 
 /** The line's start, before the object (types are ASCII). */
 const lineHead = (type: string): string => `{"type":"${type}","object":`;
 
 /** Bytes of `{"type":TYPE,"object":OBJECT}\n` for the object's stored bytes. */
-function lineLength(type: string, o: RawObject): number {
-  const rv = o.at < 0 ? 0 : o.resourceVersion.length;
-  return lineHead(type).length + (o.bytes !== undefined ? o.bytes.length : Buffer.byteLength(o.text)) + rv + 2;
-}
+const lineLength = (type: string, o: RawObject): number => lineHead(type).length + rawObjectByteLength(o) + 2;
 
-/** Writes the line of lineLength(type, o) bytes at `off`: a cached value's bytes copied (no text decoded), else its text encoded. */
+/** Writes the line of lineLength(type, o) bytes at `off`. */
 function writeLine(type: string, o: RawObject, buf: Buffer, off: number): void {
   off += buf.write(lineHead(type), off, 'latin1');
-  const b = o.bytes;
-  if (b !== undefined) {
-    if (o.at < 0) off += copyAscii(b, buf, off, 0, b.length);
-    else {
-      off += copyAscii(b, buf, off, 0, o.at);
-      // The resourceVersion's digits byte by byte: a native write of so few cost more than the copies.
-      const rv = o.resourceVersion;
-      for (let k = 0; k < rv.length; k++) buf[off++] = rv.charCodeAt(k);
-      off += copyAscii(b, buf, off, o.at, b.length);
-    }
-  } else if (o.at < 0) off += buf.write(o.text, off);
-  else {
-    off += buf.write(o.text.slice(0, o.at), off);
-    off += buf.write(o.resourceVersion, off, 'latin1');
-    off += buf.write(o.text.slice(o.at), off);
-  }
+  off += writeRawObject(o, buf, off);
   buf[off++] = 0x7d; // }
   buf[off] = 0x0a; // \n
 }

@@ -106,6 +106,8 @@ interface SortFrame {
  * keys sorted, or an array, and everything below it so) is the node itself in the result rather than a copy;
  * the rest is copied as sortKeysDeepChecked copies it. JSON.stringify writes the same text of both results,
  * and `plain` is the same. Most of a request's body (its spec, labels, annotations) is in order already.
+ * A walk of its own: keeping a node needs its members' results first (a post-order walk), which made
+ * sortKeysDeepChecked's always-copying walk 1.2–1.9× slower when tried as one walk with a flag.
  */
 export function sortKeysDeepShared<T>(v: T): { copy: T; plain: boolean } {
   if (typeof v !== 'object' || v === null) return { copy: v, plain: isPlainJson(v) };

@@ -46,8 +46,16 @@ test('sharedAtHand: getShared\'s object at once once it has been read shared, un
     await store.create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'here' }, data: { a: 'b' } });
     assert.equal(store.sharedAtHand('default', 'missing'), undefined);
     assert.equal(store.sharedAtHand('default', 'here'), NOT_AT_HAND, 'not read shared yet');
+    // findShared: a promise until then (and undefined for none, with no 404), the object at once after.
+    const pending = store.findShared('default', 'here');
+    assert.ok(pending instanceof Promise);
     const shared = await store.getShared('default', 'here');
+    assert.deepEqual(await pending, shared);
     assert.equal(store.sharedAtHand('default', 'here'), shared);
+    assert.equal(store.findShared('default', 'here'), shared);
+    assert.equal(store.findShared('default', 'missing'), undefined);
+    assert.equal(await uncached.findShared('default', 'missing'), undefined);
+    assert.deepEqual(await uncached.findShared('default', 'here'), await uncached.getShared('default', 'here'));
     // Written again: the new revision is not at hand until read shared; then it is the new object.
     await store.update('default', 'here', (cur) => ({ ...cur!, data: { a: 'c' } }), '');
     assert.equal(store.sharedAtHand('default', 'here'), NOT_AT_HAND);

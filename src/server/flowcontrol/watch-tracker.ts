@@ -6,9 +6,8 @@ import type { RequestInfo } from '../request-info.js';
 type Counts = Map<string, Map<string, Map<string, Map<string, number>>>>;
 
 export class WatchTracker {
+  /** Emptied maps are removed, so that a server nobody watches through the API holds none at all. */
   private readonly counts: Counts = new Map();
-  /** Open watches in all: a server nobody watches through the API answers every write without a lookup. */
-  private open = 0;
 
   /** Counts a watch while it is open; call the returned function once when it ends. */
   register(info: Pick<RequestInfo, 'apiGroup' | 'resource' | 'namespace' | 'name'>, fieldSelector?: string | null): () => void {
@@ -19,12 +18,10 @@ export class WatchTracker {
     const byNamespace = getOrMake(byResource, info.resource);
     const byName = getOrMake(byNamespace, namespace);
     byName.set(name, (byName.get(name) ?? 0) + 1);
-    this.open++;
     let forgotten = false;
     return () => {
       if (forgotten) return;
       forgotten = true;
-      this.open--;
       const n = (byName.get(name) ?? 1) - 1;
       if (n > 0) return void byName.set(name, n);
       // The emptied maps go, from the inside out, so that watches come and go without leaving keys behind.
@@ -42,7 +39,6 @@ export class WatchTracker {
    * and of the object by name.
    */
   interestedCount(info: Pick<RequestInfo, 'apiGroup' | 'resource' | 'namespace' | 'name'>): number {
-    if (this.open === 0) return 0;
     const byNamespace = this.counts.get(info.apiGroup)?.get(info.resource);
     if (byNamespace === undefined) return 0;
     let n = byNamespace.get('')?.get('') ?? 0;
