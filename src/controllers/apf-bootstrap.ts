@@ -5,6 +5,7 @@
 // pass runs at start (retried until it succeeds) and then once a minute.
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
+import { deepCopyJSON } from '../schema/value-go.js';
 import * as S from '../api/status.js';
 import { metaOf, type GenericStore } from '../registry/store.js';
 import { Controller, RequeueAfter, type ControllerOptions } from './controller.js';
@@ -54,12 +55,12 @@ export function revision(current: JSONObject, bootstrap: JSONObject, mandatory: 
   const updateAnnotation = value !== autoUpdate;
   const specChanged = autoUpdate && !specEqualish(bootstrap, current);
   if (!updateAnnotation && !specChanged) return undefined;
-  const copy = structuredClone(current);
+  const copy = deepCopyJSON(current);
   if (updateAnnotation) {
     const meta = metaOf(copy);
     meta.annotations = { ...(meta.annotations ?? {}), [AUTO_UPDATE_ANNOTATION]: String(autoUpdate) };
   }
-  if (specChanged) copy['spec'] = structuredClone(bootstrap['spec']);
+  if (specChanged) copy['spec'] = deepCopyJSON(bootstrap['spec']);
   return copy;
 }
 
@@ -132,7 +133,8 @@ export class ApfBootstrapEnsurer {
     if (!current) {
       // A missing configuration object is always created again.
       try {
-        await k.store.create('', structuredClone(bootstrap), { manager: APF_CONFIG_PRODUCER });
+        // A copy of the shared bootstrap object, the write's to keep (its event takes the built object); nothing reads the result.
+        await k.store.createStored('', deepCopyJSON(bootstrap), { manager: APF_CONFIG_PRODUCER, givenAway: true });
       } catch (e) {
         throw new Error(`cannot create ${k.typeName} type=${mandatory ? 'mandatory' : 'suggested'} name="${name}" error=${errorText(e)}`);
       }
@@ -141,7 +143,7 @@ export class ApfBootstrapEnsurer {
     const next = revision(current, bootstrap, mandatory, k.specEqualish);
     if (!next) return;
     try {
-      await k.store.update('', name, () => next, '', { manager: APF_CONFIG_PRODUCER });
+      await k.store.updateStored('', name, () => next, '', { manager: APF_CONFIG_PRODUCER, givenAway: true });
     } catch (e) {
       throw new Error(`failed to update the ${k.typeName}, will retry later type=${mandatory ? 'mandatory' : 'suggested'} name="${name}" error=${errorText(e)}`);
     }

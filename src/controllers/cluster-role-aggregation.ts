@@ -4,6 +4,7 @@
 // ClusterRole event requeues every aggregated role: the set is small and who feeds whom is not known.
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
+import { deepCopyJSON } from '../schema/value-go.js';
 import { metaOf, type GenericStore } from '../registry/store.js';
 import { labelSelectorAsSelector, matchesLabels } from '../registry/selectors.js';
 import * as S from '../api/status.js';
@@ -100,10 +101,10 @@ export class ClusterRoleAggregationController {
     if (!role || !selectorsOf(role)) return;
     const rules = aggregatedRules(role, this.informer.list());
     if (sameJSON(rules, rulesOf(role))) return;
-    const desired = structuredClone(role);
+    const desired = deepCopyJSON(role);
     desired['rules'] = rules;
     try {
-      await this.clusterRoles.update('', name, () => desired, '', { manager: AGGREGATION_CONTROLLER_MANAGER });
+      await this.clusterRoles.updateStored('', name, () => desired, '', { manager: AGGREGATION_CONTROLLER_MANAGER, givenAway: true });
     } catch (e) {
       // Deleted meanwhile: nothing to aggregate into. A conflict is retried with the newer object.
       if (!(e instanceof S.StatusError && e.code === 404)) throw e;

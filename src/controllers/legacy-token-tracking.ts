@@ -5,6 +5,7 @@
 // when it is not one.
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
+import { deepCopyJSON } from '../schema/value-go.js';
 import { metaOf, type GenericStore } from '../registry/store.js';
 import * as S from '../api/status.js';
 import { Controller, RequeueAfter, type ControllerOptions } from './controller.js';
@@ -65,10 +66,10 @@ export class LegacyTokenTrackingController {
       const wait = this.lastCreation + CREATION_INTERVAL_MS - this.now();
       if (wait > 0) throw new RequeueAfter(wait);
       try {
-        await this.configMaps.create(
+        await this.configMaps.createStored(
           TRACKING_NAMESPACE,
           { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: TRACKING_CONFIG_MAP, namespace: TRACKING_NAMESPACE }, data: { [SINCE_KEY]: this.today() } },
-          { manager: 'kube-apiserver' },
+          { manager: 'kube-apiserver', givenAway: true },
         );
         this.lastCreation = this.now();
       } catch (e) {
@@ -78,10 +79,10 @@ export class LegacyTokenTrackingController {
     }
     const data = isObject(cm['data']) ? cm['data'] : {};
     if (isDate(data[SINCE_KEY])) return;
-    const desired = structuredClone(cm);
+    const desired = deepCopyJSON(cm);
     desired['data'] = { ...data, [SINCE_KEY]: this.today() };
     try {
-      await this.configMaps.update(TRACKING_NAMESPACE, TRACKING_CONFIG_MAP, () => desired, '', { manager: 'kube-apiserver' });
+      await this.configMaps.updateStored(TRACKING_NAMESPACE, TRACKING_CONFIG_MAP, () => desired, '', { manager: 'kube-apiserver', givenAway: true });
     } catch (e) {
       if (!(e instanceof S.StatusError && (e.code === 404 || e.code === 409))) throw e;
     }

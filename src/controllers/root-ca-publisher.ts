@@ -3,6 +3,7 @@
 // deleted and put back (data and description) when it is changed.
 import type { JSONObject } from '../util/json.js';
 import { isObject } from '../util/json.js';
+import { deepCopyJSON } from '../schema/value-go.js';
 import { metaOf, type GenericStore } from '../registry/store.js';
 import * as S from '../api/status.js';
 import { Controller, type ControllerOptions } from './controller.js';
@@ -59,7 +60,7 @@ export class RootCAPublisher {
     const cm = this.cmInformer.get(`${namespace}/${ROOT_CA_CONFIG_MAP}`);
     if (!cm) {
       try {
-        await this.configMaps.create(
+        await this.configMaps.createStored(
           namespace,
           {
             apiVersion: 'v1',
@@ -67,7 +68,7 @@ export class RootCAPublisher {
             metadata: { name: ROOT_CA_CONFIG_MAP, namespace, annotations: { [DESCRIPTION_ANNOTATION]: DESCRIPTION } },
             data: { 'ca.crt': this.rootCA },
           },
-          { manager: KUBE_CONTROLLER_MANAGER },
+          { manager: KUBE_CONTROLLER_MANAGER, givenAway: true },
         );
       } catch (e) {
         if (!settledRefusal(e)) throw e;
@@ -76,12 +77,12 @@ export class RootCAPublisher {
     }
     if (sameData(cm, this.rootCA) && (metaOf(cm).annotations?.[DESCRIPTION_ANNOTATION] ?? '') !== '') return;
     // An Update of the cached object: a conflict (it changed meanwhile) is retried with backoff.
-    const desired = structuredClone(cm);
+    const desired = deepCopyJSON(cm);
     desired['data'] = { 'ca.crt': this.rootCA };
     const meta = metaOf(desired);
     meta.annotations = { ...(meta.annotations ?? {}), [DESCRIPTION_ANNOTATION]: DESCRIPTION };
     try {
-      await this.configMaps.update(namespace, ROOT_CA_CONFIG_MAP, () => desired, '', { manager: KUBE_CONTROLLER_MANAGER });
+      await this.configMaps.updateStored(namespace, ROOT_CA_CONFIG_MAP, () => desired, '', { manager: KUBE_CONTROLLER_MANAGER, givenAway: true });
     } catch (e) {
       // Deleted meanwhile: its delete event brings the namespace back.
       if (!(e instanceof S.StatusError && e.code === 404)) throw e;

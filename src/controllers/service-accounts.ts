@@ -51,7 +51,7 @@ export class ServiceAccountsController {
     for (const name of DEFAULT_SERVICE_ACCOUNTS) {
       if (this.saInformer.get(`${namespace}/${name}`)) continue;
       try {
-        await this.serviceAccounts.create(namespace, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } }, { manager: KUBE_CONTROLLER_MANAGER });
+        await this.serviceAccounts.createStored(namespace, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } }, { manager: KUBE_CONTROLLER_MANAGER, givenAway: true });
       } catch (e) {
         if (!settledRefusal(e)) throw e;
       }

@@ -26,7 +26,7 @@ export async function ensureInitialNamespaces(store: GenericStore): Promise<void
     try {
       const obj: JSONObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
       store.type.strategy.admitBody?.(obj, 'Ignore', []);
-      await store.create('', obj, { manager: 'kube-apiserver' });
+      await store.createStored('', obj, { manager: 'kube-apiserver', givenAway: true });
     } catch (e) {
       if (!(e instanceof S.StatusError && e.code === 409)) throw e;
     }

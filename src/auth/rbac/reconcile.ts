@@ -8,6 +8,7 @@
 import * as S from '../../api/status.js';
 import type { JSONObject } from '../../util/json.js';
 import { deepEqual, isObject } from '../../util/json.js';
+import { deepCopyJSON } from '../../schema/value-go.js';
 import type { GenericStore } from '../../registry/store.js';
 import { AUTO_UPDATE_ANNOTATION, sharedBootstrapPolicy } from './bootstrap-policy.js';
 import { covers, rulesOf } from './policy-rule.js';
@@ -84,7 +85,7 @@ export function reconcileClusterRole(existing: JSONObject, expected: JSONObject)
     }
   }
   // A copy, also of what it took from the (shared, frozen) policy: the write fills in what it is given.
-  return changed ? structuredClone(role) : undefined;
+  return changed ? deepCopyJSON(role) : undefined;
 }
 
 const subjectsOf = (b: JSONObject): JSONObject[] => (Array.isArray(b['subjects']) ? (b['subjects'] as JSONObject[]) : []);
@@ -101,7 +102,7 @@ export function reconcileClusterRoleBinding(existing: JSONObject, expected: JSON
     binding['subjects'] = [...subjectsOf(existing), ...missing];
     changed = true;
   }
-  return changed ? structuredClone(binding) : undefined;
+  return changed ? deepCopyJSON(binding) : undefined;
 }
 
 const nameOf = (o: JSONObject): { namespace: string; name: string } => {
@@ -111,8 +112,9 @@ const nameOf = (o: JSONObject): { namespace: string; name: string } => {
 
 async function createIgnoringConflict(store: GenericStore, namespace: string, obj: JSONObject): Promise<void> {
   try {
-    // A copy: the policy is shared (and frozen), and a create fills in the object it is given.
-    await store.create(namespace, structuredClone(obj), { manager: MANAGER });
+    // A copy: the policy is shared (and frozen), and a create fills in the object it is given. The copy is the
+    // write's (given away: its event takes the built object, no decode) and nothing reads the result back.
+    await store.createStored(namespace, deepCopyJSON(obj), { manager: MANAGER, givenAway: true });
   } catch (e) {
     if (!(e instanceof S.StatusError && e.code === 409)) throw e;
   }
@@ -146,7 +148,7 @@ async function ensureRole(store: GenericStore, expected: JSONObject, find: FindE
     if (!existing) return createIgnoringConflict(store, namespace, expected);
     if (protectedObject(existing)) return;
     const desired = reconcileClusterRole(existing, expected);
-    if (desired) await store.update(namespace, name, () => desired, '', { manager: MANAGER });
+    if (desired) await store.updateStored(namespace, name, () => desired, '', { manager: MANAGER, givenAway: true });
   });
 }
 
@@ -161,7 +163,7 @@ async function ensureBinding(store: GenericStore, expected: JSONObject, find: Fi
       // Deleted as read, so that a binding changed meanwhile is read again rather than lost.
       await store.delete(namespace, name, { preconditions: { resourceVersion: metaOf(existing).resourceVersion } });
       await createIgnoringConflict(store, namespace, expected);
-    } else if (desired) await store.update(namespace, name, () => desired, '', { manager: MANAGER });
+    } else if (desired) await store.updateStored(namespace, name, () => desired, '', { manager: MANAGER, givenAway: true });
   });
 }
 
