@@ -1,11 +1,12 @@
 // The keys ServiceAccount tokens are signed and verified with: kube-apiserver's
 // --service-account-signing-key-file (the private key tokens are signed with) and --service-account-key-file
 // (PEM files of further public keys, private keys or certificates whose keys verify tokens, e.g. during a
-// key rotation). Without a signing key file the server generates an RSA key on first start and keeps it in
-// the data directory (pki/sa.key, 0600, with pki/sa.pub beside it, as kubeadm lays them out).
+// key rotation). Without a signing key file the server generates an RSA key when it first needs one (its first
+// token, or its key set asked for) and keeps it in the data directory (pki/sa.key, 0600, with pki/sa.pub beside
+// it, as kubeadm lays them out).
 import { X509Certificate, createPrivateKey, createPublicKey, generateKeyPair, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { algorithmFor, keyId } from './jwt.js';
@@ -21,6 +22,17 @@ export interface ServiceAccountKeys {
   /** Every public key a token may be signed by: the signing key's first. */
   verifying: readonly VerifyingKey[];
 }
+
+/**
+ * Keys whose signing key is made when first needed: the verification keys known now (the key files'), and `make`,
+ * which the first request that signs a token or publishes the key set calls (once).
+ */
+export interface DeferredServiceAccountKeys {
+  verifying: readonly VerifyingKey[];
+  make(): Promise<ServiceAccountKeys>;
+}
+
+export const isDeferredKeys = (k: unknown): k is DeferredServiceAccountKeys => typeof k === 'object' && k !== null && typeof (k as DeferredServiceAccountKeys).make === 'function';
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g;
 
@@ -74,9 +86,27 @@ interface LoadOptions {
   keyFiles?: readonly string[];
 }
 
+const extraKeys = (opts: LoadOptions): KeyObject[] => (opts.keyFiles ?? []).flatMap((p) => publicKeysFromPem(readFileSync(p, 'utf8'), p));
+
+/**
+ * The keys `serve` runs with, as loadServiceAccountKeys reads them, except that a data directory key not made yet
+ * is deferred: made by the first request that needs it. RSA-2048 takes 100-300 ms of a core, which a first start
+ * spent beside its own work (on two cores, against it), and which a server that never signs a token never needs.
+ * The key files are read now, so that one that cannot be read fails the start.
+ */
+export function serviceAccountKeysOrDeferred(dataDir: string, opts: LoadOptions = {}): Promise<ServiceAccountKeys> | DeferredServiceAccountKeys {
+  if (opts.signingKeyFile || existsSync(join(dataDir, 'pki', 'sa.key'))) return loadServiceAccountKeys(dataDir, opts);
+  const verifying: VerifyingKey[] = [];
+  for (const key of extraKeys(opts)) {
+    const kid = keyId(key);
+    if (!verifying.some((v) => v.kid === kid)) verifying.push({ key, kid });
+  }
+  return { verifying, make: () => loadServiceAccountKeys(dataDir, opts) };
+}
+
 /** The keys `serve` runs with: from the flags' files, else the data directory's own key (generated once). */
 export async function loadServiceAccountKeys(dataDir: string, opts: LoadOptions = {}): Promise<ServiceAccountKeys> {
-  const extra = (opts.keyFiles ?? []).flatMap((p) => publicKeysFromPem(readFileSync(p, 'utf8'), p));
+  const extra = extraKeys(opts);
   if (opts.signingKeyFile) return serviceAccountKeys(privateKeyFromPem(readFileSync(opts.signingKeyFile, 'utf8'), opts.signingKeyFile), extra);
   const dir = join(dataDir, 'pki');
   const keyPath = join(dir, 'sa.key');

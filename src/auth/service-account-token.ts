@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { UserInfo } from '../api/user.js';
 import type { JSONObject } from '../util/json.js';
 import { parseJwt, signJwt, verifyJwt, type JwtClaims } from './jwt.js';
-import type { ServiceAccountKeys } from './service-account-keys.js';
+import type { ServiceAccountKeys, VerifyingKey } from './service-account-keys.js';
 
 /** kube-apiserver's --service-account-issuer default in kubeadm and kind clusters (kube itself has none). */
 export const DEFAULT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
@@ -26,12 +26,15 @@ export interface ServiceAccountTokenConfig {
   apiAudiences: readonly string[];
   /** --service-account-max-token-expiration in seconds; 0: none. */
   maxExpirationSeconds: number;
-  /** The signing and verification keys; undefined until the first token is issued by an embedded server. */
-  keys(): ServiceAccountKeys | undefined;
+  /** The keys tokens are verified with now: none until an embedded server issues its first token. */
+  verifying(): readonly VerifyingKey[];
   /** Generates keys when none exist yet (embedded servers, on their first TokenRequest). */
   signingKeys(): ServiceAccountKeys;
-  /** Settles once keys given as a promise are there (or failed): what signs or publishes keys waits for it. */
-  ready?: Promise<void>;
+  /**
+   * For keys given as a promise or deferred: settles once they are there (or failed), setting a deferred key's
+   * making on its way. What signs or publishes keys waits for it.
+   */
+  whenReady?(): Promise<void> | undefined;
 }
 
 /** serviceaccount.MakeUsername */
@@ -105,7 +108,7 @@ export function verifyServiceAccountJwt(
   const iss = jwt?.claims['iss'];
   // hasCorrectIssuer: a token another issuer wrote is left to the other authenticators.
   if (!jwt || typeof iss !== 'string' || (!config.issuers.includes(iss) && iss !== LEGACY_ISSUER)) return NOT_OURS;
-  const keys = config.keys()?.verifying ?? [];
+  const keys = config.verifying();
   const kid = typeof jwt.header.kid === 'string' ? jwt.header.kid : undefined;
   // A kid that names a key selects it; otherwise every key is tried, as kube does.
   const candidates = kid !== undefined && keys.some((k) => k.kid === kid) ? keys.filter((k) => k.kid === kid) : keys;

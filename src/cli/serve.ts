@@ -1,6 +1,6 @@
 // `crd-apiserver serve`: embedded storage in a data directory, TLS with generated certificates,
 // and a kubeconfig for kubectl.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { openSqliteStore, type SqliteStore } from '../storage/sqlite-store.js';
 import type { StorageSync } from '../storage/sqlite-schema.js';
@@ -8,7 +8,7 @@ import { CachedKVStore } from '../storage/cache.js';
 import { openEtcdStore, type EtcdStoreOptions } from '../storage/etcd-store.js';
 import { ensureCertificates } from '../auth/certs.js';
 import { writeKubeconfig } from '../auth/kubeconfig.js';
-import { loadServiceAccountKeys } from '../auth/service-account-keys.js';
+import { serviceAccountKeysOrDeferred, type ServiceAccountKeys } from '../auth/service-account-keys.js';
 import { startServer, type AuthorizationMode, type RunningServer, type ServiceAccountTokenOptions } from '../server/server.js';
 import type { ServiceResolver } from '../conversion/types.js';
 import type { TokenTable } from '../auth/authenticate.js';
@@ -198,15 +198,15 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
   }
   // Start-up's own writes (a first start's bootstrap objects) are synced once, before the listeners open.
   const syncStartupWrites = sqlite?.deferSyncs();
-  // A first start generates the service-account key (RSA-2048: 50-300 ms on libuv's pool) while the server starts
-  // and serves; token requests wait for it. Keys read from files are there before the server starts, so that a
-  // file that cannot be read fails the start.
-  const generatingKey = !opts.serviceAccountSigningKeyFile && !existsSync(join(dataDir, 'pki', 'sa.key'));
-  const loadingKeys = loadServiceAccountKeys(dataDir, { signingKeyFile: opts.serviceAccountSigningKeyFile, keyFiles: opts.serviceAccountKeyFiles });
-  // Handled where it is awaited (below, or by the server); this only keeps a failure meanwhile from being unhandled.
-  loadingKeys.catch(() => {});
+  // A first start's service-account key is made by the first request that needs it (a token, the key set); keys
+  // read from files are there before the server starts, so that a file that cannot be read fails the start.
+  const saKeysOrDeferred = serviceAccountKeysOrDeferred(dataDir, { signingKeyFile: opts.serviceAccountSigningKeyFile, keyFiles: opts.serviceAccountKeyFiles });
+  // Handled where it is awaited (below); this only keeps a failure meanwhile from being unhandled.
+  if (saKeysOrDeferred instanceof Promise) saKeysOrDeferred.catch(() => {});
   const certs = await ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] });
-  const saKeys = generatingKey ? loadingKeys : await loadingKeys;
+  // The making of a deferred key, once on its way: close lets it finish (it writes into the data dir).
+  let made: Promise<ServiceAccountKeys> | undefined;
+  const saKeys = saKeysOrDeferred instanceof Promise ? await saKeysOrDeferred : { verifying: saKeysOrDeferred.verifying, make: () => (made ??= saKeysOrDeferred.make()) };
   const server = await startServer({
     kv,
     // Client certificates from the server's CA (the kubeconfig's admin) and from --client-ca-file's CAs.
@@ -262,8 +262,7 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
     jwt,
     close: async () => {
       jwt?.close();
-      // A key still being generated is written into the data dir: let it finish first.
-      await loadingKeys.catch(() => {});
+      await made?.catch(() => {});
       await snapshots?.close();
       await server.close();
       await kv.close();

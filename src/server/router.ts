@@ -71,7 +71,7 @@ export function apiRouter(opts: RouterOptions): Handler {
     // Go's http.ResponseWriter sniffs the dumps' text as text/plain.
     if (dump !== undefined) return writeRaw(res, 200, 'text/plain; charset=utf-8', dump);
     if ((path === OPENID_CONFIG_PATH || path === JWKS_PATH) && opts.serviceAccountIssuer && discoverableIssuer(opts.serviceAccountIssuer.config.issuers[0]!)) {
-      await opts.serviceAccountIssuer.config.ready;
+      await opts.serviceAccountIssuer.config.whenReady?.();
       return serveIssuerDiscovery(ctx, opts.serviceAccountIssuer);
     }
     if (ctx.allClusters && opts.acrossClusters && (path === '/api' || path.startsWith('/api/') || path === '/apis' || path.startsWith('/apis/'))) {

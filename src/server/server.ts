@@ -51,7 +51,7 @@ import type { JwtAuthenticators } from '../auth/oidc.js';
 import { reviewCreaters } from '../auth/reviews.js';
 import type { AuthorizeFn } from '../cel/lib/authz.js';
 import { DEFAULT_ISSUER, type ServiceAccountTokenConfig, type TokenObjectGetter } from '../auth/service-account-token.js';
-import { generatedKeys, type ServiceAccountKeys } from '../auth/service-account-keys.js';
+import { generatedKeys, isDeferredKeys, type DeferredServiceAccountKeys, type ServiceAccountKeys } from '../auth/service-account-keys.js';
 import { TokenCache } from '../auth/token-cache.js';
 import { secretKind } from '../apis/core/v1/secret.js';
 import { tokenRequestHandler } from './token-request-handler.js';
@@ -197,9 +197,10 @@ export interface ServiceAccountTokenOptions {
   maxExpirationSeconds?: number;
   /**
    * The signing and verification keys; default: a key generated in memory on the first TokenRequest. A promise
-   * (a first start's key being generated): the server starts meanwhile, and token requests and the key set wait for it.
+   * (keys being made): the server starts meanwhile, and token requests and the key set wait for it. Deferred (a
+   * first start's data directory key): made by the first token request or key set asked for, which wait for it.
    */
-  keys?: ServiceAccountKeys | Promise<ServiceAccountKeys>;
+  keys?: ServiceAccountKeys | Promise<ServiceAccountKeys> | DeferredServiceAccountKeys;
   /** The clock tokens are issued and checked by (ms since the epoch); tests move it. */
   now?: () => number;
   /** --service-account-jwks-uri: the key set's URL in the discovery document (default: this server's /openid/v1/jwks). */
@@ -240,29 +241,34 @@ const INSECURE_USER: UserInfo = { name: 'system:unsecured', groups: ['system:mas
 /** The issuer's configuration from the options, with kube's defaults; an embedded server's key is made when first needed. */
 function serviceAccountTokenConfig(o: ServiceAccountTokenOptions): ServiceAccountTokenConfig {
   const issuers = o.issuers?.length ? [...o.issuers] : [DEFAULT_ISSUER];
-  const pending = o.keys instanceof Promise ? o.keys : undefined;
-  let keys = pending ? undefined : (o.keys as ServiceAccountKeys | undefined);
+  const deferred = isDeferredKeys(o.keys) ? o.keys : undefined;
+  let keys = o.keys instanceof Promise || deferred ? undefined : (o.keys as ServiceAccountKeys | undefined);
   let failed: unknown;
-  const ready = pending?.then(
-    (k) => {
-      keys = k;
-    },
-    (e: unknown) => {
-      failed = e;
-      console.error(`service account tokens: the signing key could not be made: ${e instanceof Error ? e.message : String(e)}`);
-    },
-  );
+  let making: Promise<void> | undefined;
+  const awaitKeys = (pending: Promise<ServiceAccountKeys>): Promise<void> =>
+    (making = pending.then(
+      (k) => {
+        keys = k;
+      },
+      (e: unknown) => {
+        failed = e;
+        console.error(`service account tokens: the signing key could not be made: ${e instanceof Error ? e.message : String(e)}`);
+      },
+    ));
+  if (o.keys instanceof Promise) awaitKeys(o.keys);
+  const whenReady = (): Promise<void> | undefined => making ?? (deferred && awaitKeys(deferred.make()));
   return {
     issuers,
     apiAudiences: o.apiAudiences?.length ? [...o.apiAudiences] : issuers,
     maxExpirationSeconds: o.maxExpirationSeconds ?? 0,
-    keys: () => keys,
+    verifying: () => keys?.verifying ?? deferred?.verifying ?? [],
     signingKeys: () => {
       if (keys) return keys;
-      if (pending) throw failed ?? new Error('the service account signing key is being generated');
+      // Keys on their way (a deferred key is set on its way now): what signs retries, or waits with whenReady.
+      if (whenReady()) throw failed ?? new Error('the service account signing key is being generated');
       return (keys = generatedKeys());
     },
-    ...(ready ? { ready } : {}),
+    ...(making || deferred ? { whenReady } : {}),
   };
 }
 

@@ -96,8 +96,8 @@ export function tokenRequestHandler(opts: TokenRequestOptions): (r: RequestConte
       warnings.push(`requested expiration of ${expirationSeconds} seconds shortened to ${max} seconds`);
       expirationSeconds = max;
     }
-    // A first start's key may still be being generated.
-    await opts.config.ready;
+    // A first start's key is made when first needed, or may still be being made.
+    await opts.config.whenReady?.();
     const token = issueToken(opts.config, subject, spec.audiences, expirationSeconds, nowMs);
 
     const out = canonicalize({

@@ -12,7 +12,7 @@ import { authenticateToken } from '../../src/auth/authenticate.js';
 import type { JSONObject } from '../../src/util/json.js';
 
 const keys = serviceAccountKeys(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
-const config: ServiceAccountTokenConfig = { issuers: [DEFAULT_ISSUER], apiAudiences: [DEFAULT_ISSUER], maxExpirationSeconds: 0, keys: () => keys, signingKeys: () => keys };
+const config: ServiceAccountTokenConfig = { issuers: [DEFAULT_ISSUER], apiAudiences: [DEFAULT_ISSUER], maxExpirationSeconds: 0, verifying: () => keys.verifying, signingKeys: () => keys };
 const SA = { namespace: 'ns1', name: 'builder', uid: 'sa-uid-1' };
 const T0 = Date.UTC(2026, 2, 4, 23, 30);
 

@@ -28,7 +28,7 @@ const rsa = (): KeyObject => generateKeyPairSync('rsa', { modulusLength: 2048 })
 const ec = (): KeyObject => generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
 
 function configWith(keys: ServiceAccountKeys, over: Partial<ServiceAccountTokenConfig> = {}): ServiceAccountTokenConfig {
-  return { issuers: [DEFAULT_ISSUER], apiAudiences: [DEFAULT_ISSUER], maxExpirationSeconds: 0, keys: () => keys, signingKeys: () => keys, ...over };
+  return { issuers: [DEFAULT_ISSUER], apiAudiences: [DEFAULT_ISSUER], maxExpirationSeconds: 0, verifying: () => keys.verifying, signingKeys: () => keys, ...over };
 }
 
 const SA_UID = '11111111-2222-3333-4444-555555555555';

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createPrivateKey } from 'node:crypto';
@@ -55,7 +55,11 @@ async function createToken(args: string[]): Promise<string> {
 
 test('kubectl create token: a token for the ServiceAccount that kubectl then authenticates with', async () => {
   const sa = JSON.parse((await s.kubectl(['get', 'sa', 'default', '-n', 'default', '-o', 'json'])).stdout);
+  // A first start makes its signing key when first needed: here, for this first token.
+  const keyFile = join(s.dataDir, 'pki', 'sa.key');
+  assert.equal(existsSync(keyFile), false, 'no key made before a token was asked for');
   const token = await createToken(['default', '-n', 'default']);
+  assert.equal(statSync(keyFile).mode & 0o777, 0o600);
   const c = claims(token);
   assert.equal(c['sub'], 'system:serviceaccount:default:default');
   assert.deepEqual(c['aud'], [ISSUER]);

@@ -5,7 +5,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { serviceAccountKeys, type ServiceAccountKeys } from '../../src/auth/service-account-keys.js';
+import { serviceAccountKeys, type DeferredServiceAccountKeys, type ServiceAccountKeys } from '../../src/auth/service-account-keys.js';
+import { issueToken } from '../../src/auth/service-account-token.js';
 import { startApi, type Api } from './helpers.js';
 import { parseJwt, verifyJwt } from '../../src/auth/jwt.js';
 import { envelope, int, msg, str } from '../protobuf/wire-writer.js';
@@ -298,5 +299,41 @@ test('keys still being generated (a first start): the server serves meanwhile; t
     assert.deepEqual((await keySet).json.keys.map((k: { kid: string }) => k.kid), [given.signing.kid]);
   } finally {
     await pending.close();
+  }
+});
+
+test('deferred keys (the data directory key of a first start): made once, by the first token request or key set; tokens of a key file verify before', async () => {
+  const ec = () => generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
+  const fromFile = serviceAccountKeys(ec());
+  const made = serviceAccountKeys(ec(), fromFile.verifying.map((v) => v.key));
+  let makes = 0;
+  let give!: () => void;
+  const gate = new Promise<void>((resolve) => (give = resolve));
+  const keys: DeferredServiceAccountKeys = { verifying: fromFile.verifying, make: async () => (makes++, await gate, made) };
+  const deferred = await startApi({ serviceAccountTokens: { keys } });
+  try {
+    const review = async (token: string) =>
+      (await deferred.req('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } })).json.status;
+    const sa = (await deferred.req('GET', '/api/v1/namespaces/default/serviceaccounts/default')).json;
+    // A token signed with the key file's key, as another server would have issued it.
+    const config = { issuers: [ISSUER], apiAudiences: [ISSUER], maxExpirationSeconds: 0, verifying: () => fromFile.verifying, signingKeys: () => fromFile };
+    const external = issueToken(config, { namespace: 'default', serviceAccount: { name: 'default', uid: sa.metadata.uid } }, [ISSUER], 3600, Date.now());
+    assert.equal((await review(external)).authenticated, true);
+    assert.equal(makes, 0, 'nothing made by serving, nor by verifying');
+    // The first token request and the key set start the making, once, and wait for it.
+    const answers = Promise.all([deferred.req('POST', TOKEN, {}), deferred.req('GET', '/openid/v1/jwks'), deferred.req('POST', TOKEN, {})]);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(makes, 1);
+    give();
+    const [first, set, second] = await answers;
+    assert.equal(first.status, 201, first.text);
+    assert.equal(second.status, 201, second.text);
+    assert.equal(parseJwt(first.json.status.token)!.header.kid, made.signing.kid);
+    assert.deepEqual(set.json.keys.map((k: { kid: string }) => k.kid), made.verifying.map((v) => v.kid));
+    assert.equal((await review(first.json.status.token)).authenticated, true);
+    assert.equal((await review(external)).authenticated, true);
+    assert.equal(makes, 1);
+  } finally {
+    await deferred.close();
   }
 });
