@@ -63,3 +63,56 @@ test('aggregated roles follow the roles they select, and roles that gain or lose
   await settle();
   assert.deepEqual(await rulesOf('c'), [rule('events')]);
 });
+
+test('an event requeues only the aggregated roles it can change: itself, those selecting it before or after, and any whose selector does not convert', async (t) => {
+  const kv = openSqliteStore(':memory:');
+  const roles = new GenericStore(kv, builtinResourceType(clusterRoleKind));
+  // The unconvertible selector's failures are expected: not logged.
+  const controller = new ClusterRoleAggregationController(roles, { onError: () => {} });
+  t.after(async () => {
+    controller.stop();
+    await kv.close();
+  });
+  const enqueued: string[] = [];
+  const enqueue = controller.controller.enqueue.bind(controller.controller);
+  controller.controller.enqueue = (key: string) => (enqueued.push(key), enqueue(key));
+  const settle = async (): Promise<void> => {
+    await controller.idle();
+    await new Promise((r) => setTimeout(r, 20));
+    await controller.idle();
+  };
+  const change = (name: string, f: (o: JSONObject) => JSONObject) => roles.update('', name, (o) => f(o!), '');
+  const labelled = (labels: Record<string, string>) => (o: JSONObject) => ({ ...o, metadata: { ...(o['metadata'] as JSONObject), labels } });
+  // kube's chain: edit feeds admin through its label, and is itself aggregated.
+  await roles.create('', role('admin', { selector: 'to-admin' }));
+  await roles.create('', { ...role('edit', { selector: 'to-edit' }), metadata: { name: 'edit', labels: { 'to-admin': 'true' } } });
+  await roles.create('', role('view', { selector: 'to-view' }));
+  // Validation refuses such a selector: written to storage as another writer might have.
+  const broken = { ...role('broken', {}), aggregationRule: { clusterRoleSelectors: [{ matchExpressions: [{ key: 'a', operator: 'Near' }] }] } };
+  await kv.create(roles.key('', 'broken'), JSON.stringify(broken));
+  await controller.start();
+  await settle();
+
+  enqueued.length = 0;
+  await roles.create('', role('editor-extra', { labels: { 'to-edit': 'true' }, rules: [rule('pods')] }));
+  await settle();
+  // edit gathers the new role's rule; its write then requeues admin, which selects edit; view is left alone.
+  assert.deepEqual((await roles.get('', 'edit'))['rules'], [rule('pods')]);
+  assert.deepEqual((await roles.get('', 'admin'))['rules'], [rule('pods')]);
+  assert.deepEqual([...new Set(enqueued)].sort(), ['admin', 'broken', 'edit']);
+
+  // A role relabelled away is dropped by the role that selected it before.
+  enqueued.length = 0;
+  await change('editor-extra', labelled({ 'to-view': 'true' }));
+  await settle();
+  assert.deepEqual((await roles.get('', 'edit'))['rules'] ?? [], []);
+  assert.deepEqual((await roles.get('', 'view'))['rules'], [rule('pods')]);
+  assert.deepEqual((await roles.get('', 'admin'))['rules'] ?? [], []);
+  assert.deepEqual([...new Set(enqueued)].sort(), ['admin', 'broken', 'edit', 'view']);
+
+  // A role no selector matches, before or after, requeues only the unconvertible one.
+  enqueued.length = 0;
+  await roles.create('', role('unrelated', { labels: { other: 'true' }, rules: [rule('nodes')] }));
+  await settle();
+  assert.deepEqual(enqueued, ['broken']);
+});
