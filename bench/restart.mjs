@@ -1,12 +1,13 @@
 // `node bench/restart.mjs DATA_DIR [STARTS] [OTHER_CHECKOUT]`: restart to /readyz on a data dir (bench/fill.mjs
 // makes one), STARTS times (3), as bench/startup.mjs's timeStart (spawn `node dist/cli/crd-apiserver.cjs serve`, poll
-// /readyz every 2 ms), each round also timing a bare node:http process start (the baseline). With OTHER_CHECKOUT
+// /readyz every 2 ms; the server's CPU time to that answer is read from /proc too), each round also timing a bare
+// node:http process start (the baseline). With OTHER_CHECKOUT
 // (a built clone, e.g. of main), its build and this one alternate on the same data dir (RESTART_FRESH=1: first
 // starts on new data dirs instead). RESTART_PROBE_S=40: after each last start, that long a GET of one CronTab every
 // 100 ms and a LIST ?limit=500 every fifth, with their latencies before and after the watch cache reports itself
 // loaded.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import http from 'node:http';
 import { probe, timeStartBare } from './startup.mjs';
@@ -27,6 +28,18 @@ const builds = [{ name: 'this build', main: here('../dist/cli/crd-apiserver.cjs'
 // bootstrap objects written), removed after it.
 const fresh = process.env.RESTART_FRESH === '1';
 
+/** A process's CPU time so far (user + system, all its threads), from /proc; NaN where there is none. */
+function cpuMsOf(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+// USER_HZ, the unit of /proc's times: 100 on Linux.
+const CLOCK_TICKS = 100;
+
 /** Start one server; resolves once /readyz answers 200, with the milliseconds from spawn and a stop(). */
 async function start(main) {
   const port = await freePort();
@@ -39,7 +52,7 @@ async function start(main) {
     await sleep(2);
   }
   const ms = performance.now() - t0;
-  return { ms, port, t0, stop: async () => (proc.kill('SIGTERM'), await exited) };
+  return { ms, cpuMs: cpuMsOf(proc.pid), port, t0, stop: async () => (proc.kill('SIGTERM'), await exited) };
 }
 
 function get(port, path) {
@@ -80,12 +93,15 @@ async function probeAfterReady(s) {
 // A bare node:http process start in each round too: the baseline, on the machine as it is in that round.
 const BARE = 'bare node:http';
 const times = new Map([...builds.map((b) => [b.name, []]), [BARE, []]]);
+// The server's CPU time (all threads) from spawn to its first /readyz 200: steadier than the wall time on a shared machine.
+const cpu = new Map(builds.map((b) => [b.name, []]));
 for (let i = 0; i < Number(starts); i++) {
   times.get(BARE).push(await timeStartBare());
   for (const b of builds) {
     const s = await start(b.main);
     times.get(b.name).push(s.ms);
-    console.log(`${b.name}: ready in ${s.ms.toFixed(0)} ms`);
+    cpu.get(b.name).push(s.cpuMs);
+    console.log(`${b.name}: ready in ${s.ms.toFixed(0)} ms (${s.cpuMs.toFixed(0)} ms of CPU)`);
     if (probeSeconds > 0 && i === Number(starts) - 1) console.log(`${b.name}: ${await probeAfterReady(s)}`);
     await s.stop();
   }
@@ -93,5 +109,7 @@ for (let i = 0; i < Number(starts); i++) {
 const bare = median(times.get(BARE));
 for (const [name, xs] of times) {
   const ratio = name === BARE ? '' : `, ${(median(xs) / bare).toFixed(2)}× bare`;
-  console.log(`${name}: median ${median(xs).toFixed(0)} ms${ratio} (${xs.map((x) => x.toFixed(0)).join(', ')})`);
+  const cpuMs = cpu.get(name);
+  const cpuNote = cpuMs ? `; CPU to ready median ${median(cpuMs).toFixed(0)} ms` : '';
+  console.log(`${name}: median ${median(xs).toFixed(0)} ms${ratio} (${xs.map((x) => x.toFixed(0)).join(', ')})${cpuNote}`);
 }
