@@ -21,6 +21,8 @@ export interface SchemaValueChecks {
    * not modified). With isResourceRoot, apiVersion/kind/metadata at the top are kept.
    */
   pruneValue(schema: JSONSchemaProps, value: unknown, isResourceRoot: boolean): unknown;
+  /** pruneValue for many values of one schema, prepared once (e.g. compiled); without it, pruneValue each time. */
+  valuePruner?(schema: JSONSchemaProps, isResourceRoot: boolean): (value: unknown) => unknown;
   /** x-kubernetes-validations of `schema` evaluated on a default value (CEL); optional. */
   validateRulesOnValue?(schema: JSONSchemaProps, value: unknown, path: string, isResourceRoot: boolean): FieldError[];
 }
@@ -170,6 +172,9 @@ export function schemaHasUnprunedDefaults(schema: JSONSchemaProps | undefined, d
   const r = newStructural(schema);
   if ('error' in r || validateStructural('', r.structural).length > 0) return false;
   const root = r.structural;
+  // Every default is pruned with the whole schema: prepared once, not once per default (a CRD update ratchets on
+  // this, and compiling the pruning of a large schema for each of its defaults was most of the update).
+  const prune = deps.valuePruner?.(root.raw, true) ?? ((v: unknown) => deps.pruneValue(root.raw, v, true));
   let changed = false;
   const visit = (s: Structural, steps: Step[]): boolean => {
     const dflt = s.generic.default;
@@ -178,7 +183,7 @@ export function schemaHasUnprunedDefaults(schema: JSONSchemaProps | undefined, d
       // A root default that is not an object fails PruneDefaults, which then counts as "no".
       if (!isObj(obj)) return false;
       coerceEmbedded('', obj, root, true, true);
-      const pruned = deps.pruneValue(root.raw, obj, true);
+      const pruned = prune(obj);
       if (!jsonEqual(dflt, access(pruned, steps))) changed = true;
     }
     if (s.additionalProperties?.structural && !visit(s.additionalProperties.structural, [...steps, { child: '*' }])) return false;

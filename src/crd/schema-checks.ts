@@ -1,7 +1,7 @@
 // The schema engine bound into CRD validation: structural and keyword rules, plus defaults that must be
 // pruned and valid, checked with the same compiled validator and pruner custom resources use, and the
 // x-kubernetes-validations rules compiled with their cost limits; a schema that passed is known by content.
-import { type JSONSchemaProps, pruneOnlyOnce, validateValueOnce } from '../schema/compile.js';
+import { type JSONSchemaProps, pruneOnlyOnce, pruneOnlyWith, validateValueOnce } from '../schema/compile.js';
 import { createCRDSchemaValidator } from './crd-schema-validate.js';
 import { checkValidationRules, withRuleCostTotal } from './cel-crd-checks.js';
 import type { SchemaStructureValidator } from './validation.js';
@@ -16,6 +16,14 @@ export const crdSchemaValidator: SchemaStructureValidator = passedByContent(
         const copy = structuredClone(value);
         pruneOnlyOnce(schema, copy, isResourceRoot);
         return copy;
+      },
+      valuePruner: (schema: JSONSchemaProps, isResourceRoot: boolean) => {
+        const prune = pruneOnlyWith(schema, isResourceRoot);
+        return (value: unknown) => {
+          const copy = structuredClone(value);
+          prune(copy);
+          return copy;
+        };
       },
       checkRules: checkValidationRules,
     }),

@@ -177,11 +177,23 @@ export function validateValueOnce(schema: JSONSchemaProps, value: unknown, field
  * pruning alone: whether a CRD default is pruned needs nothing else.
  */
 export function pruneOnlyOnce(schema: JSONSchemaProps, obj: unknown, resourceRoot: boolean): void {
-  // The compiled pruning leaves anything but objects and arrays alone (most defaults are scalars): nothing to compile.
-  if (obj === null || typeof obj !== 'object') return;
+  pruneOnlyWith(schema, resourceRoot)(obj);
+}
+
+/**
+ * pruneOnlyOnce for many values of one schema, compiled once (on the first object or array): whether a CRD's
+ * defaults survive pruning checks each default, set in its surrounding object, against the whole schema.
+ */
+export function pruneOnlyWith(schema: JSONSchemaProps, resourceRoot: boolean): (obj: unknown) => void {
+  let prune: ReturnType<typeof compilePrune> | undefined;
   const pstate = new PruneState();
-  pstate.reset(false, false, false, false);
-  compilePrune(toStructural(schema), resourceRoot)(obj, pstate);
-  const err = pstate.error;
-  if (err !== null) throw new SchemaCoercionError(fieldErrorString(err), err);
+  return (obj) => {
+    // The compiled pruning leaves anything but objects and arrays alone (most defaults are scalars): nothing to compile.
+    if (obj === null || typeof obj !== 'object') return;
+    prune ??= compilePrune(toStructural(schema), resourceRoot);
+    pstate.reset(false, false, false, false);
+    prune(obj, pstate);
+    const err = pstate.error;
+    if (err !== null) throw new SchemaCoercionError(fieldErrorString(err), err);
+  };
 }

@@ -51,7 +51,7 @@ const deepFreeze = <T>(v: T): T => {
   return v;
 };
 
-/** Read once and frozen: callers that change what they get have copies (structuredClone's are not frozen). */
+/** Read once and frozen: callers that change what they get have copies (deepCopyJSON's and structuredClone's are not frozen). */
 let cache: Readonly<BootstrapPolicy> | undefined;
 /** Parsed once, each file's items taken as parsed (a copy of each was half of a restart's cost of reading the policy). */
 function policy(): Readonly<BootstrapPolicy> {
