@@ -32,11 +32,33 @@ type Step = { child: string } | 'index';
 const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 
 /** ValidateDefaults for the schema at a resource root; `path` is the openAPIV3Schema path. */
-export function validateDefaults(path: string, root: Structural, requirePrunedDefaults: boolean, deps: SchemaValueChecks): FieldError[] {
+/**
+ * `requirePrunedDefaults` may be a question asked only when a default is found unpruned (an update's ratchet, whose
+ * answer walks every default of the old CRD).
+ */
+export function validateDefaults(path: string, root: Structural, requirePrunedDefaults: boolean | (() => boolean), deps: SchemaValueChecks): FieldError[] {
   const r = asResourceRoot(root);
   const errs: FieldError[] = [];
-  walk(path, r, r, undefined, false, requirePrunedDefaults, deps, errs);
+  const required = typeof requirePrunedDefaults === 'function' ? requirePrunedDefaults : () => requirePrunedDefaults;
+  walk(path, r, r, undefined, false, required, deps, errs);
   return errs;
+}
+
+/**
+ * Whether a default is changed by pruning where pruned defaults are required. The pruning comes first, so that the
+ * requirement is asked only about a default pruning changes; a pruning that throws throws only where pruned
+ * defaults are required, as when it ran only then.
+ */
+function unprunedWhereRequired(s: Structural, dflt: unknown, required: () => boolean, deps: SchemaValueChecks): boolean {
+  let pruned: unknown;
+  try {
+    // pruneValue leaves its input as it is (a copy is pruned).
+    pruned = deps.pruneValue(s.raw, dflt, s.extensions.embeddedResource);
+  } catch (e) {
+    if (required()) throw e;
+    return false;
+  }
+  return !jsonEqual(pruned, dflt) && required();
 }
 
 /** The steps from the surrounding object down to a node, innermost last, kept as links: most nodes never need them. */
@@ -58,7 +80,7 @@ function walk(
   rootSchema: Structural,
   steps: StepLink | undefined,
   insideMeta: boolean,
-  requirePruned: boolean,
+  requirePruned: () => boolean,
   deps: SchemaValueChecks,
   errs: FieldError[],
 ): void {
@@ -80,10 +102,7 @@ function walk(
       else if (metaErrs.length > 0) errs.push(invalid(dPath, dflt, `must result in valid metadata: ${aggregate(metaErrs)}`));
       else errs.push(...valueAndRules(s, dflt, dPath, isResourceRoot, deps));
     } else {
-      // pruneValue leaves its input as it is (a copy is pruned).
-      if (requirePruned && !jsonEqual(deps.pruneValue(s.raw, dflt, s.extensions.embeddedResource), dflt)) {
-        errs.push(invalid(dPath, dflt, 'must not have unknown fields'));
-      }
+      if (unprunedWhereRequired(s, dflt, requirePruned, deps)) errs.push(invalid(dPath, dflt, 'must not have unknown fields'));
       // kube coerces the default itself; later checks see the normalized metadata.
       const value = structuredClone(dflt);
       const coerceErr = coerceEmbedded(dPath, value, s, s.extensions.embeddedResource, false);

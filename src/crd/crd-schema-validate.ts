@@ -38,7 +38,7 @@ export function createCRDSchemaValidator(deps: CRDSchemaDeps): SchemaStructureVa
  */
 export function validateCRDSchema(schema: JSONSchemaProps, path: string, ctx: SchemaCheckContext, deps: CRDSchemaDeps = NO_VALUE_CHECKS): FieldError[] {
   const opts: CRDSchemaOptions = {
-    ...(ctx.update ? ratchetedOptions(ctx.update.oldSpec, deps) : CREATE_OPTIONS),
+    ...(ctx.update ? ratchets(ctx.update.oldSpec, deps) : CREATE_OPTIONS),
     statusEnabled: ctx.statusEnabled,
     requireStructuralSchema: ctx.requireStructuralSchema,
     allowDefaults: ctx.allowDefaults,
@@ -49,8 +49,9 @@ export function validateCRDSchema(schema: JSONSchemaProps, path: string, ctx: Sc
   return checkCRDSchema(schema, path, opts, deps);
 }
 
-/** kube's validationOptions as far as one schema is concerned. */
-interface CRDSchemaOptions extends SchemaOptions {
+/** kube's validationOptions as far as one schema is concerned (requirePrunedDefaults possibly asked when needed). */
+interface CRDSchemaOptions extends Omit<SchemaOptions, 'requirePrunedDefaults'> {
+  requirePrunedDefaults: boolean | (() => boolean);
   statusEnabled: boolean;
   requireStructuralSchema: boolean;
   allowDefaults: boolean;
@@ -112,28 +113,40 @@ const CREATE_OPTIONS: SchemaOptions = {
   requireMapListKeysMapSetValidation: true,
 };
 
-// validation.ts hands the same old spec to every schema of one update: compute its ratchets once.
-const ratchetCache = new WeakMap<CRDSchemaDeps, WeakMap<InternalSpec, SchemaOptions>>();
+/**
+ * An old spec's ratchets, requirePrunedDefaults a question answered once when first asked: its answer prunes every
+ * default of every old schema, and it matters only to a new default that pruning changes (most updates have none).
+ */
+type Ratchets = Omit<SchemaOptions, 'requirePrunedDefaults'> & { requirePrunedDefaults: () => boolean };
 
-/** Rules the old CRD already broke stay relaxed on update, so stored CRDs remain updatable. */
-export function ratchetedOptions(oldSpec: InternalSpec, deps: CRDSchemaDeps = NO_VALUE_CHECKS): SchemaOptions {
+// validation.ts hands the same old spec to every schema of one update: compute its ratchets once.
+const ratchetCache = new WeakMap<CRDSchemaDeps, WeakMap<InternalSpec, Ratchets>>();
+
+function ratchets(oldSpec: InternalSpec, deps: CRDSchemaDeps): Ratchets {
   let byDeps = ratchetCache.get(deps);
   if (!byDeps) ratchetCache.set(deps, (byDeps = new WeakMap()));
   const cached = byDeps.get(oldSpec);
   if (cached) return cached;
   const schemas = oldSchemas(oldSpec);
   const any = (pred: (s: Record<string, unknown>) => boolean) => schemas.some((s) => schemaHas(s, pred));
-  const opts: SchemaOptions = {
+  let prunedDefaults: boolean | undefined;
+  const opts: Ratchets = {
     requireValidPropertyType: !any((s) => {
       const t = rawString(s, 'type');
       return t !== '' && !OPENAPI_V3_TYPES.includes(t);
     }),
-    requirePrunedDefaults: !schemas.some((s) => schemaHasUnprunedDefaults(s, deps)),
+    requirePrunedDefaults: () => (prunedDefaults ??= !schemas.some((s) => schemaHasUnprunedDefaults(s, deps))),
     requireAtomicSetType: !any(hasNonAtomicSetType),
     requireMapListKeysMapSetValidation: !any((s) => mapListKeysMapSetErrors(s, '').length > 0),
   };
   byDeps.set(oldSpec, opts);
   return opts;
+}
+
+/** Rules the old CRD already broke stay relaxed on update, so stored CRDs remain updatable. */
+export function ratchetedOptions(oldSpec: InternalSpec, deps: CRDSchemaDeps = NO_VALUE_CHECKS): SchemaOptions {
+  const r = ratchets(oldSpec, deps);
+  return { ...r, requirePrunedDefaults: r.requirePrunedDefaults() };
 }
 
 function oldSchemas(spec: InternalSpec): JSONSchemaProps[] {

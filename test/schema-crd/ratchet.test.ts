@@ -72,3 +72,21 @@ test('structural rules are never ratcheted for v1 CRDs', () => {
   const err = `${P}.properties[a].type: Required value: must not be empty for specified object fields`;
   assert.deepEqual(update(nonStructural, nonStructural), [err]);
 });
+
+test('whether the old CRD had unpruned defaults is worked out only when a new default is unpruned, and once', () => {
+  let asked = 0;
+  const counting = createCRDSchemaValidator({ ...testDeps, valuePruner: (s, root) => (asked++, (v) => testDeps.pruneValue(s, v, root)) });
+  const updateCounting = (crd: CustomResourceDefinition, old: CustomResourceDefinition) => strings(validateCRDUpdate(stored(crd), stored(old), { validateSchemaStructure: counting }));
+  const clean = { type: 'object', properties: { x: { type: 'string' } }, default: { x: 'a' } };
+  const unpruned = cases.find((c) => c.name === 'unpruned defaults')!;
+  // Defaults that pruning leaves alone: the old CRD's defaults are not looked at.
+  assert.deepEqual(updateCounting(crdWith(withA(clean, clean)), crdWith(withA(clean))), []);
+  assert.equal(asked, 0);
+  // Two unpruned defaults: asked once, and refused as the old CRD had none.
+  assert.deepEqual(updateCounting(crdWith(withA(unpruned.bad, unpruned.bad)), crdWith(withA(clean))), [unpruned.error, unpruned.error.replace('properties[a]', 'properties[b]')]);
+  assert.equal(asked, 1);
+  // Kept from an old CRD that had it: tolerated.
+  asked = 0;
+  assert.deepEqual(updateCounting(crdWith(withA(unpruned.bad, { type: 'integer' })), crdWith(withA(unpruned.bad))), []);
+  assert.equal(asked, 1);
+});
