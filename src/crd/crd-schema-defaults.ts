@@ -31,10 +31,10 @@ export interface SchemaValueChecks {
 type Step = { child: string } | 'index';
 const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 
-/** ValidateDefaults for the schema at a resource root; `path` is the openAPIV3Schema path. */
 /**
- * `requirePrunedDefaults` may be a question asked only when a default is found unpruned (an update's ratchet, whose
- * answer walks every default of the old CRD).
+ * ValidateDefaults for the schema at a resource root; `path` is the openAPIV3Schema path. `requirePrunedDefaults` may
+ * be a question asked only when a default is found unpruned (an update's ratchet, whose answer walks every default
+ * of the old CRD).
  */
 export function validateDefaults(path: string, root: Structural, requirePrunedDefaults: boolean | (() => boolean), deps: SchemaValueChecks): FieldError[] {
   const r = asResourceRoot(root);
