@@ -249,10 +249,13 @@ function serviceAccountTokenConfig(o: ServiceAccountTokenOptions): ServiceAccoun
     (making = pending.then(
       (k) => {
         keys = k;
+        failed = undefined;
       },
       (e: unknown) => {
         failed = e;
         console.error(`service account tokens: the signing key could not be made: ${e instanceof Error ? e.message : String(e)}`);
+        // A deferred key is made again when next needed (the data directory may be writable by then); a promise is final.
+        if (deferred) making = undefined;
       },
     ));
   if (o.keys instanceof Promise) awaitKeys(o.keys);

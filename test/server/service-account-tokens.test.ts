@@ -337,3 +337,33 @@ test('deferred keys (the data directory key of a first start): made once, by the
     await deferred.close();
   }
 });
+
+test('deferred keys whose making fails: the request that needed them fails, and the next need makes them again', async () => {
+  const made = serviceAccountKeys(generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey);
+  let makes = 0;
+  const keys: DeferredServiceAccountKeys = {
+    verifying: [],
+    make: async () => {
+      makes++;
+      if (makes === 1) throw new Error('EACCES: permission denied, mkdir pki');
+      return made;
+    },
+  };
+  const errors: unknown[] = [];
+  const log = console.error;
+  console.error = (...args: unknown[]) => void errors.push(args.join(' '));
+  const deferred = await startApi({ serviceAccountTokens: { keys } });
+  try {
+    const first = await deferred.req('POST', TOKEN, {});
+    assert.equal(first.status, 500, first.text);
+    assert.match(first.json.message, /EACCES/);
+    assert.match(String(errors[0]), /the signing key could not be made: EACCES/);
+    const second = await deferred.req('POST', TOKEN, {});
+    assert.equal(second.status, 201, second.text);
+    assert.equal(parseJwt(second.json.status.token)!.header.kid, made.signing.kid);
+    assert.equal(makes, 2);
+  } finally {
+    console.error = log;
+    await deferred.close();
+  }
+});
