@@ -7,11 +7,11 @@
 // 100 ms and a LIST ?limit=500 every fifth, with their latencies before and after the watch cache reports itself
 // loaded.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import http from 'node:http';
 import { probe, timeStartBare } from './startup.mjs';
-import { freePort, here, median, sleep } from './util.mjs';
+import { cpuMsOf, freePort, here, median, sleep } from './util.mjs';
 
 const [dataDir, starts = '3', other] = process.argv.slice(2);
 if (!dataDir) {
@@ -27,18 +27,6 @@ const builds = [{ name: 'this build', main: here('../dist/cli/crd-apiserver.cjs'
 // RESTART_FRESH=1: every start on a new empty data dir under DATA_DIR (first starts: certificates, keys and the
 // bootstrap objects written), removed after it.
 const fresh = process.env.RESTART_FRESH === '1';
-
-/** A process's CPU time so far (user + system, all its threads), from /proc; NaN where there is none. */
-function cpuMsOf(pid) {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return NaN;
-  }
-}
-// USER_HZ, the unit of /proc's times: 100 on Linux.
-const CLOCK_TICKS = 100;
 
 /** Start one server; resolves once /readyz answers 200, with the milliseconds from spawn and a stop(). */
 async function start(main) {

@@ -204,9 +204,10 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
   // Handled where it is awaited (below); this only keeps a failure meanwhile from being unhandled.
   if (saKeysOrDeferred instanceof Promise) saKeysOrDeferred.catch(() => {});
   const certs = await ensureCertificates(dataDir, { hosts: [opts.bindAddress, ...opts.hosts] });
-  // The making of a deferred key, once on its way: close lets it finish (it writes into the data dir).
+  // The latest making of a deferred key (the server asks again after a failed one): close lets it finish, as it
+  // writes into the data dir.
   let made: Promise<ServiceAccountKeys> | undefined;
-  const saKeys = saKeysOrDeferred instanceof Promise ? await saKeysOrDeferred : { verifying: saKeysOrDeferred.verifying, make: () => (made ??= saKeysOrDeferred.make()) };
+  const saKeys = saKeysOrDeferred instanceof Promise ? await saKeysOrDeferred : { verifying: saKeysOrDeferred.verifying, make: () => (made = saKeysOrDeferred.make()) };
   const server = await startServer({
     kv,
     // Client certificates from the server's CA (the kubeconfig's admin) and from --client-ca-file's CAs.

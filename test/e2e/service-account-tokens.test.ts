@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createPrivateKey } from 'node:crypto';
@@ -203,4 +203,27 @@ test('TokenReview: a ServiceAccount token authenticates to its account, for the 
   const who = await kubectlAs(token, ['auth', 'whoami', '-o', 'json']);
   assert.equal(who.code, 0, who.stderr);
   assert.equal(JSON.parse(who.stdout).status.userInfo.username, 'system:serviceaccount:default:default');
+});
+
+test('a first start whose key cannot be written: kubectl create token fails, and succeeds once the data directory allows it', async () => {
+  const fresh = await startTestServer();
+  const log = console.error;
+  console.error = () => {};
+  try {
+    // A directory where the public key goes: the key's making fails after writing pki/sa.key.
+    const blocker = join(fresh.dataDir, 'pki', 'sa.pub');
+    mkdirSync(blocker);
+    const failed = await fresh.kubectl(['create', 'token', 'default', '-n', 'default']);
+    assert.notEqual(failed.code, 0);
+    assert.match(failed.stderr, /sa\.pub/);
+    rmSync(blocker, { recursive: true });
+    const r = await fresh.kubectl(['create', 'token', 'default', '-n', 'default']);
+    assert.equal(r.code, 0, r.stderr);
+    // Signed with the key in the data directory.
+    const key = createPrivateKey(readFileSync(join(fresh.dataDir, 'pki', 'sa.key')));
+    assert.equal(parseJwt(r.stdout.trim())!.header.kid, keyId(key));
+  } finally {
+    console.error = log;
+    await fresh.close();
+  }
 });
