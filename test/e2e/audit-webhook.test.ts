@@ -170,9 +170,11 @@ test('a receiver answering 500 gets the same batch again after the backoff, then
   );
 });
 
-test('batch mode with the receiver gone: requests are not held; blocking-strict fails them with kube\'s 500', async () => {
+test('batch mode with the receiver gone: requests are not held; blocking-strict fails them with kube\'s 500', async (ctx) => {
   // A port with nothing behind it: every POST is refused.
-  const dead = await startReceiver(mkdtempSync(join(tmpdir(), 'audit-dead-')));
+  const deadDir = mkdtempSync(join(tmpdir(), 'audit-dead-'));
+  ctx.after(() => rmSync(deadDir, { recursive: true, force: true }));
+  const dead = await startReceiver(deadDir);
   await dead.close();
   await withServer(
     async () => ({ flags: { webhookConfigFile: dead.kubeconfig, webhookInitialBackoffMs: 50 } }),

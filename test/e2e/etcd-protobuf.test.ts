@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Etcd3 } from 'etcd3';
@@ -201,9 +201,11 @@ test('a no-op update leaves the resourceVersion, before and after a restart (the
   }
 });
 
-test('encryption at rest on etcd: kube\'s prefix, then raw AES-CBC ciphertext of the protobuf', async () => {
+test('encryption at rest on etcd: kube\'s prefix, then raw AES-CBC ciphertext of the protobuf', async (t) => {
   await s!.close();
-  const config = join(mkdtempSync(join(tmpdir(), 'crd-apiserver-enc-')), 'enc.yaml');
+  const dir = mkdtempSync(join(tmpdir(), 'crd-apiserver-enc-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const config = join(dir, 'enc.yaml');
   writeFileSync(
     config,
     `apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n  - resources: [secrets]\n    providers:\n      - aescbc:\n          keys:\n            - name: key1\n              secret: ${KEY.toString('base64')}\n      - identity: {}\n`,
