@@ -8,12 +8,21 @@ import { startProfile } from './util.mjs';
 
 export { corpusCrds };
 
-/** n CRDs: the corpus over and over, each copy in a group of its own. */
-export function renamed(corpus, n, tag = 'r') {
+/**
+ * n CRDs: the corpus over and over, each copy in a group of its own. With `distinct`, every copy's schemas also
+ * differ (a description of their root), as the CRDs of many different providers do: no schema is checked twice.
+ */
+export function renamed(corpus, n, tag = 'r', distinct = false) {
   return Array.from({ length: n }, (_, i) => {
     const crd = structuredClone(corpus[i % corpus.length]);
     const group = `${tag}${i}.${crd.spec.group}`;
     crd.spec.group = group;
+    if (distinct) {
+      for (const v of crd.spec.versions ?? []) {
+        const root = v.schema?.openAPIV3Schema;
+        if (root) root.description = `${root.description ?? ''} (copy ${i})`;
+      }
+    }
     // Annotations kept: groups under k8s.io need their api-approved.kubernetes.io.
     crd.metadata = { name: `${crd.spec.names.plural}.${group}`, ...(crd.metadata?.annotations ? { annotations: crd.metadata.annotations } : {}) };
     delete crd.status;
