@@ -7,6 +7,7 @@ import { type Status, StatusError, badRequest, requestEntityTooLarge, unsupporte
 import { type GoType, GoJsonError, RawJson, goAny, goJsonCompact, goJsonMarshal, goMap, goString, goUnmarshal, parseJsonText, rawShape } from '../util/go-json.js';
 import { parseJSON, stringifyJSON } from '../util/json-int64.js';
 import { jsonDepthOffset, yamlDepthExceeds, yamlMaxDepthMessage } from '../util/json-depth.js';
+import { deepCopyJSON } from '../schema/value-go.js';
 
 export const JSON_PATCH = 'application/json-patch+json';
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -166,14 +167,17 @@ function decodeJsonPatch(body: Uint8Array | string, fv: FieldValidation): Decode
 }
 
 function decodeMergePatch(body: Uint8Array | string, fv: FieldValidation): DecodedPatch | StatusError {
-  let strictErrors: string[] = [];
   if (strictOf(fv)) {
+    // The strict check decodes the patch as a map: when it takes it, that map is the patch MergePatch decodes
+    // (the same values; test/meta/merge-patch-decode.test.ts), so the body is not decoded twice.
     try {
-      strictErrors = goUnmarshal(body, goMap, { strict: true, float64Range: true }).strictErrors;
+      const { value, strictErrors } = goUnmarshal(body, goMap, { strict: true, float64Range: true });
+      return { type: MERGE_PATCH, patch: value, strictErrors };
     } catch (e) {
       return badRequest(`error decoding patch: ${goMessage(e)}`);
     }
   }
+  const strictErrors: string[] = [];
   let patch: unknown;
   try {
     patch = goUnmarshal(body, goAny).value;
@@ -315,21 +319,23 @@ function mergeDocs(doc: JsonObject, patch: JsonObject): void {
   }
 }
 
-const clone = <T>(v: T): T => structuredClone(v);
+const clone = <T>(v: T): T => deepCopyJSON(v);
 
 /**
  * RFC 7386 merge patch with json-patch v4 MergePatch's behaviour: null deletes, objects merge,
  * anything else replaces. A null or scalar patch is a 400 "Invalid JSON Patch"; an array patch
  * becomes the whole document (nulls pruned from objects inside), which then fails to decode.
+ * With `owned`, the caller gives `doc` and `patch` away (neither is read again): they are merged in
+ * place rather than copied first.
  */
-export function applyMergePatch(doc: unknown, patch: unknown): unknown {
+export function applyMergePatch(doc: unknown, patch: unknown, owned = false): unknown {
   if (patch === null || patch === undefined) return badRequest('Invalid JSON Patch');
-  const p = clone(patch);
+  const p = owned ? patch : clone(patch);
   if (Array.isArray(p)) return pruneAryNulls(p);
   if (!isObject(p)) return badRequest('Invalid JSON Patch');
   if (doc === null) return unknownServerError('Invalid JSON Document');
   if (!isObject(doc)) return pruneDocNulls(p);
-  const d = clone(doc);
+  const d = owned ? doc : clone(doc);
   mergeDocs(d, p);
   return d;
 }

@@ -22,6 +22,7 @@ export type { ObjectMeta } from '../api/meta.js';
 import type { ObjectMeta } from '../api/meta.js';
 import { parseJSON, stringifyJSON } from '../util/json-int64.js';
 import { objectEnd, resourceVersionAt, storedLabels } from '../util/stored-json.js';
+import { deepCopyJSON } from '../schema/value-go.js';
 
 export const metaOf = (obj: JSONObject): ObjectMeta => {
   if (!isObject(obj['metadata'])) obj['metadata'] = {};
@@ -105,6 +106,8 @@ interface UpdateOptions extends WriteOptions {
    * old object of the update (the CRD controllers' status writes: a deep copy of the schemas, each time, for nothing).
    */
   copyCurrent?: (current: JSONObject) => JSONObject;
+  /** `mutate` does not read the current object (a PUT's body replaces it): it gets none of its own, no copy made. */
+  replacesCurrent?: boolean;
   /**
    * The current object as the caller has it from this store's watch (an informer's, unchanged): taken as the
    * object read, instead of decoding the stored bytes again, when it is the watch event's own object for the
@@ -798,7 +801,7 @@ export class GenericStore {
     for (let attempt = 0; ; attempt++) {
       const kv = await this.kv.get(key);
       const current = kv ? (this.sharedCurrent(kv, opts.readAs) ?? (await this.read(kv))) : undefined;
-      const mutated = await mutate(current ? (opts.copyCurrent ? opts.copyCurrent(current) : structuredClone(current)) : undefined);
+      const mutated = await mutate(current ? (opts.replacesCurrent ? current : opts.copyCurrent ? opts.copyCurrent(current) : deepCopyJSON(current)) : undefined);
       // The update handler's first transformer records the managed fields, before admission.
       const fm = opts.manager !== undefined ? this.fieldManager(sub) : undefined;
       const desired = fm ? await fm.update(current, mutated, opts.manager!) : mutated;
@@ -884,9 +887,9 @@ export class GenericStore {
       const failed = preconditionFailure(this.type, name, opts.preconditions, metaOf(current));
       if (failed) throw failed;
       await this.admission.validate({ ...attrs(current), warnings: scope.warnings });
-      const decided = this.type.strategy.beforeDelete?.(structuredClone(current), opts);
+      const decided = this.type.strategy.beforeDelete?.(deepCopyJSON(current), opts);
       if (decided === 'keep') return { object: current, deleted: false };
-      const next = decided ? decided.update : markForDeletion(structuredClone(current), opts);
+      const next = decided ? decided.update : markForDeletion(deepCopyJSON(current), opts);
       if (next) {
         const value = await this.encode(next);
         // Nothing changes (deleting again while finalizers remain): no write, no event.

@@ -4,6 +4,7 @@
 // it from a kind's declared Go struct).
 import { StatusError, badRequest } from '../api/status.js';
 import { patchUnprocessable, unknownServerError } from './patch.js';
+import { deepCopyJSON } from '../schema/value-go.js';
 
 // ------------------------------------------------------------------ patch meta (the Go types' tags)
 
@@ -656,7 +657,7 @@ function mergeSliceWithoutSpecialElements(original: Json[], patch: Json[], merge
  */
 export function applyStrategicMergePatch(original: Record<string, unknown>, patch: Record<string, unknown>, schema: PatchMetaType): Record<string, unknown> | StatusError {
   try {
-    return mergeMap(structuredClone(original), structuredClone(patch), schema);
+    return mergeMap(deepCopyJSON(original), deepCopyJSON(patch), schema);
   } catch (e) {
     if (!(e instanceof SmpError)) throw e;
     if (e.kind === 'badRequest') return badRequest(e.message);

@@ -136,6 +136,10 @@ function parseTime(s: string): MetaTime | undefined {
 
 const timeAt = (m: JsonObject, k: string): MetaTime | undefined => (typeof m[k] === 'string' ? parseTime(m[k] as string) : undefined);
 
+/** Both hold the same string, or neither a string (then both read as unset). */
+const sameTimeText = (a: JsonObject, b: JsonObject, k: string): boolean =>
+  typeof a[k] === 'string' ? a[k] === b[k] : typeof b[k] !== 'string';
+
 /** Go's time.Time.String() in UTC (the apiserver's local zone): `2006-01-02 15:04:05.999999999 +0000 UTC`. */
 export function goTimeString(nanos: bigint | undefined): string {
   if (nanos === undefined) return '0001-01-01 00:00:00 +0000 UTC';
@@ -423,12 +427,17 @@ export function validateObjectMetaUpdate(
   for (const k of ['name', 'namespace', 'uid'] as const) {
     errs.push(...immutable(str(n, k), str(o, k), str(n, k) === str(o, k), `${fldPath}.${k}`));
   }
-  const newCreated = timeAt(n, 'creationTimestamp');
-  const oldCreated = timeAt(o, 'creationTimestamp');
-  const createdValue = newCreated ? goTimeValue(newCreated)! : goRendered({}, goTimeString(undefined));
-  errs.push(...immutable(createdValue, null, newCreated?.nanos === oldCreated?.nanos, `${fldPath}.creationTimestamp`));
-  const newDeletion = timeAt(n, 'deletionTimestamp');
-  errs.push(...immutable(goTimeValue(newDeletion), null, newDeletion?.nanos === oldDeletion?.nanos, `${fldPath}.deletionTimestamp`));
+  // The same text is the same time (most updates carry it over): parsed and rendered only when it differs.
+  if (!sameTimeText(n, o, 'creationTimestamp')) {
+    const newCreated = timeAt(n, 'creationTimestamp');
+    const oldCreated = timeAt(o, 'creationTimestamp');
+    const createdValue = newCreated ? goTimeValue(newCreated)! : goRendered({}, goTimeString(undefined));
+    errs.push(...immutable(createdValue, null, newCreated?.nanos === oldCreated?.nanos, `${fldPath}.creationTimestamp`));
+  }
+  if (!sameTimeText(n, o, 'deletionTimestamp')) {
+    const newDeletion = timeAt(n, 'deletionTimestamp');
+    errs.push(...immutable(goTimeValue(newDeletion), null, newDeletion?.nanos === oldDeletion?.nanos, `${fldPath}.deletionTimestamp`));
+  }
   const newGrace = int(n, 'deletionGracePeriodSeconds');
   const oldGrace = int(o, 'deletionGracePeriodSeconds');
   errs.push(...immutable(newGrace ?? null, oldGrace ?? null, newGrace === oldGrace, `${fldPath}.deletionGracePeriodSeconds`));

@@ -292,10 +292,18 @@ const CANONICAL_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 const nonEmptyString = (v: unknown): boolean => typeof v === 'string' && v !== '';
 const isInt64 = (v: unknown): boolean => typeof v === 'bigint' || Number.isSafeInteger(v);
 
+/** Times found canonical lately: the same few (an object's creation, the seconds of its writes) come again and again. */
+const canonicalTimes = new Set<string>();
+
 function canonicalTime(v: unknown): boolean {
-  if (typeof v !== 'string' || !CANONICAL_TIME.test(v)) return false;
+  if (typeof v !== 'string') return false;
+  if (canonicalTimes.has(v)) return true;
+  if (!CANONICAL_TIME.test(v)) return false;
   const r = parseGoRfc3339(v);
-  return 'utc' in r && r.utc === v && v !== ZERO_TIME;
+  if (!('utc' in r && r.utc === v && v !== ZERO_TIME)) return false;
+  if (canonicalTimes.size >= 1024) canonicalTimes.clear();
+  canonicalTimes.add(v);
+  return true;
 }
 
 function canonicalStringMap(v: unknown): boolean {

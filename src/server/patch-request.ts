@@ -32,6 +32,7 @@ import { goTypeOf } from './typed-decoding.js';
 import { jsonDuplicateFields, yamlDuplicateKeysError } from './duplicate-fields.js';
 import { goEncodeOrder, goJsonMarshalOrdered } from '../api/go-encode-order.js';
 import { mergePatchedText } from '../registry/merge-patched-text.js';
+import { deepCopyJSON } from '../schema/value-go.js';
 
 function unwrap(v: unknown): JSONObject {
   if (v instanceof StatusError) throw v;
@@ -67,7 +68,7 @@ export function applyPatchRequest(
       strict(text);
       return out;
     }
-    const typed = structuredClone(out);
+    const typed = deepCopyJSON(out);
     const unknown: string[] = [];
     const err = goDecodeInto(typed, go.struct, go.ctx, { unknownFields: unknown });
     if (err !== undefined) throw patchInvalid(text(), err);
@@ -77,7 +78,8 @@ export function applyPatchRequest(
   const kindOrder = go ? ({ kind: 'struct', struct: go.struct } as const) : undefined;
   switch (decoded.type) {
     case MERGE_PATCH: {
-      const out = unwrap(applyMergePatch(current, decoded.patch));
+      // A custom resource's patch and current object (the update's own copy) are not read again: merged in place.
+      const out = unwrap(applyMergePatch(current, decoded.patch, !go));
       if (!go) refuseOutOfRange(out, body.toString('utf8'));
       return decodeJson(out, () => (go && kindOrder ? mergePatchedText(current, decoded.patch, out, kindOrder, go.ctx) : goJsonMarshal(out)));
     }

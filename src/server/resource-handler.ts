@@ -450,7 +450,7 @@ async function update(r: ResourceRequest, store: GenericStore, ns: string, sub: 
   if (!metaOf(obj).name) throw S.badRequest(`the name of the object (${r.info.name} based on URL) was undeterminable: name must be provided`);
   let result: Awaited<ReturnType<GenericStore['updateStored']>>;
   try {
-    result = await store.updateStored(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings, user: r.user, latency: r, manager: wq.manager });
+    result = await store.updateStored(ns, r.info.name, () => obj, sub, { dryRun: wq.dryRun, warnings, user: r.user, latency: r, manager: wq.manager, replacesCurrent: true });
   } finally {
     for (const w of warnings) r.warn(w);
   }

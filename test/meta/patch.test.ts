@@ -174,6 +174,11 @@ test('merge patch follows RFC 7386 (appendix A)', () => {
     [{}, { a: { bb: { ccc: null } } }, { a: { bb: {} } }],
   ];
   for (const [doc, patch, want] of cases) assert.deepEqual(applyMergePatch(doc, patch), want, JSON.stringify([doc, patch]));
+  // Given away (a custom resource's patch request): merged in place, the same result.
+  for (const [doc, patch, want] of cases) assert.deepEqual(applyMergePatch(structuredClone(doc), structuredClone(patch), true), want, JSON.stringify([doc, patch]));
+  const owned = { a: { b: 1 }, c: 1 };
+  assert.equal(applyMergePatch(owned, { a: { b: 2 }, c: null }, true), owned, 'the document itself, patched');
+  assert.deepEqual(owned, { a: { b: 2 } });
 });
 
 test('merge patch quirks of json-patch v4', () => {

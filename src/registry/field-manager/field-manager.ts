@@ -19,6 +19,7 @@ import { decodeManagedFields, encodeManagedFields, managedFieldsOf, managerIdent
 import { applyConflict } from './conflict-status.js';
 import { capUpdateManagers } from './cap-managers.js';
 import { allowedConflictsFromLastApplied, buildLastApplied, hasLastApplied, setLastApplied } from './last-applied.js';
+import { deepCopyJSON } from '../../schema/value-go.js';
 
 export interface FieldManagerConfig {
   types: ManagedFieldsTypes;
@@ -366,7 +367,7 @@ export class FieldManager {
     const times = new Map(current.times);
     if (object === undefined) return { object: withoutManagedFields(liveObj), managed: { fields: managers, times } };
     times.set(id, rfc3339());
-    const out = structuredClone(object) as JSONObject;
+    const out = deepCopyJSON(object) as JSONObject;
     this.cfg.types.defaults?.(out);
     return { object: out, managed: { fields: managers, times } };
   }

@@ -9,6 +9,7 @@ import type { FieldSet } from '../../smd/set.js';
 import { toFieldSet } from '../../smd/to-field-set.js';
 import { validate } from '../../smd/validate.js';
 import type { VersionConverter } from '../../smd/updater.js';
+import { deepCopyJSON } from '../../schema/value-go.js';
 
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 /** ValidateAnnotationsSize's limit: keys and values together. */
@@ -26,7 +27,7 @@ export function hasLastApplied(obj: JSONObject): boolean {
 
 /** The applied configuration without the annotation itself, as UnstructuredJSONScheme encodes it. */
 export function buildLastApplied(patch: JSONObject): string {
-  const copy = structuredClone(patch);
+  const copy = deepCopyJSON(patch);
   const annotations = annotationsOf(copy);
   if (annotations) delete annotations[LAST_APPLIED];
   return `${goJsonMarshal(copy)}\n`;

@@ -6,6 +6,7 @@ import type { MergeSchema, TypeRef } from '../../smd/schema.js';
 import type { Typed } from '../../smd/updater.js';
 import type { ResourceType } from '../resource-type.js';
 import { NeedsConversion, type ConversionCache, type ManagedFieldsTypes } from './types.js';
+import { deepCopyJSON } from '../../schema/value-go.js';
 
 
 
@@ -45,11 +46,11 @@ export function managedFieldsTypes(versions: readonly KindVersion[], defaults?: 
         const key = `${apiVersion}\u0000${JSON.stringify(obj.value)}`;
         if (cache?.has(key)) {
           const hit = cache.get(key);
-          return hit && { value: structuredClone(hit.value), version: hit.version };
+          return hit && { value: deepCopyJSON(hit.value), version: hit.version };
         }
         throw new NeedsConversion(key, obj, apiVersion);
       }
-      const value = to.type.fromStorage(from.type.toStorage(structuredClone(obj.value) as JSONObject));
+      const value = to.type.fromStorage(from.type.toStorage(deepCopyJSON(obj.value) as JSONObject));
       return { value, version: apiVersion };
     },
     async convertAsync(obj: Typed, apiVersion: string): Promise<Typed | undefined> {
@@ -57,7 +58,7 @@ export function managedFieldsTypes(versions: readonly KindVersion[], defaults?: 
       const to = byVersion.get(apiVersion);
       if (!from || !to) return undefined;
       // Through the stored (hub) version, each step by the webhook where the version has one.
-      const value = structuredClone(obj.value) as JSONObject;
+      const value = deepCopyJSON(obj.value) as JSONObject;
       const stored = from.type.asyncCodec ? await from.type.asyncCodec.encode(value) : from.type.toStorage(value);
       const out = to.type.asyncCodec ? (await to.type.asyncCodec.decode([stored]))[0]! : to.type.fromStorage(stored);
       return { value: out, version: apiVersion };
