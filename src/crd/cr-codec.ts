@@ -10,6 +10,7 @@ import { coerceObjectMeta } from '../schema/prune-objectmeta.js';
 import type { AsyncCodec } from '../registry/resource-type.js';
 import type { ConvertObjects } from '../conversion/types.js';
 import { plainError } from '../api/status.js';
+import { deepCopyJSON } from '../schema/value-go.js';
 
 /** What decoding needs of one version's compiled schema. */
 interface CodecSchema {
@@ -92,7 +93,7 @@ export function versionCodec(ctx: CodecContext, version: string, storageVersion:
   const toStorage = (obj: JSONObject): JSONObject => {
     // At the storage version already: the request decoder pruned it at that version.
     if (obj['apiVersion'] === storageApiVersion) return obj;
-    const out = structuredClone({ ...obj, apiVersion: storageApiVersion });
+    const out = deepCopyJSON({ ...obj, apiVersion: storageApiVersion });
     coerce(ctx, storageVersion, out);
     return out;
   };

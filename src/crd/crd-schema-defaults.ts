@@ -8,6 +8,7 @@ import { asResourceRoot, coerceEmbedded, validateEmbedded } from '../schema/crd-
 import { child, key } from '../schema/structural-path.js';
 import { type Structural, isObj, newStructural } from '../schema/structural-model.js';
 import { validateStructural } from './structural-validate.js';
+import { deepCopyJSON } from '../schema/value-go.js';
 
 /** The custom-resource engine functions the CRD schema checks need. */
 export interface SchemaValueChecks {
@@ -95,7 +96,7 @@ function walk(
   if (dflt !== undefined) {
     const dPath = child(path, 'default');
     if (insideMeta) {
-      const obj = surround(structuredClone(dflt), stepsOf(steps), true) as Record<string, unknown>;
+      const obj = surround(deepCopyJSON(dflt), stepsOf(steps), true) as Record<string, unknown>;
       const coerceErr = coerceEmbedded('', obj, rootSchema, true, false);
       const metaErrs = coerceErr ? [] : validateEmbedded('', obj, rootSchema, true);
       if (coerceErr) errs.push(invalid(dPath, dflt, `must result in valid metadata: ${fieldErrorString(coerceErr)}`));
@@ -104,7 +105,7 @@ function walk(
     } else {
       if (unprunedWhereRequired(s, dflt, requirePruned, deps)) errs.push(invalid(dPath, dflt, 'must not have unknown fields'));
       // kube coerces the default itself; later checks see the normalized metadata.
-      const value = structuredClone(dflt);
+      const value = deepCopyJSON(dflt);
       const coerceErr = coerceEmbedded(dPath, value, s, s.extensions.embeddedResource, false);
       const metaErrs = coerceErr ? [] : validateEmbedded(dPath, value, s, s.extensions.embeddedResource);
       if (coerceErr) errs.push(coerceErr);
@@ -198,7 +199,7 @@ export function schemaHasUnprunedDefaults(schema: JSONSchemaProps | undefined, d
   const visit = (s: Structural, steps: Step[]): boolean => {
     const dflt = s.generic.default;
     if (dflt !== undefined) {
-      const obj = surround(structuredClone(dflt), steps, false);
+      const obj = surround(deepCopyJSON(dflt), steps, false);
       // A root default that is not an object fails PruneDefaults, which then counts as "no".
       if (!isObj(obj)) return false;
       coerceEmbedded('', obj, root, true, true);

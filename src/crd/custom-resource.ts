@@ -26,6 +26,7 @@ import { coerceObjectMeta } from '../schema/prune-objectmeta.js';
 import type { ConvertObjects } from '../conversion/types.js';
 import { stringifyJSON } from '../util/json-int64.js';
 import { createHash } from 'node:crypto';
+import { deepCopyJSON } from '../schema/value-go.js';
 
 /** The body without metadata (and status, when it has its own endpoint): what generation tracks. */
 function content(obj: JSONObject, withStatus: boolean): JSONObject {
@@ -183,7 +184,7 @@ function customResourceStrategy(
         const status = obj['status'];
         const managedFields = meta.managedFields;
         for (const k of Object.keys(obj)) delete obj[k];
-        Object.assign(obj, structuredClone(old));
+        Object.assign(obj, deepCopyJSON(old));
         metaOf(obj).resourceVersion = meta.resourceVersion;
         if (managedFields === undefined) delete metaOf(obj).managedFields;
         else metaOf(obj).managedFields = managedFields;

@@ -19,6 +19,7 @@ import { CUSTOM_RESOURCE_PATCH_TYPES } from '../registry/patch.js';
 import { managedFieldsTypes, type TypedSchema } from '../registry/field-manager/merge-types.js';
 import { replicasPath } from '../registry/field-manager/scale-mapping.js';
 import { stringifyJSON } from '../util/json-int64.js';
+import { deepCopyJSON } from '../schema/value-go.js';
 
 interface CrdEndpoint {
   crd: CustomResourceDefinition;
@@ -279,7 +280,7 @@ export class CrdServing {
     const to = info?.versions.get(toVersion)?.store.type;
     if (!from || !to) throw plainError(`unable to convert to ${group}/${toVersion}, Resource=${resource}: unknown version`);
     const stored = from.asyncCodec ? await from.asyncCodec.encode(obj) : from.toStorage(obj);
-    const copy = structuredClone(stored);
+    const copy = deepCopyJSON(stored);
     if (to.asyncCodec) return (await to.asyncCodec.decode([copy]))[0]!;
     return to.fromStorage(copy);
   }

@@ -5,6 +5,7 @@ import * as S from '../api/status.js';
 import type { GenericStore } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionStatus } from './types.js';
+import { deepCopyJSON } from '../schema/value-go.js';
 
 /**
  * Workers of the naming and establishing controllers. Their status writes share the CPU with whatever else is
@@ -33,8 +34,8 @@ export async function updateCrdStatus(crds: GenericStore, cached: CustomResource
   // That spares a second deep copy of the CRD, schemas and all.
   const rv = cached.metadata.resourceVersion;
   const desired = (current: JSONObject | undefined): JSONObject => {
-    if (!current) return structuredClone({ ...cached, status }) as unknown as JSONObject;
-    current['status'] = structuredClone(status) as unknown as JSONObject;
+    if (!current) return deepCopyJSON({ ...cached, status }) as unknown as JSONObject;
+    current['status'] = deepCopyJSON(status) as unknown as JSONObject;
     (current['metadata'] as JSONObject)['resourceVersion'] = rv;
     return current;
   };
