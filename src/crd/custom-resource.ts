@@ -28,10 +28,22 @@ import { stringifyJSON } from '../util/json-int64.js';
 import { createHash } from 'node:crypto';
 import { deepCopyJSON } from '../schema/value-go.js';
 
-/** The body without metadata (and status, when it has its own endpoint): what generation tracks. */
-function content(obj: JSONObject, withStatus: boolean): JSONObject {
-  const { metadata: _m, status, ...rest } = obj;
-  return withStatus ? { ...rest, status } : rest;
+/**
+ * Whether the bodies without metadata (and status, when it has its own endpoint), what generation tracks, are
+ * deepEqual: as comparing the two copies without those members would, without making them.
+ */
+export function sameContent(a: JSONObject, b: JSONObject, withStatus: boolean): boolean {
+  const counted = (o: JSONObject): number => {
+    let n = 0;
+    for (const k of Object.keys(o)) if (k !== 'metadata' && k !== 'status') n++;
+    return n;
+  };
+  if (counted(a) !== counted(b)) return false;
+  for (const k of Object.keys(a)) {
+    if (k === 'metadata' || k === 'status') continue;
+    if (!(k in b) || !deepEqual(a[k], b[k])) return false;
+  }
+  return !withStatus || deepEqual(a['status'], b['status']);
 }
 
 /**
@@ -197,7 +209,7 @@ function customResourceStrategy(
         else obj['status'] = old['status'];
       }
       meta.generation = oldMeta.generation ?? 1;
-      if (!deepEqual(content(obj, !hasStatus), content(old, !hasStatus))) meta.generation += 1;
+      if (!sameContent(obj, old, !hasStatus)) meta.generation += 1;
       dropEmptyMetadata(obj);
     },
     validateUpdate(obj, old, sub) {

@@ -19,7 +19,7 @@ import { decodeManagedFields, encodeManagedFields, managedFieldsOf, managerIdent
 import { applyConflict } from './conflict-status.js';
 import { capUpdateManagers } from './cap-managers.js';
 import { allowedConflictsFromLastApplied, buildLastApplied, hasLastApplied, setLastApplied } from './last-applied.js';
-import { deepCopyJSON } from '../../schema/value-go.js';
+import { deepCopyJSON, setOwn } from '../../schema/value-go.js';
 
 export interface FieldManagerConfig {
   types: ManagedFieldsTypes;
@@ -74,9 +74,12 @@ const emptyManaged = (): Managed => ({ fields: new Map(), times: new Map() });
 
 /** A copy down to metadata (which the caller may then change) without managedFields. */
 function withoutManagedFields(obj: JSONObject): JSONObject {
-  if (!isObject(obj['metadata'])) return { ...obj };
-  const meta = { ...obj['metadata'] };
-  delete meta['managedFields'];
+  const m = obj['metadata'];
+  if (!isObject(m)) return { ...obj };
+  // Copied member by member rather than spread then deleted from: a delete turns the copy into a slow
+  // dictionary-mode object for everything that reads it afterwards.
+  const meta: JSONObject = {};
+  for (const k of Object.keys(m)) if (k !== 'managedFields') setOwn(meta, k, m[k]);
   return { ...obj, metadata: meta };
 }
 
