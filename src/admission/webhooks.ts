@@ -3,7 +3,7 @@
 // order) that a request concerns are called, mutating ones one after the other with their JSONPatches applied
 // (IfNeeded ones called once more when a later webhook changed the object), validating ones all at once.
 import type { JSONObject } from '../util/json.js';
-import { deepEqual, isObject } from '../util/json.js';
+import { deepEqual, isObject, deepCopyJSON } from '../util/json.js';
 import * as S from '../api/status.js';
 import type { ServedResource } from '../api/resource.js';
 import type { AdmissionAttributes } from '../registry/admission.js';
@@ -150,7 +150,7 @@ async function shouldCallHook(hook: JSONObject, a: AdmissionAttributes, deps: We
   if (objectMatch !== true) throw S.internal(objectMatch.error);
   const served = equivalents.find((e) => e.group === gvr.group && e.version === gvr.version && e.resource === gvr.resource) ?? a.resource;
   const same = served === a.resource || (served.group === a.resource.group && served.version === a.resource.version);
-  const at = async (obj: JSONObject | undefined): Promise<JSONObject | undefined> => (obj === undefined || same ? obj : deps.convert(structuredClone(obj), a.resource, served));
+  const at = async (obj: JSONObject | undefined): Promise<JSONObject | undefined> => (obj === undefined || same ? obj : deps.convert(deepCopyJSON(obj), a.resource, served));
   const kind = same ? requestKind(a) : { group: served.group, version: served.version, kind: served.kind };
   const invocation: Invocation = { resource: gvr, kind, object: await at(a.object), oldObject: await at(a.oldObject) };
   const authorizer = new AuthorizerValue(a.user ?? { name: '', groups: [] }, deps.authorize ?? (() => ({ decision: 'noOpinion', reason: '' })));
@@ -209,7 +209,7 @@ export function mutatingWebhooks(configs: () => readonly WebhookAccessor[], deps
         if (!isObject(patched)) throw S.internal('the patched object is not an object');
         changed = !deepEqual(patched, versioned);
         if (changed) {
-          const back = call.served === a.resource ? structuredClone(patched) : await deps.convert(patched, call.served, a.resource);
+          const back = call.served === a.resource ? deepCopyJSON(patched) : await deps.convert(patched, call.served, a.resource);
           deps.decode?.(back, a.resource);
           replaceContent(a.object!, back);
         }

@@ -9,6 +9,7 @@ import { TYPE_META_KEYS } from './go-struct.js';
 import { elemTypeName, type GoTypeContext } from './go-type-names.js';
 import { goDecodeInto } from './go-decode.js';
 import { goBase64Error } from '../util/go-base64.js';
+import { deepCopyJSON } from '../util/json.js';
 
 /** The Go type an unstructured value holds (kjson keeps integers as int64). */
 function unstructuredType(v: unknown): { kind: string; type: string } {
@@ -47,7 +48,7 @@ function scalarFrom(v: unknown, kind: Scalar, goType: string): string | undefine
 /** A type with its own UnmarshalJSON: the value's JSON, decoded on its own. */
 function viaJson(v: unknown, t: GoFieldType, ctx: GoTypeContext): string | undefined {
   const holder: GoStruct = { name: '', fields: [{ json: 'v', type: t }] };
-  const err = goDecodeInto({ v: structuredClone(v) }, holder, ctx);
+  const err = goDecodeInto({ v: deepCopyJSON(v) }, holder, ctx);
   // The holder's own context is not kube's: the unmarshaler's error carries none.
   return err?.replace(/^json: cannot unmarshal (.*) into Go struct field \.v of type /, 'json: cannot unmarshal $1 into Go value of type ');
 }

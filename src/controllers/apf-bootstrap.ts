@@ -4,8 +4,7 @@
 // schemas), then deletes auto-updated objects that are no longer part of the bootstrap configuration. A
 // pass runs at start (retried until it succeeds) and then once a minute.
 import type { JSONObject } from '../util/json.js';
-import { isObject } from '../util/json.js';
-import { deepCopyJSON } from '../schema/value-go.js';
+import { isObject, deepCopyJSON } from '../util/json.js';
 import * as S from '../api/status.js';
 import { metaOf, type GenericStore } from '../registry/store.js';
 import { Controller, RequeueAfter, type ControllerOptions } from './controller.js';

@@ -6,8 +6,7 @@
 // aggregated every aggregated role again). A selector that does not convert requeues its role at every event, to
 // report it as kube's sync does.
 import type { JSONObject } from '../util/json.js';
-import { isObject } from '../util/json.js';
-import { deepCopyJSON } from '../schema/value-go.js';
+import { isObject, deepCopyJSON } from '../util/json.js';
 import { metaOf, type GenericStore } from '../registry/store.js';
 import { labelSelectorAsSelector, matchesLabels, type LabelSelector } from '../registry/selectors.js';
 import * as S from '../api/status.js';

@@ -4,8 +4,7 @@
 // created when missing (at most once per 30 minutes, as kube's rate limiter allows) and its date put back
 // when it is not one.
 import type { JSONObject } from '../util/json.js';
-import { isObject } from '../util/json.js';
-import { deepCopyJSON } from '../schema/value-go.js';
+import { isObject, deepCopyJSON } from '../util/json.js';
 import { metaOf, type GenericStore } from '../registry/store.js';
 import * as S from '../api/status.js';
 import { Controller, RequeueAfter, type ControllerOptions } from './controller.js';

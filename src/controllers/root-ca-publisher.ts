@@ -2,8 +2,7 @@
 // every namespace has a `kube-root-ca.crt` ConfigMap holding the cluster's CA bundle, recreated when it is
 // deleted and put back (data and description) when it is changed.
 import type { JSONObject } from '../util/json.js';
-import { isObject } from '../util/json.js';
-import { deepCopyJSON } from '../schema/value-go.js';
+import { isObject, deepCopyJSON } from '../util/json.js';
 import { metaOf, type GenericStore } from '../registry/store.js';
 import * as S from '../api/status.js';
 import { Controller, type ControllerOptions } from './controller.js';

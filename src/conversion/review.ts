@@ -1,7 +1,7 @@
 // ConversionReview requests and the checks kube-apiserver applies to a webhook's answer
 // (apiextensions-apiserver pkg/apiserver/conversion/webhook_converter.go), as pure functions.
 import type { JSONObject } from '../util/json.js';
-import { isObject } from '../util/json.js';
+import { isObject, deepCopyJSON } from '../util/json.js';
 import { aggregate } from '../api/field-error.js';
 import { validateAnnotations, validateLabels } from '../schema/objectmeta.js';
 
@@ -78,7 +78,7 @@ export function restoredMetadata(original: JSONObject, converted: JSONObject): J
   if (!Object.hasOwn(converted, 'metadata')) return 'missing metadata in converted object';
   const response = converted['metadata'];
   if (!isObject(response)) return `invalid metadata of type ${response === null ? '<nil>' : goType(response)} in converted object`;
-  const out: JSONObject = isObject(original['metadata']) ? structuredClone(original['metadata']) : {};
+  const out: JSONObject = isObject(original['metadata']) ? deepCopyJSON(original['metadata']) : {};
   for (const fld of ['labels', 'annotations'] as const) {
     const value = response[fld];
     if (value === undefined || value === null) {

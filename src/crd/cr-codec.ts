@@ -4,13 +4,12 @@
 // version. Writes convert to the storage version of the moment and prune at it. With
 // spec.preserveUnknownFields nothing is pruned; root metadata is still coerced to ObjectMeta.
 import type { JSONObject } from '../util/json.js';
-import { isObject, sortKeysDeep } from '../util/json.js';
+import { isObject, sortKeysDeep, deepCopyJSON } from '../util/json.js';
 import type { CompiledSchema } from '../schema/compile.js';
 import { coerceObjectMeta } from '../schema/prune-objectmeta.js';
 import type { AsyncCodec } from '../registry/resource-type.js';
 import type { ConvertObjects } from '../conversion/types.js';
 import { plainError } from '../api/status.js';
-import { deepCopyJSON } from '../schema/value-go.js';
 
 /** What decoding needs of one version's compiled schema. */
 interface CodecSchema {

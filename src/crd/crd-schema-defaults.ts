@@ -8,7 +8,7 @@ import { asResourceRoot, coerceEmbedded, validateEmbedded } from '../schema/crd-
 import { child, key } from '../schema/structural-path.js';
 import { type Structural, isObj, newStructural } from '../schema/structural-model.js';
 import { validateStructural } from './structural-validate.js';
-import { deepCopyJSON } from '../schema/value-go.js';
+import { deepCopyJSON } from '../util/json.js';
 
 /** The custom-resource engine functions the CRD schema checks need. */
 export interface SchemaValueChecks {

@@ -4,7 +4,7 @@ import { selectableFieldSet } from './selectable-field-set.js';
 import type { ServedResource } from '../api/resource.js';
 import { invalid as invalidField, type FieldError } from '../api/field-error.js';
 import type { JSONObject } from '../util/json.js';
-import { deepEqual, sortKeysDeep } from '../util/json.js';
+import { deepEqual, sortKeysDeep, deepCopyJSON } from '../util/json.js';
 import { finalizerWarnings, validateObjectMeta, validateObjectMetaUpdate } from '../schema/objectmeta.js';
 import { customResourceTableConvertor } from '../registry/table-convertors.js';
 import type { ResourceType, Strategy, Subresource } from '../registry/resource-type.js';
@@ -26,7 +26,6 @@ import { coerceObjectMeta } from '../schema/prune-objectmeta.js';
 import type { ConvertObjects } from '../conversion/types.js';
 import { stringifyJSON } from '../util/json-int64.js';
 import { createHash } from 'node:crypto';
-import { deepCopyJSON } from '../schema/value-go.js';
 
 /**
  * Whether the bodies without metadata (and status, when it has its own endpoint), what generation tracks, are

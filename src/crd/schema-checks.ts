@@ -6,7 +6,7 @@ import { createCRDSchemaValidator } from './crd-schema-validate.js';
 import { checkValidationRules, withRuleCostTotal } from './cel-crd-checks.js';
 import type { SchemaStructureValidator } from './validation.js';
 import { passedByContent } from './schema-check-memo.js';
-import { deepCopyJSON } from '../schema/value-go.js';
+import { deepCopyJSON } from '../util/json.js';
 
 /** Pruning that leaves its input as it is: a copy is pruned (compiled once, on the first object or array). */
 function copyPruner(schema: JSONSchemaProps, isResourceRoot: boolean): (value: unknown) => unknown {

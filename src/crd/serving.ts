@@ -19,7 +19,7 @@ import { CUSTOM_RESOURCE_PATCH_TYPES } from '../registry/patch.js';
 import { managedFieldsTypes, type TypedSchema } from '../registry/field-manager/merge-types.js';
 import { replicasPath } from '../registry/field-manager/scale-mapping.js';
 import { stringifyJSON } from '../util/json-int64.js';
-import { deepCopyJSON } from '../schema/value-go.js';
+import { deepCopyJSON } from '../util/json.js';
 
 interface CrdEndpoint {
   crd: CustomResourceDefinition;

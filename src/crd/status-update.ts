@@ -5,7 +5,7 @@ import * as S from '../api/status.js';
 import type { GenericStore } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionStatus } from './types.js';
-import { deepCopyJSON } from '../schema/value-go.js';
+import { deepCopyJSON } from '../util/json.js';
 
 /**
  * Workers of the naming and establishing controllers. Their status writes share the CPU with whatever else is

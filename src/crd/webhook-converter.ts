@@ -4,7 +4,7 @@
 // labels and annotations taken from the webhook, every other metadata change ignored.
 import { randomUUID } from 'node:crypto';
 import type { JSONObject } from '../util/json.js';
-import { isObject } from '../util/json.js';
+import { isObject, deepCopyJSON } from '../util/json.js';
 import { plainError } from '../api/status.js';
 import type { CustomResourceDefinition } from './types.js';
 import type { ConvertObjects, ServiceResolver } from '../conversion/types.js';
@@ -80,7 +80,7 @@ function converter(crd: CustomResourceDefinition, resolver: ServiceResolver): Co
       const invalid = (detail: string): Error =>
         plainError(single ? `conversion webhook for ${gvk} returned invalid object at index 0: ${detail}` : `conversion webhook for ${gvk} returned invalid converted object at index ${i}: ${detail}`);
       if (!isObject(raw)) throw single ? plainError(`Object 'Kind' is missing in '${stringifyJSON(raw)}'`) : invalid(`Object 'Kind' is missing in '${stringifyJSON(raw)}'`);
-      const obj = structuredClone(raw) as JSONObject;
+      const obj = deepCopyJSON(raw) as JSONObject;
       const got = typeof obj['apiVersion'] === 'string' ? obj['apiVersion'] : '';
       if (got !== desiredAPIVersion) throw invalid(`invalid groupVersion (expected ${desiredAPIVersion}, received ${got})`);
       const kind = (o: JSONObject): string => (typeof o['kind'] === 'string' ? o['kind'] : '');

@@ -7,7 +7,7 @@ import { type Status, StatusError, badRequest, requestEntityTooLarge, unsupporte
 import { type GoType, GoJsonError, RawJson, goAny, goJsonCompact, goJsonMarshal, goMap, goString, goUnmarshal, parseJsonText, rawShape } from '../util/go-json.js';
 import { parseJSON, stringifyJSON } from '../util/json-int64.js';
 import { jsonDepthOffset, yamlDepthExceeds, yamlMaxDepthMessage } from '../util/json-depth.js';
-import { deepCopyJSON } from '../schema/value-go.js';
+import { deepCopyJSON } from '../util/json.js';
 
 export const JSON_PATCH = 'application/json-patch+json';
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -177,7 +177,6 @@ function decodeMergePatch(body: Uint8Array | string, fv: FieldValidation): Decod
       return badRequest(`error decoding patch: ${goMessage(e)}`);
     }
   }
-  const strictErrors: string[] = [];
   let patch: unknown;
   try {
     patch = goUnmarshal(body, goAny).value;
@@ -186,7 +185,7 @@ function decodeMergePatch(body: Uint8Array | string, fv: FieldValidation): Decod
     if (e instanceof GoJsonError) return badRequest('Invalid JSON Patch');
     throw e;
   }
-  return { type: MERGE_PATCH, patch, strictErrors };
+  return { type: MERGE_PATCH, patch, strictErrors: [] };
 }
 
 function decodeStrategicPatch(body: Uint8Array | string, fv: FieldValidation): DecodedPatch | StatusError {

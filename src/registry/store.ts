@@ -10,7 +10,7 @@ import * as S from '../api/status.js';
 import { invalid, required, type FieldError } from '../api/field-error.js';
 import { goRendered } from '../schema/objectmeta.js';
 import type { JSONObject } from '../util/json.js';
-import { isObject, isPlainJson, sortKeysDeep, sortKeysDeepChecked, sortKeysDeepShared } from '../util/json.js';
+import { isObject, isPlainJson, sortKeysDeep, sortKeysDeepChecked, sortKeysDeepShared, deepCopyJSON } from '../util/json.js';
 import { rfc3339 } from '../util/time.js';
 import type { ResourceType, Subresource } from './resource-type.js';
 import { gcFinalizers, markAsDeleting, setFinalizers, shouldDeleteDuringUpdate, type DeleteOptions } from './deletion.js';
@@ -22,7 +22,6 @@ export type { ObjectMeta } from '../api/meta.js';
 import type { ObjectMeta } from '../api/meta.js';
 import { parseJSON, stringifyJSON } from '../util/json-int64.js';
 import { objectEnd, resourceVersionAt, storedLabels } from '../util/stored-json.js';
-import { deepCopyJSON } from '../schema/value-go.js';
 
 export const metaOf = (obj: JSONObject): ObjectMeta => {
   if (!isObject(obj['metadata'])) obj['metadata'] = {};

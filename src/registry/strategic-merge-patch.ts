@@ -4,7 +4,7 @@
 // it from a kind's declared Go struct).
 import { StatusError, badRequest } from '../api/status.js';
 import { patchUnprocessable, unknownServerError } from './patch.js';
-import { deepCopyJSON } from '../schema/value-go.js';
+import { deepCopyJSON } from '../util/json.js';
 
 // ------------------------------------------------------------------ patch meta (the Go types' tags)
 

@@ -5,8 +5,8 @@
 // pruned once at compile time, as kube's PruneDefaults does when it builds the serving schemas.
 import type { StructuralNode } from './compile-structural.js';
 import { PruneState, compilePrune } from './prune.js';
-import { deepCopyJSON, setOwn } from './value-go.js';
 import { CodeGenerator } from './codegen.js';
+import { deepCopyJSON, setOwn } from '../util/json.js';
 
 export type DefaultFn = (x: unknown) => void;
 

@@ -3,8 +3,9 @@
 // only the parts of the schema holding set or map lists are walked.
 import { type FieldError, duplicate, invalid } from '../api/field-error.js';
 import { type StructuralNode, anyNode } from './compile-structural.js';
-import { goBadValue, goJSON, setOwn } from './value-go.js';
+import { goBadValue, goJSON } from './value-go.js';
 import { CodeGenerator } from './codegen.js';
+import { setOwn } from '../util/json.js';
 
 type JSONObject = Record<string, unknown>;
 

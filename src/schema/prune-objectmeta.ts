@@ -3,8 +3,9 @@
 // reported as unknown under strict decoding), fields of the wrong JSON type fail the decode (or,
 // when reading from storage, are dropped one by one), timestamps are normalized to UTC seconds,
 // and empty values vanish (omitempty) except creationTimestamp, which becomes null.
-import { deepCopyJSON, goJSON, setOwn } from './value-go.js';
+import { goJSON } from './value-go.js';
 import { parseGoRfc3339 } from '../util/go-time-parse.js';
+import { deepCopyJSON, setOwn } from '../util/json.js';
 
 type JSONObject = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
 import { StatusError, badRequest } from '../api/status.js';
 import type { GenericStore } from '../registry/store.js';
 import type { JSONObject } from '../util/json.js';
-import { isObject } from '../util/json.js';
+import { isObject, deepCopyJSON } from '../util/json.js';
 import {
   APPLY_PATCH,
   JSON_PATCH,
@@ -32,7 +32,6 @@ import { goTypeOf } from './typed-decoding.js';
 import { jsonDuplicateFields, yamlDuplicateKeysError } from './duplicate-fields.js';
 import { goEncodeOrder, goJsonMarshalOrdered } from '../api/go-encode-order.js';
 import { mergePatchedText } from '../registry/merge-patched-text.js';
-import { deepCopyJSON } from '../schema/value-go.js';
 
 function unwrap(v: unknown): JSONObject {
   if (v instanceof StatusError) throw v;

@@ -100,6 +100,7 @@ import { LogicalClusterController } from './logical-cluster-controller.js';
 import { clusterStore } from '../storage/prefixed-store.js';
 import { allClustersStore } from './all-clusters.js';
 import { CrdsAcrossClusters } from './all-clusters-crds.js';
+import { deepCopyJSON } from '../util/json.js';
 
 export { VERSION_INFO } from './router.js';
 
@@ -341,7 +342,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const t = typeFor(to);
       if (!f || !t) throw S.internal(`unable to convert to ${to.group}/${to.version}, Resource=${to.resource}: unknown kind`);
       if (!builtinTypesByGVR.has(`${from.group}/${from.version}/${from.resource}`)) return serving!.convert(obj, from.group, from.resource, from.version, to.version);
-      return t.fromStorage(structuredClone(f.toStorage(obj)));
+      return t.fromStorage(deepCopyJSON(f.toStorage(obj)));
     },
     // After a patch the object is decoded again as a request body of its version is (kube's defaulter; its
     // pruning at storage encoding): defaults applied, unknown fields of custom resources dropped.

@@ -4,6 +4,7 @@
 // (sorted keys, HTML-safe escapes) where byte-exact comparisons depend on it.
 import { jsonNumber } from './json-number.js';
 import { jsonDepthOffset, maxDepthMessage } from './json-depth.js';
+import { setOwn } from './json.js';
 
 /** An error whose message is Go's err.Error() text. */
 export class GoJsonError extends Error {
@@ -472,12 +473,6 @@ function decodeArray(s: DecodeState, elem: GoType): unknown[] {
     const c = s.text[s.pos++];
     if (c === ']') return out;
   }
-}
-
-/** A member as JSON.parse makes it: a "__proto__" key is an own property (assignment would set the prototype). */
-function setOwn(out: Record<string, unknown>, key: string, v: unknown): void {
-  if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-  else out[key] = v;
 }
 
 function decodeObject(s: DecodeState, struct: Extract<GoType, { kind: 'struct' }> | undefined, raw = false): Record<string, unknown> {

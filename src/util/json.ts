@@ -212,3 +212,22 @@ export function isPlainJson(v: unknown): boolean {
   }
   return true;
 }
+
+/** o[k] = v as an own data property, even for "__proto__" (a plain assignment would set the prototype). */
+export function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  else o[k] = v;
+}
+
+/** runtime.DeepCopyJSONValue. */
+export function deepCopyJSON<T>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = deepCopyJSON(v[i]);
+    return out as T;
+  }
+  const out: Record<string, unknown> = {};
+  for (const k in v as Record<string, unknown>) setOwn(out, k, deepCopyJSON((v as Record<string, unknown>)[k]));
+  return out as T;
+}

@@ -6,7 +6,7 @@
 // checks that it matches them).
 import { readFileSync } from 'node:fs';
 import type { JSONObject } from '../../util/json.js';
-import { isObject } from '../../util/json.js';
+import { isObject, deepCopyJSON } from '../../util/json.js';
 import { PACKAGE_ROOT } from '../../util/package-root.js';
 
 export const AUTO_UPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
@@ -51,7 +51,7 @@ const deepFreeze = <T>(v: T): T => {
   return v;
 };
 
-/** Read once and frozen: callers that change what they get have copies (deepCopyJSON's and structuredClone's are not frozen). */
+/** Read once and frozen: callers that change what they get have copies (deepCopyJSON's are not frozen). */
 let cache: Readonly<BootstrapPolicy> | undefined;
 /** Parsed once, each file's items taken as parsed (a copy of each was half of a restart's cost of reading the policy). */
 function policy(): Readonly<BootstrapPolicy> {
@@ -68,7 +68,7 @@ function policy(): Readonly<BootstrapPolicy> {
 
 /** The whole bootstrap policy, as the server creates it (fresh copies). */
 export function bootstrapPolicy(): BootstrapPolicy {
-  return structuredClone(policy());
+  return deepCopyJSON(policy());
 }
 
 /**
@@ -82,10 +82,10 @@ export function sharedBootstrapPolicy(): Readonly<BootstrapPolicy> {
 
 /** The bootstrap ClusterRoles: kube's own and the controllers'. */
 export function bootstrapClusterRoles(): JSONObject[] {
-  return structuredClone(policy().clusterRoles);
+  return deepCopyJSON(policy().clusterRoles);
 }
 
 /** The bootstrap ClusterRoleBindings. */
 export function bootstrapClusterRoleBindings(): JSONObject[] {
-  return structuredClone(policy().clusterRoleBindings);
+  return deepCopyJSON(policy().clusterRoleBindings);
 }

@@ -7,8 +7,7 @@
 // RemoveExtraPermissions). Roles and RoleBindings follow the same rules as the cluster kinds, as in kube.
 import * as S from '../../api/status.js';
 import type { JSONObject } from '../../util/json.js';
-import { deepEqual, isObject } from '../../util/json.js';
-import { deepCopyJSON } from '../../schema/value-go.js';
+import { deepEqual, isObject, deepCopyJSON } from '../../util/json.js';
 import type { GenericStore } from '../../registry/store.js';
 import { AUTO_UPDATE_ANNOTATION, sharedBootstrapPolicy } from './bootstrap-policy.js';
 import { covers, rulesOf } from './policy-rule.js';

@@ -6,7 +6,7 @@ import { badRequest } from '../../api/status.js';
 import { unknownServerError } from '../patch.js';
 import type { JSONObject } from '../../util/json.js';
 import type { Subresource } from '../resource-type.js';
-import { deepEqual, isObject } from '../../util/json.js';
+import { deepEqual, isObject, deepCopyJSON, setOwn } from '../../util/json.js';
 import { rfc3339 } from '../../util/time.js';
 import { ConflictError, type ManagedFields } from '../../smd/managers.js';
 import { FieldSet } from '../../smd/set.js';
@@ -19,7 +19,6 @@ import { decodeManagedFields, encodeManagedFields, managedFieldsOf, managerIdent
 import { applyConflict } from './conflict-status.js';
 import { capUpdateManagers } from './cap-managers.js';
 import { allowedConflictsFromLastApplied, buildLastApplied, hasLastApplied, setLastApplied } from './last-applied.js';
-import { deepCopyJSON, setOwn } from '../../schema/value-go.js';
 
 export interface FieldManagerConfig {
   types: ManagedFieldsTypes;

@@ -2,14 +2,13 @@
 // it (lastappliedmanager.go, lastappliedupdater.go): kubectl's server-side applies may take over fields its
 // client-side applies set, and an object that carries the annotation has it rewritten on every such apply.
 import type { JSONObject } from '../../util/json.js';
-import { isObject } from '../../util/json.js';
+import { isObject, deepCopyJSON } from '../../util/json.js';
 import { goJsonMarshal } from '../../util/go-json.js';
 import { compare } from '../../smd/compare.js';
 import type { FieldSet } from '../../smd/set.js';
 import { toFieldSet } from '../../smd/to-field-set.js';
 import { validate } from '../../smd/validate.js';
 import type { VersionConverter } from '../../smd/updater.js';
-import { deepCopyJSON } from '../../schema/value-go.js';
 
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 /** ValidateAnnotationsSize's limit: keys and values together. */

@@ -6,7 +6,7 @@ import type { MergeSchema, TypeRef } from '../../smd/schema.js';
 import type { Typed } from '../../smd/updater.js';
 import type { ResourceType } from '../resource-type.js';
 import { NeedsConversion, type ConversionCache, type ManagedFieldsTypes } from './types.js';
-import { deepCopyJSON } from '../../schema/value-go.js';
+import { deepCopyJSON } from '../../util/json.js';
 
 
 

@@ -4,7 +4,7 @@
 import type { GoStruct } from '../../../api/go-struct.js';
 import { goZero } from '../../../api/go-zero.js';
 import type { JSONObject } from '../../../util/json.js';
-import { isObject } from '../../../util/json.js';
+import { isObject, deepCopyJSON } from '../../../util/json.js';
 import { metaOf } from '../../../registry/store.js';
 import { ageOf } from '../../../registry/table-cells.js';
 import { NAME_DESCRIPTION } from '../../meta/v1/object-meta.js';
@@ -21,7 +21,7 @@ const firstNonEmpty = (...xs: string[]): string => xs.find((x) => x !== '') ?? '
  */
 export function fillGoZeros(obj: JSONObject, s: GoStruct): void {
   const zero = goZero(s);
-  for (const [k, v] of Object.entries(zero)) if (!(k in obj)) obj[k] = structuredClone(v) as JSONObject[string];
+  for (const [k, v] of Object.entries(zero)) if (!(k in obj)) obj[k] = deepCopyJSON(v) as JSONObject[string];
   for (const f of s.fields) {
     const v = obj[f.json];
     if (typeof f.type === 'object' && !f.slice && !f.map && isObject(v) && f.json !== 'metadata') fillGoZeros(v, f.type);

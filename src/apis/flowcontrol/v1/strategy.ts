@@ -6,7 +6,7 @@ import type { GoStruct } from '../../../api/go-struct.js';
 import type { FieldError } from '../../../api/field-error.js';
 import { goEncode } from '../../../api/go-encode.js';
 import type { JSONObject } from '../../../util/json.js';
-import { isObject } from '../../../util/json.js';
+import { isObject, deepCopyJSON } from '../../../util/json.js';
 import { validateObjectMetaUpdate } from '../../../schema/objectmeta.js';
 import { reportStrictDecoding } from '../../../schema/unknown-fields.js';
 import { metaOf } from '../../../registry/store.js';
@@ -52,15 +52,15 @@ export function flowcontrolStrategy(k: FlowcontrolKind): KindDeclaration['strate
       if (sub === 'status') {
         // The status strategy keeps the old metadata but for the managed fields this write recorded.
         const managedFields = meta.managedFields;
-        obj['metadata'] = structuredClone(oldMeta);
+        obj['metadata'] = deepCopyJSON(oldMeta);
         if (managedFields === undefined) delete metaOf(obj).managedFields;
         else metaOf(obj).managedFields = managedFields;
-        obj['spec'] = structuredClone(old['spec']);
+        obj['spec'] = deepCopyJSON(old['spec']);
         normalize(obj);
         return;
       }
       normalize(obj);
-      obj['status'] = structuredClone(old['status']);
+      obj['status'] = deepCopyJSON(old['status']);
       const generation = typeof oldMeta.generation === 'number' ? oldMeta.generation : 0;
       meta.generation = semanticEqual(k.spec, objectAt(obj, 'spec'), objectAt(old, 'spec')) ? generation : generation + 1;
     },

@@ -6,7 +6,7 @@ import { field as f, kindStruct, struct } from '../../../api/go-struct.js';
 import { goEncode } from '../../../api/go-encode.js';
 import { forbidden, type FieldError } from '../../../api/field-error.js';
 import type { JSONObject } from '../../../util/json.js';
-import { isObject } from '../../../util/json.js';
+import { isObject, deepCopyJSON } from '../../../util/json.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../../schema/objectmeta.js';
 import { reportStrictDecoding } from '../../../schema/unknown-fields.js';
 import { metaOf } from '../../../registry/store.js';
@@ -88,13 +88,13 @@ const strategy: KindDeclaration['strategy'] = {
     if (sub === 'status') {
       // The status strategy keeps the old metadata but for the managed fields this write recorded.
       const managedFields = metaOf(obj).managedFields;
-      obj['metadata'] = structuredClone(metaOf(old));
+      obj['metadata'] = deepCopyJSON(metaOf(old));
       if (managedFields === undefined) delete metaOf(obj).managedFields;
       else metaOf(obj).managedFields = managedFields;
       obj['status'] = goEncode(LogicalClusterStatus, statusOf(obj));
       return;
     }
-    obj['status'] = structuredClone(old['status']);
+    obj['status'] = deepCopyJSON(old['status']);
   },
   validateUpdate: (obj, old) => [...validateObjectMetaUpdate(metaOf(obj), metaOf(old), 'metadata'), ...validate(obj)],
 };
