@@ -4,6 +4,7 @@
 // profile is written) and exits.
 import { serve } from '../dist/index.js';
 import { parseTokenFile } from '../dist/auth/authenticate.js';
+import { HEAP_GROWING_PERCENT } from '../dist/util/heap-growth.js';
 
 // Never outlive the benchmark (it may have failed or been interrupted).
 process.on('disconnect', () => process.exit(1));
@@ -17,7 +18,10 @@ process.once('message', async ({ dataDir, tokens, apf, etcd, maxConnections }) =
   const enablePriorityAndFairness = apf ?? process.env.BENCH_APF !== '0';
   const tokenTable = typeof tokens === 'string' ? parseTokenFile(tokens) : tokens ? new Map(tokens) : undefined;
   const etcdOptions = etcd ? { servers: etcd, prefix: '/registry', compactionIntervalMs: 5 * 60_000 } : undefined;
-  const s = await serve({ dataDir, securePort: 0, insecurePort: 0, bindAddress: '127.0.0.1', hosts: [], storageSync, enablePriorityAndFairness, tokens: tokenTable, etcd: etcdOptions, maxConnections });
+  // The heap growth limit the command line sets (BENCH_HEAP_GROWING_PERCENT=0: V8's own growth).
+  const heapPercent = Number(process.env.BENCH_HEAP_GROWING_PERCENT ?? HEAP_GROWING_PERCENT);
+  const heapGrowingPercent = heapPercent > 0 ? heapPercent : undefined;
+  const s = await serve({ dataDir, securePort: 0, insecurePort: 0, bindAddress: '127.0.0.1', hosts: [], storageSync, enablePriorityAndFairness, tokens: tokenTable, etcd: etcdOptions, maxConnections, heapGrowingPercent });
   process.send({ url: s.server.insecureUrl, secureUrl: s.server.secureUrl });
   process.on('message', async (m) => {
     if (m !== 'close') return;

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The crd-apiserver command line.
 import { RESPONDED_EVENT, STARTED_EVENT } from '../util/code-cache.js';
+import { HEAP_GROWING_PERCENT } from '../util/heap-growth.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueClientCertificate } from '../auth/certs.js';
@@ -120,6 +121,8 @@ async function main(argv: string[]): Promise<number> {
     },
     // And again with the request path compiled too.
     onFirstResponse: () => (process as NodeJS.EventEmitter).emit(RESPONDED_EVENT),
+    // After that event: the code cache is made with V8's default flags, which the next start has.
+    heapGrowingPercent: HEAP_GROWING_PERCENT,
     securePort: port('secure-port', 6443)!,
     insecurePort: port('insecure-port'),
     bindAddress: args.flags.get('bind-address') ?? '127.0.0.1',

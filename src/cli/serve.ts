@@ -31,6 +31,7 @@ import { DEFAULT_ISSUER } from '../auth/service-account-token.js';
 
 import { listenForSnapshots, SNAPSHOT_SOCKET, type SnapshotListener } from './snapshot-socket.js';
 import type { Logger } from '../util/klog.js';
+import { checkHeapGrowingPercent, limitHeapGrowth } from '../util/heap-growth.js';
 
 export type { AuditFlags };
 
@@ -47,6 +48,12 @@ export interface ServeOptions {
   onListening?: () => void;
   /** Called once, a turn after the first response has been written (the command line's code cache is made again then). */
   onFirstResponse?: () => void;
+  /**
+   * V8's heap growth from the first response on (after onFirstResponse): the old generation grows to at most
+   * 1 + percent/100 times what the last full collection left live (src/util/heap-growth.ts). Process-wide: the
+   * command line gives HEAP_GROWING_PERCENT (twice the live heap, as kube-apiserver's Go collector); unset, V8's own.
+   */
+  heapGrowingPercent?: number;
   /** --storage etcd: state in etcd instead of SQLite in the data directory (--etcd-servers and friends). */
   etcd?: EtcdStoreOptions;
   securePort: number;
@@ -153,8 +160,19 @@ export function etcdCodec(mediaType: StorageMediaType = STORAGE_MEDIA_TYPES[0], 
   return etcdValueCodec({ objects, transformers });
 }
 
+/** What the first response sets off: the caller's (the code cache made again), then the heap growth limit. */
+function firstResponse(opts: ServeOptions): (() => void) | undefined {
+  const { onFirstResponse, heapGrowingPercent } = opts;
+  if (heapGrowingPercent === undefined) return onFirstResponse;
+  return () => {
+    onFirstResponse?.();
+    limitHeapGrowth(heapGrowingPercent);
+  };
+}
+
 export async function serve(opts: ServeOptions): Promise<Served> {
   // Refused before anything starts, as kube-apiserver refuses an invalid configuration.
+  if (opts.heapGrowingPercent !== undefined) checkHeapGrowingPercent(opts.heapGrowingPercent);
   const jwt = setUpJwtAuthentication({
     configFile: opts.authenticationConfig,
     oidc: opts.oidc,
@@ -239,7 +257,7 @@ async function serveWith(opts: ServeOptions, jwt: Served['jwt']): Promise<Served
     audit,
     logger: opts.logger,
     beforeListening: syncStartupWrites,
-    onFirstResponse: opts.onFirstResponse,
+    onFirstResponse: firstResponse(opts),
   });
   // Synchronously: startServer's listeners opened within this turn, so no request has been taken yet.
   opts.onListening?.();

@@ -10,14 +10,21 @@
 // copied to the current slab and their SlabValue objects repointed (the same objects: WeakMaps elsewhere are
 // keyed on them), and the slab is let go of, to be freed by the garbage collector.
 //
-// Bytes are never overwritten: a slab is only ever written past its last value. So a SlabValue someone else
-// still has (a list being written out over several turns, a watch's queued event) reads its value correctly
-// however old it is: one let go of keeps pointing at its old slab, which that reference keeps alive. Repointing
-// a held value is safe too: decoding copies the bytes into a new string synchronously, within one turn of the
-// event loop, and compaction runs between such reads, never during one.
+// Bytes are never overwritten (but for the holders and slot in a value's header, below): a slab is only ever
+// written past its last value. So a SlabValue someone else still has (a list being written out over several
+// turns, a watch's queued event) reads its value correctly however old it is: one let go of keeps pointing at
+// its old slab, which that reference keeps alive. Repointing a held value is safe too: decoding copies the bytes
+// into a new string synchronously, within one turn of the event loop, and compaction runs between such reads,
+// never during one.
 //
 // An ASCII value whose managedFields list many values have alike (shared-bytes.ts) keeps only the rest of its
 // bytes in the slab: its text is the slab's bytes with the shared list's inserted at `sharedAt`.
+//
+// A value's numbers other than its revisions (length, encoding, where the shared list goes, where its
+// resourceVersion is, its slot and holders) are a header of int32s in the slab before its bytes, not members
+// of its SlabValue: without pointer compression (Node's builds) each member takes 8 bytes of heap, and at a
+// million values the heap's size decides how far V8 grows it ahead of what is live. Key and revisions stay
+// members: a spread of a key-value (`{ ...kv, value }`) must have them.
 import { resourceVersionAt } from '../util/stored-json.js';
 import { SharedBytesTable, managedFieldsSpan, type SharedBytes } from './shared-bytes.js';
 import type { KeyValue } from './types.js';
@@ -42,8 +49,21 @@ interface FastBuffer extends Buffer {
 
 const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
 
+/** A value's header: int32s at its place in the slab (4-byte aligned), its bytes right after. */
+const H_BYTES = 0; // how many bytes follow
+const H_ENC = 1; // how they encode the text
+const H_SHARED_AT = 2; // where the shared list goes (text offset), when there is one
+const H_RV_AT = 3; // resourceVersionAt of the text
+const H_SLOT = 4; // the slot in its slab's values (changes as compaction moves it)
+const H_HOLDS = 5; // how many hold it (changes)
+export const VALUE_HEADER_BYTES = 24;
+const HEADER_BYTES = VALUE_HEADER_BYTES;
+const align4 = (n: number): number => (n + 3) & ~3;
+
 export class Slab {
   readonly buf: FastBuffer;
+  /** The same memory as int32s: the values' headers. */
+  readonly i32: Int32Array;
   /** Bytes written: the next value goes here. */
   used = 0;
   /** Bytes of the values held in it. */
@@ -57,8 +77,9 @@ export class Slab {
     readonly owner: ValueSlabs,
     size: number,
   ) {
-    // Unfilled memory: only what has been written is ever read.
+    // Unfilled memory: only what has been written is ever read. A buffer of its own starts its memory (aligned).
     this.buf = Buffer.allocUnsafeSlow(size) as FastBuffer;
+    this.i32 = new Int32Array(this.buf.buffer, this.buf.byteOffset, size >> 2);
   }
 }
 
@@ -69,41 +90,78 @@ let lastText = '';
 /** A cached key-value whose value is bytes in a slab; the cache hands these out. Read-only. */
 export class SlabValue implements KeyValue {
   declare stale?: boolean;
-  /** The slot in slab.values (ValueSlabs' own). */
-  slot = 0;
-  /** How many hold it (the index, events of the ring): its bytes are garbage at 0 (ValueSlabs' own). */
-  holds = 1;
   /** The shared bytes inserted at `sharedAt` of the slab's (an ASCII value only), or none. */
   shared: SharedBytes | undefined = undefined;
-  sharedAt = 0;
-  /**
-   * resourceVersionAt of the value, found while its text was at hand: every list writes the value around it,
-   * and a table of it beside (a WeakMap) took ~40 B an entry and a decode of each value for the first list.
-   */
-  rvAt = -1;
 
   constructor(
     readonly key: string,
     readonly createRevision: number,
     readonly modRevision: number,
-    /** Where the bytes are, how many and how they encode the text (ValueSlabs' own: compaction moves them). */
+    /** Where its header is, its bytes after it (ValueSlabs' own: compaction moves them). */
     public slab: Slab,
-    public start: number,
-    public bytes: number,
-    public enc: number,
+    public at: number,
   ) {}
+
+  /** Where the bytes start in the slab. */
+  get start(): number {
+    return this.at + HEADER_BYTES;
+  }
+
+  /** How many bytes. */
+  get bytes(): number {
+    return this.slab.i32[(this.at >> 2) + H_BYTES]!;
+  }
+
+  /** How they encode the text. */
+  get enc(): number {
+    return this.slab.i32[(this.at >> 2) + H_ENC]!;
+  }
+
+  /** The text offset of the shared bytes (0 without). */
+  get sharedAt(): number {
+    return this.slab.i32[(this.at >> 2) + H_SHARED_AT]!;
+  }
+
+  /**
+   * resourceVersionAt of the value, found while its text was at hand: every list writes the value around it,
+   * and a table of it beside (a WeakMap) took ~40 B an entry and a decode of each value for the first list.
+   */
+  get rvAt(): number {
+    return this.slab.i32[(this.at >> 2) + H_RV_AT]!;
+  }
+
+  /** The slot in slab.values (ValueSlabs' own). */
+  get slot(): number {
+    return this.slab.i32[(this.at >> 2) + H_SLOT]!;
+  }
+
+  set slot(n: number) {
+    this.slab.i32[(this.at >> 2) + H_SLOT] = n;
+  }
+
+  /** How many hold it (the index, events of the ring): its bytes are garbage at 0 (ValueSlabs' own). */
+  get holds(): number {
+    return this.slab.i32[(this.at >> 2) + H_HOLDS]!;
+  }
+
+  set holds(n: number) {
+    this.slab.i32[(this.at >> 2) + H_HOLDS] = n;
+  }
 
   get value(): string {
     // The same value read again straight after (a watch event's by each of its watchers): decoded once.
     if (lastRead === this) return lastText;
-    const { buf } = this.slab;
-    const end = this.start + this.bytes;
+    const { buf, i32 } = this.slab;
+    const h = this.at >> 2;
+    const start = this.at + HEADER_BYTES;
+    const end = start + i32[h + H_BYTES]!;
     const { shared } = this;
     if (shared !== undefined) {
-      const at = this.start + this.sharedAt;
-      lastText = buf.latin1Slice(this.start, at) + shared.text + buf.latin1Slice(at, end);
+      const at = start + i32[h + H_SHARED_AT]!;
+      lastText = buf.latin1Slice(start, at) + shared.text + buf.latin1Slice(at, end);
     } else {
-      lastText = this.enc === LATIN1 ? buf.latin1Slice(this.start, end) : this.enc === UTF8 ? buf.utf8Slice(this.start, end) : buf.ucs2Slice(this.start, end);
+      const enc = i32[h + H_ENC];
+      lastText = enc === LATIN1 ? buf.latin1Slice(start, end) : enc === UTF8 ? buf.utf8Slice(start, end) : buf.ucs2Slice(start, end);
     }
     lastRead = this;
     return lastText;
@@ -319,22 +377,26 @@ export class ValueSlabs {
     const span = enc === LATIN1 ? managedFieldsSpan(text) : undefined;
     const shared = span === undefined ? undefined : this.shared.share(text, span[0], span[1]);
     if (shared !== undefined) n -= shared.buf.length;
-    const slab = this.room(n);
+    const slab = this.room(HEADER_BYTES + n);
     const at = slab.used;
+    const from = at + HEADER_BYTES;
     if (shared !== undefined) {
       // The text around the shared list.
       const cut = span![0];
-      slab.buf.latin1Write(text.slice(0, cut), at, cut);
-      slab.buf.latin1Write(text.slice(span![1]), at + cut, n - cut);
-    } else if (enc === LATIN1) slab.buf.latin1Write(text, at, n);
-    else if (enc === UTF8) slab.buf.utf8Write(text, at, n);
-    else slab.buf.ucs2Write(text, at, n);
-    const v = new SlabValue(kv.key, kv.createRevision, kv.modRevision, slab, at, n, enc);
-    if (shared !== undefined) {
-      v.shared = shared;
-      v.sharedAt = span![0];
-    }
-    v.rvAt = resourceVersionAt(text);
+      slab.buf.latin1Write(text.slice(0, cut), from, cut);
+      slab.buf.latin1Write(text.slice(span![1]), from + cut, n - cut);
+    } else if (enc === LATIN1) slab.buf.latin1Write(text, from, n);
+    else if (enc === UTF8) slab.buf.utf8Write(text, from, n);
+    else slab.buf.ucs2Write(text, from, n);
+    const h = at >> 2;
+    const { i32 } = slab;
+    i32[h + H_BYTES] = n;
+    i32[h + H_ENC] = enc;
+    i32[h + H_SHARED_AT] = shared !== undefined ? span![0] : 0;
+    i32[h + H_RV_AT] = resourceVersionAt(text);
+    i32[h + H_HOLDS] = 1;
+    const v = new SlabValue(kv.key, kv.createRevision, kv.modRevision, slab, at);
+    if (shared !== undefined) v.shared = shared;
     if (kv.stale) v.stale = true;
     this.place(v, slab, at);
     this.liveBytes += n;
@@ -355,14 +417,18 @@ export class ValueSlabs {
 
   /** One holder of v lets go; at none its bytes are garbage, and its slab may be compacted or let go of. */
   release(v: SlabValue): void {
-    if (--v.holds > 0 || this.dropped) return;
+    const holds = v.holds - 1;
+    v.holds = holds;
+    if (holds > 0 || this.dropped) return;
     const slab = v.slab;
-    if (slab.values[v.slot] !== v) return;
+    const slot = v.slot;
+    if (slab.values[slot] !== v) return;
     if (v.shared !== undefined) this.shared.release(v.shared);
-    slab.values[v.slot] = undefined;
-    slab.live -= v.bytes;
+    slab.values[slot] = undefined;
+    const n = v.bytes;
+    slab.live -= HEADER_BYTES + n;
     slab.held--;
-    this.liveBytes -= v.bytes;
+    this.liveBytes -= n;
     // The current slab is being filled (never written over: see the header); it is looked at once it is not.
     if (slab === this.current) return;
     if (slab.held === 0) this.slabs.delete(slab);
@@ -375,28 +441,31 @@ export class ValueSlabs {
     this.compactions++;
     for (const v of slab.values) {
       if (v === undefined) continue;
-      // Its bytes as they are, encoding and all: no decoding.
-      const target = this.room(v.bytes);
-      slab.buf.copy(target.buf, target.used, v.start, v.start + v.bytes);
+      // Its header and bytes as they are, encoding, holders and all: no decoding.
+      const size = HEADER_BYTES + v.bytes;
+      const target = this.room(size);
+      slab.buf.copy(target.buf, target.used, v.at, v.at + size);
       this.place(v, target, target.used);
     }
   }
 
-  /** Record v's bytes as written at `at` in slab. */
+  /** Record v's header and bytes as written at `at` in slab. */
   private place(v: SlabValue, slab: Slab, at: number): void {
     v.slab = slab;
-    v.start = at;
+    v.at = at;
     v.slot = slab.values.length;
     slab.values.push(v);
-    slab.used = at + v.bytes;
-    slab.live += v.bytes;
+    const size = HEADER_BYTES + v.bytes;
+    // The next header's place, aligned for its int32s.
+    slab.used = align4(at + size);
+    slab.live += size;
     slab.held++;
   }
 
-  /** A slab with room for n more bytes: the current one, a new one, or (larger than a slab) one of its own. */
+  /** A slab with room for n more bytes (a header and bytes): the current one, a new one, or (larger than a slab) one of its own. */
   private room(n: number): Slab {
     if (n > this.slabSize) {
-      const own = new Slab(this, n);
+      const own = new Slab(this, align4(n));
       this.slabs.add(own);
       return own;
     }

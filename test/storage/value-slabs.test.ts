@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { asciiBytes, copyAscii, deletedValue, storedResourceVersionAt, SLAB_BYTES, ValueSlabs, holdValue, releaseValue, sameValue, valueIs, valueLength, valueStartsWith, type SlabValue } from '../../src/storage/value-slabs.js';
+import { asciiBytes, copyAscii, deletedValue, storedResourceVersionAt, SLAB_BYTES, VALUE_HEADER_BYTES, ValueSlabs, holdValue, releaseValue, sameValue, valueIs, valueLength, valueStartsWith, type SlabValue } from '../../src/storage/value-slabs.js';
 import { MIN_SHARED, managedFieldsSpan } from '../../src/storage/shared-bytes.js';
 import { resourceVersionAt } from '../../src/util/stored-json.js';
 import type { KeyValue } from '../../src/storage/types.js';
@@ -25,8 +25,8 @@ describe('value slabs', () => {
       assert.equal(valueLength(m), values[i]!.length);
     });
     // The large ones have slabs of their own; the rest share.
-    assert.equal(made[3]!.slab.buf.length, 5000);
-    assert.equal(made[4]!.slab.buf.length, 1400);
+    assert.equal(made[3]!.slab.buf.length, VALUE_HEADER_BYTES + 5000);
+    assert.equal(made[4]!.slab.buf.length, VALUE_HEADER_BYTES + 1400);
     assert.equal(made[0]!.slab, made[1]!.slab);
     assert.equal(slabs.liveBytes, made.reduce((n, m) => n + m.bytes, 0));
   });
@@ -67,9 +67,10 @@ describe('value slabs', () => {
 
   it('counts live bytes per slab, lets go of values and of slabs left empty', () => {
     // Compacted only when empty: what is counted is seen alone.
-    const slabs = new ValueSlabs(100, 0.01);
+    // Room for three values of 30 bytes (each with its header, at a place aligned to 4).
+    const slabs = new ValueSlabs(3 * (VALUE_HEADER_BYTES + 32), 0.01);
     const vs = Array.from({ length: 10 }, (_, i) => slabs.make(kv(`/k/${i}`, String(i).padStart(30, '-'))));
-    // Three per slab of 100 bytes.
+    // Three per slab.
     assert.equal(slabs.slabCount, 4);
     assert.equal(slabs.liveBytes, 300);
     releaseValue(vs[0]!);
@@ -88,18 +89,46 @@ describe('value slabs', () => {
   });
 
   it('compacts a slab under half held: its values move, the same objects, and read as before', () => {
-    const slabs = new ValueSlabs(100);
+    const slabs = new ValueSlabs(5 * (VALUE_HEADER_BYTES + 20));
     const vs = Array.from({ length: 12 }, (_, i) => slabs.make(kv(`/k/${i}`, String(i).padStart(20, '-'))));
-    // Five per slab.
+    // Five per slab (headers and bytes counted).
     const first = vs[0]!.slab;
     releaseValue(vs[0]!);
     releaseValue(vs[1]!);
-    assert.equal(slabs.compactions, 0, '60 of 100 bytes held');
+    assert.equal(slabs.compactions, 0, '3 of 5 held');
     releaseValue(vs[2]!);
     assert.equal(slabs.compactions, 1);
     for (const v of vs.slice(3, 5)) assert.notEqual(v.slab, first);
     for (const [i, v] of vs.entries()) assert.equal(v.value, String(i).padStart(20, '-'));
     assert.equal(slabs.liveBytes, 9 * 20);
+  });
+
+  it('moves a value with its header: its holders, encoding and resourceVersion place come along', () => {
+    const texts = ['{"metadata":{"resourceVersion":""}}', '{"k":"Ü’x"}', 'lone \ud800', '{"a":1}'];
+    const slabs = new ValueSlabs(8 * (VALUE_HEADER_BYTES + 40));
+    const vs = texts.map((t, i) => slabs.make(kv(`/k/${i}`, t, i + 1)));
+    const filler = Array.from({ length: 6 }, (_, i) => slabs.make(kv(`/f/${i}`, 'x'.repeat(40))));
+    // The first and third are held twice (the ring too), the rest once.
+    holdValue(vs[0]!);
+    holdValue(vs[2]!);
+    const before = vs.map((v) => [v.slab, v.bytes, v.enc, v.rvAt, v.holds]);
+    // Letting go of most of the values beside them compacts their slab.
+    releaseValue(vs[3]!);
+    for (const f of filler.slice(0, 5)) releaseValue(f);
+    assert.ok(slabs.compactions > 0);
+    for (const [i, v] of vs.slice(0, 3).entries()) {
+      assert.notEqual(v.slab, before[i]![0], `${v.key} moved`);
+      assert.deepEqual([v.bytes, v.enc, v.rvAt, v.holds], before[i]!.slice(1), v.key);
+      assert.equal(v.value, texts[i]);
+      assert.equal(v.slab.values[v.slot], v, 'its slot in its new slab');
+    }
+    assert.equal(vs[0]!.rvAt, resourceVersionAt(texts[0]!));
+    // Both holders of the first let go: only then are its bytes garbage.
+    const live = slabs.liveBytes;
+    releaseValue(vs[0]!);
+    assert.equal(slabs.liveBytes, live);
+    releaseValue(vs[0]!);
+    assert.equal(slabs.liveBytes, live - vs[0]!.bytes);
   });
 
   it('a deletion reads the deleted value and holds it', () => {
