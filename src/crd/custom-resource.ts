@@ -40,7 +40,7 @@ export function sameContent(a: JSONObject, b: JSONObject, withStatus: boolean): 
   if (counted(a) !== counted(b)) return false;
   for (const k of Object.keys(a)) {
     if (k === 'metadata' || k === 'status') continue;
-    if (!(k in b) || !deepEqual(a[k], b[k])) return false;
+    if (!Object.hasOwn(b, k) || !deepEqual(a[k], b[k])) return false;
   }
   return !withStatus || deepEqual(a['status'], b['status']);
 }

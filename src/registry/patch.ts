@@ -318,8 +318,6 @@ function mergeDocs(doc: JsonObject, patch: JsonObject): void {
   }
 }
 
-const clone = <T>(v: T): T => deepCopyJSON(v);
-
 /**
  * RFC 7386 merge patch with json-patch v4 MergePatch's behaviour: null deletes, objects merge,
  * anything else replaces. A null or scalar patch is a 400 "Invalid JSON Patch"; an array patch
@@ -329,12 +327,12 @@ const clone = <T>(v: T): T => deepCopyJSON(v);
  */
 export function applyMergePatch(doc: unknown, patch: unknown, owned = false): unknown {
   if (patch === null || patch === undefined) return badRequest('Invalid JSON Patch');
-  const p = owned ? patch : clone(patch);
+  const p = owned ? patch : deepCopyJSON(patch);
   if (Array.isArray(p)) return pruneAryNulls(p);
   if (!isObject(p)) return badRequest('Invalid JSON Patch');
   if (doc === null) return unknownServerError('Invalid JSON Document');
   if (!isObject(doc)) return pruneDocNulls(p);
-  const d = owned ? doc : clone(doc);
+  const d = owned ? doc : deepCopyJSON(doc);
   mergeDocs(d, p);
   return d;
 }
