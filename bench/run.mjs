@@ -601,7 +601,7 @@ async function main() {
     const runs = (r, f) => `ours ${r.ours.map(f).join(', ')}; ajv ${r.ajv.map(f).join(', ')}; ratios ${r.ratios.map((x) => x.toFixed(2)).join(', ')}`;
     const k = (x) => `${Math.round(x / 1000)}k/s`;
     ratioRow(`schema default+prune+validate, CronTab (${sc.crontab.bytes} B) vs ajv, objects/s`, sc.crontab.oursMedian, sc.crontab.ajvMedian, fmt.rate, { text: '≥ 1.0×', ok: (x) => x >= 1 }, sc.crontab.ratio);
-    ratioRow(`schema default+prune+validate, Prometheus (${sc.prometheus.bytes} B) vs ajv, objects/s`, sc.prometheus.oursMedian, sc.prometheus.ajvMedian, fmt.rate, { text: '≥ 1.0×', ok: (x) => x >= 1 }, sc.prometheus.ratio);
+    ratioRow(`schema default+prune+validate, Prometheus (${sc.prometheus.bytes} B) vs ajv, objects/s`, sc.prometheus.oursMedian, sc.prometheus.ajvMedian, fmt.rate, { text: '≥ 2.0×', ok: (x) => x >= 2 }, sc.prometheus.ratio);
     ratioRow(`schema compile, Prometheus CRD (${Math.round(sc.schemaBytes / 1000)} KB JSON) vs ajv compile`, sc.compile.oursMedian, sc.compile.ajvMedian, fmt.ms, { text: '≤ 0.2×', ok: (x) => x <= 0.2 }, sc.compile.ratio);
     notes.push(`schema, CronTab: ${runs(sc.crontab, k)} (~${cfg.schemaSeconds} s of timed work each; copies made outside the timer)`);
     notes.push(`schema, Prometheus: ${runs(sc.prometheus, k)}; ${sc.prometheus.defaultedBytes} B after defaulting`);

@@ -4,7 +4,7 @@ import { selectableFieldSet } from './selectable-field-set.js';
 import type { ServedResource } from '../api/resource.js';
 import { invalid as invalidField, type FieldError } from '../api/field-error.js';
 import type { JSONObject } from '../util/json.js';
-import { deepEqual, sortKeysDeep, deepCopyJSON } from '../util/json.js';
+import { deepEqual, sortKeysDeep } from '../util/json.js';
 import { finalizerWarnings, validateObjectMeta, validateObjectMetaUpdate } from '../schema/objectmeta.js';
 import { customResourceTableConvertor } from '../registry/table-convertors.js';
 import type { ResourceType, Strategy, Subresource } from '../registry/resource-type.js';
@@ -195,7 +195,10 @@ function customResourceStrategy(
         const status = obj['status'];
         const managedFields = meta.managedFields;
         for (const k of Object.keys(obj)) delete obj[k];
-        Object.assign(obj, deepCopyJSON(old));
+        // The stored object's members themselves, not copies: nothing changes them after this (what is written is
+        // serialized from them), and a large spec's stored text is then taken as it was (stored-text-reuse.ts).
+        // Its metadata is copied, since the write sets members of it.
+        Object.assign(obj, old, { metadata: { ...oldMeta } });
         metaOf(obj).resourceVersion = meta.resourceVersion;
         if (managedFields === undefined) delete metaOf(obj).managedFields;
         else metaOf(obj).managedFields = managedFields;

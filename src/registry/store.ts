@@ -21,6 +21,7 @@ import { FieldManager } from './field-manager/field-manager.js';
 export type { ObjectMeta } from '../api/meta.js';
 import type { ObjectMeta } from '../api/meta.js';
 import { parseJSON, stringifyJSON } from '../util/json-int64.js';
+import { REUSE_MIN_TEXT, spliceStoredText, unchangedMember } from './stored-text-reuse.js';
 import { objectEnd, resourceVersionAt, storedLabels } from '../util/stored-json.js';
 
 export const metaOf = (obj: JSONObject): ObjectMeta => {
@@ -49,6 +50,12 @@ export interface ListOptions {
 
 /** Label and field selectors, as matchers over an object's labels and selectable fields. */
 export type ListFilter = Pick<ListOptions, 'labelMatch' | 'labelSelector' | 'fieldMatch'>;
+
+/** An update's object as read and the stored key-value it was read from (encodeStored's `previous`). */
+interface PreviousStored {
+  object: JSONObject;
+  kv: KeyValue;
+}
 
 /** A delete's scope: the requester, and whether mutating admission already ran (each item of a deletecollection). */
 interface DeleteScope extends RequestScope {
@@ -419,31 +426,60 @@ export class GenericStore {
    * The stored bytes of an object, and the object they are the JSON text of when it is a fresh copy that
    * parsing them would give back exactly (see `built`), else undefined.
    */
-  private encodeBuilt(obj: JSONObject, givenAway = false): Promise<{ value: string; built: JSONObject | undefined }> | { value: string; built: JSONObject | undefined } {
+  private encodeBuilt(obj: JSONObject, givenAway = false, previous?: PreviousStored): Promise<{ value: string; built: JSONObject | undefined }> | { value: string; built: JSONObject | undefined } {
     // Without a conversion webhook, at once: no async function and promise per write for nothing.
     const codec = this.type.asyncCodec;
-    return codec ? codec.encode(obj).then((stored) => this.encodeStored(stored)) : this.encodeStored(this.type.toStorage(obj), givenAway);
+    return codec ? codec.encode(obj).then((stored) => this.encodeStored(stored)) : this.encodeStored(this.type.toStorage(obj), givenAway, previous);
   }
 
-  private encodeStored(stored: JSONObject, givenAway = false): { value: string; built: JSONObject | undefined } {
+  private encodeStored(stored: JSONObject, givenAway = false, previous?: PreviousStored): { value: string; built: JSONObject | undefined } {
     // An empty resourceVersion holds its place in the canonical key order; reads fill it in.
     const meta = { ...metaOf(stored), resourceVersion: '' };
     const order = this.type.storedOrder ?? this.type.strategy.canonicalize;
     const unordered = { ...stored, metadata: meta };
+    // An update that kept the spec of the object it read (a /status write) takes the spec's text from the text it
+    // replaces (stored-text-reuse.ts); the object built for the watch event then holds the spec read, whose key
+    // order is that text's.
+    const kept = previous && unchangedMember(stored, previous.object);
+    const serialize = (ordered: JSONObject, orderPrior: (o: JSONObject) => JSONObject): { value: string; made: JSONObject } => {
+      if (!kept || !previous) return { value: stringifyJSON(ordered), made: ordered };
+      const value = this.keptMemberText(ordered, kept, stored, previous, orderPrior);
+      return value === undefined ? { value: stringifyJSON(ordered), made: ordered } : { value, made: { ...ordered, [kept]: previous.object[kept] } };
+    };
     // sortKeysDeep copies at every depth, so its copy can be handed on (other orders share members with
     // the request's object); only what is served as stored is.
     if (order !== sortKeysDeep || this.type.storedBytesPrefix === undefined) {
       const ordered = order(unordered);
-      const value = stringifyJSON(ordered);
+      const { value, made } = serialize(ordered, order);
       // Other orders copy only along the type's structs: their result is handed on only when the caller gave its
       // object away, and only in plain JSON (isPlainJson: parsing its text gives it back exactly). A check, no copy.
       const plain = givenAway && this.type.storedBytesPrefix !== undefined && isPlainJson(ordered);
-      return { value, built: plain ? ordered : undefined };
+      return { value, built: plain ? made : undefined };
     }
     // An object given away may share what is in order already with its sorted form (the event's object then
     // shares it with the request's, which nothing changes after the write: see `built`).
     const { copy, plain } = givenAway ? sortKeysDeepShared(unordered) : sortKeysDeepChecked(unordered);
-    return { value: stringifyJSON(copy), built: plain ? copy : undefined };
+    const { value, made } = serialize(copy, (o) => sortKeysDeepShared(o).copy);
+    return { value, built: plain ? made : undefined };
+  }
+
+  /**
+   * What an update may take a kept member's text from: the object read and the key-value whose text it is, when
+   * reading it only parsed that text (served as stored: no conversion, nothing defaulted) and the text is large.
+   */
+  private previousStored(kv: KeyValue, current: JSONObject): PreviousStored | undefined {
+    if (this.type.asyncCodec || valueLength(kv) < REUSE_MIN_TEXT || !this.servedAsStored(kv)) return undefined;
+    return { object: current, kv };
+  }
+
+  /** The stored text of `ordered` with member `kept`'s text from the previous stored text (spliceStoredText), if it fits. */
+  private keptMemberText(ordered: JSONObject, kept: string, stored: JSONObject, previous: PreviousStored, orderPrior: (o: JSONObject) => JSONObject): string | undefined {
+    const prior = previous.object;
+    // The previous object as its text was made: at the storage version (previousStored), resourceVersion empty.
+    const priorOrdered = orderPrior({ ...prior, metadata: { ...metaOf(prior), resourceVersion: '' } });
+    const same = new Set<string>();
+    for (const k of Object.keys(stored)) if (k !== kept && k !== 'metadata' && stored[k] === prior[k]) same.add(k);
+    return spliceStoredText(ordered, priorOrdered, previous.kv.value, kept, same);
   }
 
   /**
@@ -851,7 +887,7 @@ export class GenericStore {
         if (attempt >= MAX_CONFLICT_RETRIES) throw S.conflict(this.gr, name, S.OPTIMISTIC_LOCK_MESSAGE);
         continue;
       }
-      const { value, built } = await this.encodeBuilt(desired, opts.givenAway);
+      const { value, built } = await this.encodeBuilt(desired, opts.givenAway, this.previousStored(kv, current));
       // No-op: no new revision, unless the stored bytes need rewriting under the current encryption.
       if (valueIs(kv, value) && !kv.stale) return { object: current, created: false };
       if (opts.dryRun) {

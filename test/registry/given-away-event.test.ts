@@ -3,8 +3,6 @@
 // what the decode gives, key order and all, for every corpus CRD; an object that is not plain JSON is decoded.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { parseAllDocuments } from 'yaml';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
 import { GenericStore } from '../../src/registry/store.js';
 import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
@@ -13,22 +11,7 @@ import { trackManagedFields } from '../../src/server/merge-schema.js';
 import { updateCrdStatus } from '../../src/crd/status-update.js';
 import type { CustomResourceDefinition } from '../../src/crd/types.js';
 import type { JSONObject } from '../../src/util/json.js';
-import { CORPUS } from '../shared-paths.js';
-
-function corpusCrds(): JSONObject[] {
-  const out: JSONObject[] = [];
-  for (const p of readdirSync(CORPUS, { withFileTypes: true }).filter((d) => d.isDirectory())) {
-    const dir = `${CORPUS}/${p.name}/crds`;
-    if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
-      for (const doc of parseAllDocuments(readFileSync(`${dir}/${f}`, 'utf8'))) {
-        const o = doc.toJS() as JSONObject;
-        if (o?.['kind'] === 'CustomResourceDefinition' && o['apiVersion'] === 'apiextensions.k8s.io/v1') out.push(o);
-      }
-    }
-  }
-  return out;
-}
+import { corpusV1Crds } from '../corpus-crds.js';
 
 /** A CRD store with a watch that keeps each event's object, and how many objects the store decoded for events. */
 function watched() {
@@ -63,7 +46,7 @@ async function assertIsDecode(crds: GenericStore, decode: GenericStore['decode']
 
 test('created and status-written CRDs: the event object is the built one, and what decoding the bytes gives', async () => {
   const env = watched();
-  const crds = corpusCrds();
+  const crds = corpusV1Crds();
   assert.ok(crds.length > 100);
   const names = new Set<string>();
   for (const crd of crds) {
@@ -89,7 +72,7 @@ test('created and status-written CRDs: the event object is the built one, and wh
 
 test('not given away, or not plain JSON: the event object is decoded', async () => {
   const env = watched();
-  const [crd] = corpusCrds();
+  const [crd] = corpusV1Crds();
   const named = (n: string): JSONObject => {
     const c = structuredClone(crd!);
     const spec = c['spec'] as JSONObject;
