@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { crontabBody, crontabs, createNamespace, setupCrd } from './fixtures.mjs';
 import { measureWatch } from './watch.mjs';
 import { timeStart, timeStartBare } from './startup.mjs';
-import { closeAgent, cpuBusy, expectOk, load, markdownTable, median, percentile, request, sleep, startChild, stopChild } from './util.mjs';
+import { closeAgent, cpuBusy, cpuMsOf, expectOk, load, markdownTable, median, percentile, request, sleep, startChild, stopChild } from './util.mjs';
 import { openSqliteStore } from '../dist/storage/sqlite-store.js';
 import { ETCD_FIGURES, etcdFigures } from './etcd.mjs';
 import { CLUSTER_FIGURES, clusterFigures } from './clusters.mjs';
@@ -64,16 +64,25 @@ function startRow(figure, ours, base, goal) {
  * Throughput: cfg.runs runs each of baseline and ours, back to back; the medians, and the median of
  * the per-run ratios (each pairs two runs made moments apart, which rides out the machine's drift).
  */
-async function throughput(label, baseJob, oursJob) {
+async function throughput(label, baseJob, oursJob, serverPid = undefined) {
   const base = [];
   const ours = [];
   const ratios = [];
+  // Where both sides are served by one process (serverPid): its CPU time per request, which moves less than
+  // requests/s with what else the machine runs (a slower round is slower for both, in time, not in CPU).
+  const cpu = { base: [], ours: [] };
+  const measured = async (job, side) => {
+    const c0 = serverPid ? cpuMsOf(serverPid) : 0;
+    const r = await load(job);
+    if (serverPid && r.requests > 0) cpu[side].push(((cpuMsOf(serverPid) - c0) * 1000) / r.requests);
+    return r;
+  };
   for (let i = 0; i < cfg.runs; i++) {
     // Each pair alternates which side runs first: where both share a server (logical clusters) or the machine
     // drifts (a growing collection, a heap to collect), neither side always runs in the other's wake.
     const oursFirst = i % 2 === 1;
-    const first = await load(oursFirst ? oursJob(i) : baseJob(i));
-    const second = await load(oursFirst ? baseJob(i) : oursJob(i));
+    const first = await measured(oursFirst ? oursJob(i) : baseJob(i), oursFirst ? 'ours' : 'base');
+    const second = await measured(oursFirst ? baseJob(i) : oursJob(i), oursFirst ? 'base' : 'ours');
     const [b, o] = oursFirst ? [second, first] : [first, second];
     for (const [who, r] of [['baseline', b], ['ours', o]]) {
       if (r.errors > 0) throw new Error(`${label} (${who}): ${r.errors} non-2xx responses ${JSON.stringify(r.statuses)}`);
@@ -85,7 +94,10 @@ async function throughput(label, baseJob, oursJob) {
   }
   notes.push(
     `${label}: baseline runs ${base.map((x) => Math.round(x)).join(', ')}; ours ${ours.map((x) => Math.round(x)).join(', ')} per second; ` +
-      `ratios ${ratios.map((x) => x.toFixed(2)).join(', ')} (the table shows their median)`,
+      `ratios ${ratios.map((x) => x.toFixed(2)).join(', ')} (the table shows their median)` +
+      (serverPid
+        ? `; server CPU per request: baseline ${cpu.base.map((x) => x.toFixed(1)).join(', ')} µs, ours ${cpu.ours.map((x) => x.toFixed(1)).join(', ')} µs (medians ${median(cpu.base).toFixed(1)} and ${median(cpu.ours).toFixed(1)} µs)`
+        : ''),
   );
   return { base: median(base), ours: median(ours), ratio: median(ratios) };
 }
@@ -124,7 +136,7 @@ async function rbacFigure(apf) {
   await post(`${rbac}/namespaces/${ns}/rolebindings`, { metadata: { name: 'bob' }, roleRef: roleRef('Role', 'cm-reader'), subjects: [subject('User', 'bob')] });
   const path = `/api/v1/namespaces/${ns}/configmaps/bench-cm`;
   const job = (token) => () => ({ ...timing, port: s.securePort, tls: true, method: 'GET', path, headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } });
-  const r = await throughput('GET as an RBAC user', job(process.env.BENCH_RBAC_BASE ?? 'admin-token'), job(process.env.BENCH_RBAC_OURS ?? 'bob-token'));
+  const r = await throughput('GET as an RBAC user', job(process.env.BENCH_RBAC_BASE ?? 'admin-token'), job(process.env.BENCH_RBAC_OURS ?? 'bob-token'), s.proc.pid);
   if (apf) ratioRow(`the same with API Priority and Fairness (system:masters exempt, the user queued at global-default)`, r.ours, r.base, fmt.rate, undefined, r.ratio);
   else ratioRow(`GET one ConfigMap as a user RBAC allows among 1,000 bindings, req/s at ${cfg.connections} TLS conns vs the same as system:masters`, r.ours, r.base, fmt.rate, { text: '≥ 0.9×', ok: (x) => x >= 0.9 }, r.ratio);
   await stopChild(s.proc);
