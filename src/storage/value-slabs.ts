@@ -57,7 +57,6 @@ const H_RV_AT = 3; // resourceVersionAt of the text
 const H_SLOT = 4; // the slot in its slab's values (changes as compaction moves it)
 const H_HOLDS = 5; // how many hold it (changes)
 export const VALUE_HEADER_BYTES = 24;
-const HEADER_BYTES = VALUE_HEADER_BYTES;
 const align4 = (n: number): number => (n + 3) & ~3;
 
 export class Slab {
@@ -104,22 +103,31 @@ export class SlabValue implements KeyValue {
 
   /** Where the bytes start in the slab. */
   get start(): number {
-    return this.at + HEADER_BYTES;
+    return this.at + VALUE_HEADER_BYTES;
+  }
+
+  /** A number of its header. */
+  private header(field: number): number {
+    return this.slab.i32[(this.at >> 2) + field]!;
+  }
+
+  private setHeader(field: number, n: number): void {
+    this.slab.i32[(this.at >> 2) + field] = n;
   }
 
   /** How many bytes. */
   get bytes(): number {
-    return this.slab.i32[(this.at >> 2) + H_BYTES]!;
+    return this.header(H_BYTES);
   }
 
   /** How they encode the text. */
   get enc(): number {
-    return this.slab.i32[(this.at >> 2) + H_ENC]!;
+    return this.header(H_ENC);
   }
 
   /** The text offset of the shared bytes (0 without). */
   get sharedAt(): number {
-    return this.slab.i32[(this.at >> 2) + H_SHARED_AT]!;
+    return this.header(H_SHARED_AT);
   }
 
   /**
@@ -127,25 +135,25 @@ export class SlabValue implements KeyValue {
    * and a table of it beside (a WeakMap) took ~40 B an entry and a decode of each value for the first list.
    */
   get rvAt(): number {
-    return this.slab.i32[(this.at >> 2) + H_RV_AT]!;
+    return this.header(H_RV_AT);
   }
 
   /** The slot in slab.values (ValueSlabs' own). */
   get slot(): number {
-    return this.slab.i32[(this.at >> 2) + H_SLOT]!;
+    return this.header(H_SLOT);
   }
 
   set slot(n: number) {
-    this.slab.i32[(this.at >> 2) + H_SLOT] = n;
+    this.setHeader(H_SLOT, n);
   }
 
   /** How many hold it (the index, events of the ring): its bytes are garbage at 0 (ValueSlabs' own). */
   get holds(): number {
-    return this.slab.i32[(this.at >> 2) + H_HOLDS]!;
+    return this.header(H_HOLDS);
   }
 
   set holds(n: number) {
-    this.slab.i32[(this.at >> 2) + H_HOLDS] = n;
+    this.setHeader(H_HOLDS, n);
   }
 
   get value(): string {
@@ -153,7 +161,7 @@ export class SlabValue implements KeyValue {
     if (lastRead === this) return lastText;
     const { buf, i32 } = this.slab;
     const h = this.at >> 2;
-    const start = this.at + HEADER_BYTES;
+    const start = this.at + VALUE_HEADER_BYTES;
     const end = start + i32[h + H_BYTES]!;
     const { shared } = this;
     if (shared !== undefined) {
@@ -377,9 +385,9 @@ export class ValueSlabs {
     const span = enc === LATIN1 ? managedFieldsSpan(text) : undefined;
     const shared = span === undefined ? undefined : this.shared.share(text, span[0], span[1]);
     if (shared !== undefined) n -= shared.buf.length;
-    const slab = this.room(HEADER_BYTES + n);
+    const slab = this.room(VALUE_HEADER_BYTES + n);
     const at = slab.used;
-    const from = at + HEADER_BYTES;
+    const from = at + VALUE_HEADER_BYTES;
     if (shared !== undefined) {
       // The text around the shared list.
       const cut = span![0];
@@ -426,7 +434,7 @@ export class ValueSlabs {
     if (v.shared !== undefined) this.shared.release(v.shared);
     slab.values[slot] = undefined;
     const n = v.bytes;
-    slab.live -= HEADER_BYTES + n;
+    slab.live -= VALUE_HEADER_BYTES + n;
     slab.held--;
     this.liveBytes -= n;
     // The current slab is being filled (never written over: see the header); it is looked at once it is not.
@@ -442,7 +450,7 @@ export class ValueSlabs {
     for (const v of slab.values) {
       if (v === undefined) continue;
       // Its header and bytes as they are, encoding, holders and all: no decoding.
-      const size = HEADER_BYTES + v.bytes;
+      const size = VALUE_HEADER_BYTES + v.bytes;
       const target = this.room(size);
       slab.buf.copy(target.buf, target.used, v.at, v.at + size);
       this.place(v, target, target.used);
@@ -455,7 +463,7 @@ export class ValueSlabs {
     v.at = at;
     v.slot = slab.values.length;
     slab.values.push(v);
-    const size = HEADER_BYTES + v.bytes;
+    const size = VALUE_HEADER_BYTES + v.bytes;
     // The next header's place, aligned for its int32s.
     slab.used = align4(at + size);
     slab.live += size;

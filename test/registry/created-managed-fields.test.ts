@@ -7,7 +7,6 @@ import { CrdServing } from '../../src/crd/serving.js';
 import { NO_ADMISSION } from '../../src/registry/admission.js';
 import { mergeSchemaFor } from '../../src/server/merge-schema.js';
 import type { KVStore } from '../../src/storage/types.js';
-import type { CustomResourceDefinition } from '../../src/crd/types.js';
 import type { FieldManager } from '../../src/registry/field-manager/field-manager.js';
 import type { JSONObject } from '../../src/util/json.js';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,61 +16,35 @@ import { BUILTIN_KINDS } from '../../src/apis/index.js';
 import { trackManagedFields } from '../../src/server/merge-schema.js';
 import { bootstrapPolicy } from '../../src/auth/rbac/bootstrap-policy.js';
 import { gvString } from '../../src/api/resource.js';
+import { widgetCRD } from './widget-crd.js';
 
 const FIXTURES = new URL('../fixtures/protobuf/', import.meta.url);
 
-const crd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.com', resourceVersion: '5' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                properties: {
-                  image: { type: 'string' },
-                  replicas: { type: 'integer' },
-                  tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
-                  args: { type: 'array', items: { type: 'string' } },
-                  ports: {
-                    type: 'array',
-                    'x-kubernetes-list-type': 'map',
-                    'x-kubernetes-list-map-keys': ['port', 'protocol'],
-                    items: { type: 'object', required: ['port'], properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' }, name: { type: 'string' } } },
-                  },
-                  selector: { type: 'object', 'x-kubernetes-map-type': 'atomic', additionalProperties: { type: 'string' } },
-                  env: { type: 'object', additionalProperties: { type: 'object', properties: { value: { type: 'string' } } } },
-                  raw: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-                  empty: { type: 'object' },
-                },
-              },
-              status: { type: 'object', properties: { ready: { type: 'boolean' } } },
-            },
-          },
+const crd = widgetCRD({
+  type: 'object',
+  properties: {
+    spec: {
+      type: 'object',
+      properties: {
+        image: { type: 'string' },
+        replicas: { type: 'integer' },
+        tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+        args: { type: 'array', items: { type: 'string' } },
+        ports: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['port', 'protocol'],
+          items: { type: 'object', required: ['port'], properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' }, name: { type: 'string' } } },
         },
+        selector: { type: 'object', 'x-kubernetes-map-type': 'atomic', additionalProperties: { type: 'string' } },
+        env: { type: 'object', additionalProperties: { type: 'object', properties: { value: { type: 'string' } } } },
+        raw: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+        empty: { type: 'object' },
       },
-    ],
+    },
+    status: { type: 'object', properties: { ready: { type: 'boolean' } } },
   },
-  status: {
-    acceptedNames: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    conditions: [
-      { type: 'NamesAccepted', status: 'True' },
-      { type: 'Established', status: 'True' },
-    ],
-  },
-} as unknown as CustomResourceDefinition;
+});
 
 function fieldManager(): FieldManager {
   const serving = new CrdServing({} as KVStore, NO_ADMISSION, undefined, (s) => mergeSchemaFor(s));

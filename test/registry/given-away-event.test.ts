@@ -3,38 +3,12 @@
 // what the decode gives, key order and all, for every corpus CRD; an object that is not plain JSON is decoded.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openSqliteStore } from '../../src/storage/sqlite-store.js';
-import { GenericStore } from '../../src/registry/store.js';
-import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
-import { crdKind } from '../../src/apis/apiextensions/v1/custom-resource-definition.js';
-import { trackManagedFields } from '../../src/server/merge-schema.js';
+import type { GenericStore } from '../../src/registry/store.js';
 import { updateCrdStatus } from '../../src/crd/status-update.js';
 import type { CustomResourceDefinition } from '../../src/crd/types.js';
 import type { JSONObject } from '../../src/util/json.js';
 import { corpusV1Crds } from '../corpus-crds.js';
-
-/** A CRD store with a watch that keeps each event's object, and how many objects the store decoded for events. */
-function watched() {
-  const kv = openSqliteStore(':memory:');
-  const crds = new GenericStore(kv, builtinResourceType(crdKind));
-  trackManagedFields([crds.type]);
-  // As the CRD controllers' store does (CrdController).
-  crds.rememberEventObjects();
-  const events: JSONObject[] = [];
-  const w = crds.watch('', 0, {}, (ev) => events.push(ev.object), (e) => assert.fail(e.message));
-  const decode = crds.decode.bind(crds);
-  let decoded = 0;
-  crds.decode = (...args) => (decoded++, decode(...args));
-  /** The event after the first `n` (delivered maybe before the write that made it returned). */
-  const next = async (n: number): Promise<JSONObject> => {
-    for (let i = 0; events.length <= n; i++) {
-      if (i > 10_000) assert.fail('no event');
-      await new Promise((r) => setImmediate(r));
-    }
-    return events[n]!;
-  };
-  return { crds, next, seen: () => events.length, decoded: () => decoded, decode, close: async () => (w.close(), await kv.close()) };
-}
+import { watchedCrdStore } from './watched-crd-store.js';
 
 /** The event object is the decode of the stored bytes: the same JSON text (key order) and the same value. */
 async function assertIsDecode(crds: GenericStore, decode: GenericStore['decode'], name: string, obj: JSONObject): Promise<void> {
@@ -45,7 +19,7 @@ async function assertIsDecode(crds: GenericStore, decode: GenericStore['decode']
 }
 
 test('created and status-written CRDs: the event object is the built one, and what decoding the bytes gives', async () => {
-  const env = watched();
+  const env = watchedCrdStore();
   const crds = corpusV1Crds();
   assert.ok(crds.length > 100);
   const names = new Set<string>();
@@ -71,7 +45,7 @@ test('created and status-written CRDs: the event object is the built one, and wh
 });
 
 test('not given away, or not plain JSON: the event object is decoded', async () => {
-  const env = watched();
+  const env = watchedCrdStore();
   const [crd] = corpusV1Crds();
   const named = (n: string): JSONObject => {
     const c = structuredClone(crd!);

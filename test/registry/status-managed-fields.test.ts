@@ -17,6 +17,7 @@ import { mergeSchemaFor, trackManagedFields } from '../../src/server/merge-schem
 import type { KVStore } from '../../src/storage/types.js';
 import type { JSONObject } from '../../src/util/json.js';
 import { CORPUS } from '../shared-paths.js';
+import { widgetCRD } from './widget-crd.js';
 
 /** managedFields with the times (the clock's) blanked, in an order the times do not decide (entries sort by time). */
 function managed(obj: JSONObject): unknown {
@@ -106,56 +107,29 @@ test('a CRD /status write records the same managed fields whether or not its unc
   assert.equal(cases, 9 * FILES.length);
 });
 
-const widgetCRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.com', resourceVersion: '5' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                properties: {
-                  image: { type: 'string' },
-                  replicas: { type: 'integer' },
-                  ports: {
-                    type: 'array',
-                    'x-kubernetes-list-type': 'map',
-                    'x-kubernetes-list-map-keys': ['port'],
-                    items: { type: 'object', required: ['port'], properties: { port: { type: 'integer' }, name: { type: 'string' } } },
-                  },
-                },
-              },
-              status: { type: 'object', properties: { ready: { type: 'boolean' }, replicas: { type: 'integer' } } },
-            },
-          },
+const widgets = widgetCRD({
+  type: 'object',
+  properties: {
+    spec: {
+      type: 'object',
+      properties: {
+        image: { type: 'string' },
+        replicas: { type: 'integer' },
+        ports: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['port'],
+          items: { type: 'object', required: ['port'], properties: { port: { type: 'integer' }, name: { type: 'string' } } },
         },
       },
-    ],
+    },
+    status: { type: 'object', properties: { ready: { type: 'boolean' }, replicas: { type: 'integer' } } },
   },
-  status: {
-    acceptedNames: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    conditions: [
-      { type: 'NamesAccepted', status: 'True' },
-      { type: 'Established', status: 'True' },
-    ],
-  },
-} as unknown as CustomResourceDefinition;
+});
 
 test('a custom resource /status write records the same managed fields whether or not its unchanged spec is walked again', async () => {
   const serving = new CrdServing({} as KVStore, NO_ADMISSION, undefined, (s) => mergeSchemaFor(s));
-  serving.update(widgetCRD);
+  serving.update(widgets);
   const store = serving.lookup('example.com', 'v1', 'widgets')!.store;
   const main = store.fieldManager('')!;
   const status = store.fieldManager('status')!;

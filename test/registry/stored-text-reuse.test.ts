@@ -4,10 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openSqliteStore } from '../../src/storage/sqlite-store.js';
-import { GenericStore } from '../../src/registry/store.js';
-import { builtinResourceType } from '../../src/apis/builtin-kinds.js';
-import { crdKind } from '../../src/apis/apiextensions/v1/custom-resource-definition.js';
-import { mergeSchemaFor, trackManagedFields } from '../../src/server/merge-schema.js';
+import { mergeSchemaFor } from '../../src/server/merge-schema.js';
 import { updateCrdStatus } from '../../src/crd/status-update.js';
 import { CrdServing } from '../../src/crd/serving.js';
 import { NO_ADMISSION } from '../../src/registry/admission.js';
@@ -18,6 +15,8 @@ import type { JSONObject } from '../../src/util/json.js';
 import { objectEnd } from '../../src/util/stored-json.js';
 import { prng } from '../prng.js';
 import { corpusV1Crds } from '../corpus-crds.js';
+import { watchedCrdStore } from './watched-crd-store.js';
+import { widgetCRD } from './widget-crd.js';
 
 /**
  * The text with its managedFields entries' times (the clock's: the writes compared run a moment apart) blanked and
@@ -70,38 +69,19 @@ test('spliceStoredText: the member taken from the previous text, or nothing when
   assert.equal(taken, 2000);
 });
 
-/** A CRD store on SQLite whose CRD controllers' writes are those of updateCrdStatus. */
-function crdStore(): { crds: GenericStore; events: JSONObject[]; close: () => Promise<void> } {
-  const kv = openSqliteStore(':memory:');
-  const crds = new GenericStore(kv, builtinResourceType(crdKind));
-  trackManagedFields([crds.type]);
-  crds.rememberEventObjects();
-  const events: JSONObject[] = [];
-  const w = crds.watch('', 0, {}, (ev) => events.push(ev.object), (e) => assert.fail(e.message));
-  return { crds, events, close: async () => (w.close(), await kv.close()) };
-}
-
-const settle = async (events: JSONObject[], n: number): Promise<JSONObject> => {
-  for (let i = 0; events.length <= n; i++) {
-    if (i > 10_000) assert.fail('no event');
-    await new Promise((r) => setImmediate(r));
-  }
-  return events[n]!;
-};
-
 test('CRD status writes: the same stored bytes with the spec taken from the text it replaces as serialized again', async () => {
   const crds = corpusV1Crds();
   const large = crds.filter((c) => JSON.stringify(c).length >= REUSE_MIN_TEXT);
   assert.ok(large.length > 50, `${large.length} corpus CRDs of 16 KiB or more`);
-  const a = crdStore();
-  const b = crdStore();
+  const a = watchedCrdStore();
+  const b = watchedCrdStore();
   const takenBefore = keptMemberTexts();
   for (const crd of crds) {
     const name = (crd['metadata'] as JSONObject)['name'] as string;
     // The same starting bytes in both stores (the create's uid and times are the clock's).
-    const n = a.events.length;
+    const n = a.seen();
     await a.crds.createStored('', structuredClone(crd), { manager: 'kubectl', givenAway: true });
-    const created = await settle(a.events, n);
+    const created = await a.next(n);
     const stored = (await a.crds.kv.get(a.crds.key('', name)))!;
     await b.crds.kv.create(stored.key, stored.value);
     const c = created as unknown as CustomResourceDefinition;
@@ -113,7 +93,7 @@ test('CRD status writes: the same stored bytes with the spec taken from the text
         conditions: [{ type: 'NamesAccepted', status: 'True' as const, lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'NoConflicts', message: 'no conflicts found' }, ...(established ? [{ type: 'Established', status: 'True' as const, lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }] : [])],
         storedVersions: [c.spec.versions[0]!.name],
       };
-      const cachedA = i === 0 ? c : ((await settle(a.events, n + 1)) as unknown as CustomResourceDefinition);
+      const cachedA = i === 0 ? c : ((await a.next(n + 1)) as unknown as CustomResourceDefinition);
       assert.equal(await updateCrdStatus(a.crds, cachedA, status), true, name);
       const readB = i === 0 ? cachedB : (b.crds.decode((await b.crds.kv.get(stored.key))!) as unknown as CustomResourceDefinition);
       assert.equal(await withReuse(false, () => updateCrdStatus(b.crds, readB, status)), true, name);
@@ -122,7 +102,7 @@ test('CRD status writes: the same stored bytes with the spec taken from the text
       assert.equal(timeless(fast), timeless(slow), `${name}: status write ${i + 1}`);
     }
     // The event object of the write is the decode of its bytes, key order and all.
-    const last = await settle(a.events, n + 2);
+    const last = await a.next(n + 2);
     const want = a.crds.decode((await a.crds.kv.get(stored.key))!);
     assert.equal(JSON.stringify(last), JSON.stringify(want), name);
   }
@@ -134,33 +114,10 @@ test('CRD status writes: the same stored bytes with the spec taken from the text
 
 test('a custom resource /status write takes its large spec from the stored text', async () => {
   const serving = new CrdServing(openSqliteStore(':memory:') as KVStore, NO_ADMISSION, undefined, (s) => mergeSchemaFor(s));
-  serving.update({
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    // Written before any of its objects (which are then served as stored: no schema change since).
-    metadata: { name: 'widgets.example.com', resourceVersion: '0' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } },
-        },
-      ],
-    },
-    status: {
-      acceptedNames: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-      conditions: [
-        { type: 'NamesAccepted', status: 'True' },
-        { type: 'Established', status: 'True' },
-      ],
-    },
-  } as unknown as CustomResourceDefinition);
+  // Written before any of its objects (which are then served as stored: no schema change since).
+  serving.update(
+    widgetCRD({ type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }, '0'),
+  );
   const store = serving.lookup('example.com', 'v1', 'widgets')!.store;
   const items = Array.from({ length: 400 }, (_, i) => ({ name: `item-${i}`, value: 'é'.repeat(i % 7), n: i, nested: { z: [i, { b: 1, a: 2 }] } }));
   const create = async (name: string): Promise<void> => {
