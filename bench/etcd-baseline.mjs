@@ -1,11 +1,12 @@
-// The etcd baseline: raw puts through the etcd3 client our etcd store uses, in its own process, with
-// `connections` puts in flight at once (as many as the load generator's connections to our server), each
-// of `value` at a new key under `prefix`. Receives { servers, prefix, value, connections, warmupMs,
-// durationMs }, replies { rps, requests }.
-import { Etcd3 } from 'etcd3';
+// The etcd baseline: raw puts through the client our etcd store makes its writes with (dist/storage/etcd-grpc.js,
+// unary gRPC over node:http2), in its own process, with `connections` puts in flight at once (as many as the
+// load generator's connections to our server), each of `value` at a new key under `prefix`. Receives
+// { servers, prefix, value, connections, warmupMs, durationMs }, replies { rps, requests }.
+import { EtcdGrpc } from '../dist/storage/etcd-grpc.js';
+import { encodePut } from '../dist/storage/etcd-kv-codec.js';
 
 process.once('message', async ({ servers, prefix, value, connections, warmupMs, durationMs }) => {
-  const client = new Etcd3({ hosts: servers });
+  const client = new EtcdGrpc(servers, undefined);
   const bytes = Buffer.from(value);
   let n = 0;
   let counted = 0;
@@ -13,7 +14,7 @@ process.once('message', async ({ servers, prefix, value, connections, warmupMs, 
   let stop = false;
   const worker = async () => {
     while (!stop) {
-      await client.put(`${prefix}${n++}`).value(bytes).exec();
+      await client.call('/etcdserverpb.KV/Put', encodePut(Buffer.from(`${prefix}${n++}`), bytes));
       if (counting) counted++;
     }
   };

@@ -1,7 +1,7 @@
 // The etcd figures (`BENCH_ONLY=etcd-create,etcd-get,etcd-list`): our server on etcd (`serve --storage etcd`)
 // against etcd itself and against our server on SQLite, each measured in the same run.
 //  - etcd-create: creates/s of ~1 KB CronTabs through one server on etcd, against raw etcd puts/s of the
-//    same stored bytes with the same etcd3 client at the same concurrency (puts in flight = connections),
+//    same stored bytes with the client the store writes with (etcd-grpc.ts) at the same concurrency (puts in flight = connections),
 //    paired runs as the other throughput figures.
 //  - etcd-get, etcd-list: GET of one CronTab (req/s) and a full LIST of BENCH_OBJECTS CronTabs (served from
 //    the watch cache) on etcd, against the same requests to a server on SQLite populated alike.
@@ -59,7 +59,7 @@ export async function etcdFigures(ctx) {
         log(`  etcd create run ${i + 1}: raw etcd puts ${Math.round(b.rps)}/s, ours ${Math.round(o.rps)}/s (p99 ${o.p99ms.toFixed(1)} ms)`);
       }
       ratioRow(
-        `create CRs on etcd, creates/s at ${cfg.connections} conns vs raw etcd puts/s (etcd3 client, ${cfg.connections} in flight, ${Buffer.byteLength(stored)} B values)`,
+        `create CRs on etcd, creates/s at ${cfg.connections} conns vs raw etcd puts/s (the store's gRPC client, ${cfg.connections} in flight, ${Buffer.byteLength(stored)} B values)`,
         median(ours),
         median(base),
         fmt.rate,

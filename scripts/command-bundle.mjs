@@ -20,9 +20,9 @@ export async function bundleCommand(entry, outfile) {
     target: 'node20',
     // Pure JavaScript packages start-up loads go in too (compiled with the rest, from the cache), better-sqlite3's
     // JavaScript included (its addon is loaded by path: src/storage/sqlite-database.ts); these stay as they are:
-    // `bindings` (better-sqlite3's addon search, not reached), the others are loaded only when used (--storage etcd,
-    // /metrics, the console).
-    external: ['bindings', 'etcd3', 'prom-client', '@kubernetes/client-node', 'esbuild', 'tsx', 'tsx/*'],
+    // `bindings` (better-sqlite3's addon search, not reached), the others are loaded only when used (/metrics, the
+    // console).
+    external: ['bindings', 'prom-client', '@kubernetes/client-node', 'esbuild', 'tsx', 'tsx/*'],
     // import.meta.url is the bundle's own URL, as it was in the ES module bundle (PACKAGE_ROOT is found from it).
     define: { 'import.meta.url': '__bundleUrl' },
     banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },

@@ -6,8 +6,20 @@
 // below it, so the store checks against the newest compacted revision it knows of (its own
 // compactions, and what etcd reports when it refuses one) before asking etcd.
 import { readFileSync } from 'node:fs';
-import type { Etcd3, IKeyValue, IEvent, IOptions } from 'etcd3';
 import { EtcdWatchMux, type RawWatch } from './etcd-watch.js';
+import { EtcdGrpc, type GrpcTls } from './etcd-grpc.js';
+import {
+  decodeCompaction,
+  decodeRange,
+  decodeTxn,
+  encodeCompaction,
+  encodeRange,
+  encodeTxn,
+  type EtcdKv,
+  type RangeRequest,
+  type TxnRequest,
+  type WatchEvent,
+} from './etcd-kv-codec.js';
 import { TEXT_CODEC, type EtcdValueCodec } from './etcd-value-codec.js';
 import { etcdRange, keyMapping, rangeStart, toEtcdKey, fromEtcdKey, type KeyMapping } from './etcd-keys.js';
 import {
@@ -22,7 +34,6 @@ import {
   type WriteResult,
   compactedError,
 } from './types.js';
-import { importPackage } from '../util/import-package.js';
 
 export interface EtcdStoreOptions {
   /** etcd client URLs (--etcd-servers). */
@@ -52,10 +63,7 @@ const COMPACT_REV_KEY = Buffer.from('compact_rev_key');
 /** Connect to etcd and check that it answers. */
 export async function openEtcdStore(opts: EtcdStoreOptions): Promise<EtcdStore> {
   if (opts.servers.length === 0) throw new Error('--etcd-servers must name at least one etcd URL');
-  // Loaded here, not with the module: the client (gRPC, protobufjs and etcd's protos) is a fifth of the
-  // server's start-up, and a server on the embedded store never needs it.
-  const { Etcd3: Client } = await importPackage<typeof import('etcd3')>('etcd3');
-  const store = new EtcdStore(opts, Client);
+  const store = new EtcdStore(opts);
   const timeout = opts.dialTimeoutMs ?? 10_000;
   try {
     await store.ping(timeout);
@@ -72,7 +80,8 @@ interface OpenWatch {
 
 /** A KVStore on etcd v3. */
 export class EtcdStore implements KVStore {
-  private readonly client: Etcd3;
+  /** The gRPC connection to etcd (etcd-grpc.ts says why our own). */
+  private readonly grpc: EtcdGrpc;
   private readonly keys: KeyMapping;
   private readonly codec: EtcdValueCodec;
   private readonly mux: EtcdWatchMux;
@@ -90,29 +99,22 @@ export class EtcdStore implements KVStore {
   private compactVersion = 0;
   private compactNext = 0;
 
-  constructor(opts: EtcdStoreOptions, Client: typeof Etcd3) {
+  constructor(opts: EtcdStoreOptions) {
     this.keys = keyMapping(opts.prefix ?? '/registry', opts.root ?? '/registry');
     this.codec = opts.codec ?? TEXT_CODEC;
-    const options: IOptions = {
-      hosts: opts.servers,
-      dialTimeout: opts.dialTimeoutMs ?? 10_000,
-      // gRPC's 4 MiB default would fail a list page or a replayed watch batch of large objects (kube's
-      // client allows MaxInt32 as well); etcd bounds each value by its --max-request-bytes.
-      grpcOptions: { 'grpc.max_receive_message_length': 2 ** 31 - 1 },
-    };
+    let tls: GrpcTls | undefined;
     if (opts.caFile || opts.certFile || opts.keyFile) {
       if ((opts.certFile === undefined) !== (opts.keyFile === undefined)) {
         throw new Error('--etcd-certfile and --etcd-keyfile must be given together');
       }
-      options.credentials = {
-        // null: the system's roots (grpc's createSsl takes null; etcd3's type says Buffer).
-        rootCertificate: opts.caFile ? readFileSync(opts.caFile) : (null as unknown as Buffer),
-        ...(opts.certFile && { certChain: readFileSync(opts.certFile) }),
-        ...(opts.keyFile && { privateKey: readFileSync(opts.keyFile) }),
+      tls = {
+        ...(opts.caFile && { ca: readFileSync(opts.caFile) }),
+        ...(opts.certFile && { cert: readFileSync(opts.certFile) }),
+        ...(opts.keyFile && { key: readFileSync(opts.keyFile) }),
       };
     }
-    this.client = new Client(options);
-    this.mux = new EtcdWatchMux(this.client.watchClient);
+    this.grpc = new EtcdGrpc(opts.servers, tls);
+    this.mux = new EtcdWatchMux(this.grpc);
     this.revisionKey = Buffer.from(`${this.keys.prefix}\0revision`, 'utf8');
     const interval = opts.compactionIntervalMs ?? 0;
     if (interval > 0) {
@@ -132,17 +134,17 @@ export class EtcdStore implements KVStore {
    */
   async compactTick(): Promise<void> {
     const res = await this.rpc(
-      this.client.kv.txn({
-        compare: [{ key: COMPACT_REV_KEY, target: 'Version', result: 'Equal', version: this.compactVersion }],
-        success: [{ request_put: { key: COMPACT_REV_KEY, value: Buffer.from(String(this.compactNext)) } }],
-        failure: [{ request_range: { key: COMPACT_REV_KEY } }],
+      this.txn({
+        compare: [{ key: COMPACT_REV_KEY, target: 'version', result: 'equal', revision: this.compactVersion }],
+        success: [{ put: { key: COMPACT_REV_KEY, value: Buffer.from(String(this.compactNext)) } }],
+        failure: [{ range: { key: COMPACT_REV_KEY } }],
       }),
     );
     const target = this.compactNext;
-    this.compactNext = Number(res.header.revision);
+    this.compactNext = res.revision;
     if (!res.succeeded) {
-      const kv = res.responses[0]?.response_range?.kvs[0];
-      this.compactVersion = kv ? Number(kv.version) : 0;
+      const kv = res.responses[0]?.range?.kvs[0];
+      this.compactVersion = kv ? kv.version : 0;
       const theirs = kv ? Number(kv.value.toString()) : NaN;
       if (Number.isSafeInteger(theirs) && theirs > 0) this.noteCompacted(theirs);
       return;
@@ -158,14 +160,12 @@ export class EtcdStore implements KVStore {
 
   /** One read with a deadline: etcd is there and answers. */
   async ping(timeoutMs: number): Promise<number> {
-    const res = await this.client.kv.range({ key: this.revisionKey }, { deadline: Date.now() + timeoutMs });
-    return Number(res.header.revision);
+    return (await this.range({ key: this.revisionKey }, Date.now() + timeoutMs)).revision;
   }
 
   async currentRevision(): Promise<number> {
     this.assertOpen();
-    const res = await this.rpc(this.client.kv.range({ key: this.revisionKey }));
-    return Number(res.header.revision);
+    return (await this.rpc(this.range({ key: this.revisionKey }))).revision;
   }
 
   async compactedRevision(): Promise<number> {
@@ -175,7 +175,7 @@ export class EtcdStore implements KVStore {
 
   async get(key: string): Promise<KeyValue | undefined> {
     this.assertOpen();
-    const res = await this.rpc(this.client.kv.range({ key: toEtcdKey(this.keys, key) }));
+    const res = await this.rpc(this.range({ key: toEtcdKey(this.keys, key) }));
     const kv = res.kvs[0];
     return kv && this.toKeyValue(kv);
   }
@@ -192,39 +192,39 @@ export class EtcdStore implements KVStore {
     let res;
     try {
       res = await this.rpc(
-        this.client.kv.range({ key: rangeStart(range.key), range_end: range.rangeEnd, limit, revision: requested }),
+        this.range({ key: rangeStart(range.key), range_end: range.rangeEnd, limit, revision: requested }),
         requested,
       );
     } catch (err) {
       throw err instanceof StorageError ? err : this.unavailable(err);
     }
     const items = res.kvs.map((kv) => this.toKeyValue(kv));
-    const revision = requested !== 0 ? requested : Number(res.header.revision);
+    const revision = requested !== 0 ? requested : res.revision;
     if (!res.more) return { items, revision, more: false };
     // etcd's count is every key of the range at that revision, the returned ones included.
-    return { items, revision, more: true, remaining: Number(res.count) - items.length };
+    return { items, revision, more: true, remaining: res.count - items.length };
   }
 
   async count(prefix: string): Promise<number> {
     this.assertOpen();
     const range = etcdRange(this.keys, prefix);
-    const res = await this.rpc(this.client.kv.range({ key: rangeStart(range.key), range_end: range.rangeEnd, count_only: true }));
-    return Number(res.count);
+    const res = await this.rpc(this.range({ key: rangeStart(range.key), range_end: range.rangeEnd, count_only: true }));
+    return res.count;
   }
 
   async create(key: string, value: string): Promise<WriteResult> {
     this.assertWritable();
     const k = toEtcdKey(this.keys, key);
     const res = await this.rpc(
-      this.client.kv.txn({
+      this.txn({
         // Absent: its create revision compares as 0 (kube's notFound(key)).
-        compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key: k, value: this.codec.toStorage(key, value) } }],
-        failure: [{ request_range: { key: k } }],
+        compare: [{ key: k, target: 'create', result: 'equal', revision: 0 }],
+        success: [{ put: { key: k, value: this.codec.toStorage(key, value) } }],
+        failure: [{ range: { key: k } }],
       }),
     );
-    const revision = Number(res.header.revision);
-    if (!res.succeeded) return this.failed(res.responses[0]?.response_range?.kvs[0]);
+    const revision = res.revision;
+    if (!res.succeeded) return this.failed(res.responses[0]?.range?.kvs[0]);
     return { ok: true, kv: { key, value, createRevision: revision, modRevision: revision }, revision };
   }
 
@@ -232,18 +232,18 @@ export class EtcdStore implements KVStore {
     this.assertWritable();
     const k = toEtcdKey(this.keys, key);
     // An absent key's mod revision compares as 0: never let an expected 0 create it.
-    if (!(expectedModRevision > 0)) return this.failed((await this.rpc(this.client.kv.range({ key: k }))).kvs[0]);
+    if (!(expectedModRevision > 0)) return this.failed((await this.rpc(this.range({ key: k }))).kvs[0]);
     const res = await this.rpc(
-      this.client.kv.txn({
-        compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision }],
-        success: [{ request_put: { key: k, value: this.codec.toStorage(key, value), prev_kv: true } }],
-        failure: [{ request_range: { key: k } }],
+      this.txn({
+        compare: [{ key: k, target: 'mod', result: 'equal', revision: expectedModRevision }],
+        success: [{ put: { key: k, value: this.codec.toStorage(key, value), prev_kv: true } }],
+        failure: [{ range: { key: k } }],
       }),
     );
-    if (!res.succeeded) return this.failed(res.responses[0]?.response_range?.kvs[0]);
-    const revision = Number(res.header.revision);
-    const prev = res.responses[0]?.response_put?.prev_kv;
-    const createRevision = prev ? Number(prev.create_revision) : revision;
+    if (!res.succeeded) return this.failed(res.responses[0]?.range?.kvs[0]);
+    const revision = res.revision;
+    const prev = res.responses[0]?.put?.prev_kv;
+    const createRevision = prev ? prev.create_revision : revision;
     return { ok: true, kv: { key, value, createRevision, modRevision: revision }, revision };
   }
 
@@ -251,22 +251,22 @@ export class EtcdStore implements KVStore {
     this.assertWritable();
     const k = toEtcdKey(this.keys, key);
     const res = await this.rpc(
-      this.client.kv.txn({
+      this.txn({
         // Without an expectation, only "it exists" (a delete of nothing is not a write).
         compare:
           expectedModRevision === undefined
-            ? [{ key: k, target: 'Create', result: 'Greater', create_revision: 0 }]
-            : [{ key: k, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision }],
-        success: [{ request_delete_range: { key: k, prev_kv: true } }],
-        failure: [{ request_range: { key: k } }],
+            ? [{ key: k, target: 'create', result: 'greater', revision: 0 }]
+            : [{ key: k, target: 'mod', result: 'equal', revision: expectedModRevision }],
+        success: [{ delete: { key: k, prev_kv: true } }],
+        failure: [{ range: { key: k } }],
       }),
     );
-    if (!res.succeeded) return this.failed(res.responses[0]?.response_range?.kvs[0]);
-    const prev = res.responses[0]?.response_delete_range?.prev_kvs[0];
+    if (!res.succeeded) return this.failed(res.responses[0]?.range?.kvs[0]);
+    const prev = res.responses[0]?.delete?.prev_kvs[0];
     // Cannot happen inside the transaction that just found the key; be explicit rather than guess.
     if (!prev) return { ok: false };
     // The value is gone already: one that cannot be read comes back as its bytes rather than failing the delete.
-    return { ok: true, kv: this.toKeyValue(prev, true), revision: Number(res.header.revision) };
+    return { ok: true, kv: this.toKeyValue(prev, true), revision: res.revision };
   }
 
   watch(prefix: string, opts: WatchOptions): Watcher {
@@ -322,7 +322,11 @@ export class EtcdStore implements KVStore {
     this.assertOpen();
     if (revision <= this.compacted) return;
     try {
-      await this.rpc(this.client.kv.compact({ revision }), revision, Math.max(1, revision - 1));
+      await this.rpc(
+        this.grpc.call('/etcdserverpb.KV/Compact', encodeCompaction(revision)).then(decodeCompaction),
+        revision,
+        Math.max(1, revision - 1),
+      );
       this.noteCompacted(revision);
     } catch (err) {
       // Someone compacted further already: nothing left to do.
@@ -345,10 +349,18 @@ export class EtcdStore implements KVStore {
     for (const w of [...this.watches]) w.fail(closed);
     this.mux.close();
     this.closed = true;
-    this.client.close();
+    this.grpc.close();
   }
 
   // ---- helpers ----
+
+  private range(req: RangeRequest, deadline?: number) {
+    return this.grpc.call('/etcdserverpb.KV/Range', encodeRange(req), { idempotent: true, deadline }).then(decodeRange);
+  }
+
+  private txn(req: TxnRequest) {
+    return this.grpc.call('/etcdserverpb.KV/Txn', encodeTxn(req)).then(decodeTxn);
+  }
 
   /** Track a request (close waits for it) and turn etcd's errors into StorageErrors. */
   private rpc<T>(p: Promise<T>, revision?: number, probeFrom?: number): Promise<T> {
@@ -405,7 +417,7 @@ export class EtcdStore implements KVStore {
   }
 
   /** Our view of an etcd key-value: the value decoded (throws when it cannot be, unless lenient). */
-  private toKeyValue(kv: IKeyValue, lenient = false): KeyValue {
+  private toKeyValue(kv: EtcdKv, lenient = false): KeyValue {
     const key = fromEtcdKey(this.keys, kv.key);
     let decoded;
     try {
@@ -418,27 +430,27 @@ export class EtcdStore implements KVStore {
       key,
       value: decoded.value,
       ...(decoded.stale && { stale: true }),
-      createRevision: Number(kv.create_revision),
-      modRevision: Number(kv.mod_revision),
+      createRevision: kv.create_revision,
+      modRevision: kv.mod_revision,
     };
   }
 
-  private toEvent(e: IEvent): StoreEvent {
+  private toEvent(e: WatchEvent): StoreEvent {
     const prev = e.prev_kv ? this.toKeyValue(e.prev_kv) : undefined;
-    if (e.type === 'Delete') {
+    if (e.type === 'delete') {
       // etcd's tombstone has only the key and the deletion's revision; ours carries the last value.
       const kv: KeyValue = {
         key: fromEtcdKey(this.keys, e.kv.key),
         value: prev?.value ?? '',
         createRevision: prev?.createRevision ?? 0,
-        modRevision: Number(e.kv.mod_revision),
+        modRevision: e.kv.mod_revision,
       };
       return { type: 'delete', kv, ...(prev && { prev }) };
     }
     return { type: 'put', kv: this.toKeyValue(e.kv), ...(prev && { prev }) };
   }
 
-  private failed(current: IKeyValue | undefined): WriteResult {
+  private failed(current: EtcdKv | undefined): WriteResult {
     return current ? { ok: false, current: this.toKeyValue(current) } : { ok: false };
   }
 

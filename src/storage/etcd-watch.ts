@@ -1,15 +1,17 @@
 // One etcd watch stream shared by every watch of a store, resumed after the stream breaks.
 //
-// Not etcd3's Watcher: it resumes from the header revision of the last response it saw (the
-// created response included), which skips events that were still to come when the stream broke
-// (a watch from an old revision is "created" at the current one, then replays). Here each watch
-// resumes from the revision after the last event it delivered, as clientv3 does, so a reconnect
-// is invisible to the watcher: no gap, no duplicate.
-import type { IDuplexStream, IEvent, IWatchRequest, IWatchResponse, WatchClient } from 'etcd3';
+// Unlike etcd3's Watcher (the client package the store once used), which resumes from the header
+// revision of the last response it saw (the created response included) and so skips events that were
+// still to come when the stream broke (a watch from an old revision is "created" at the current one,
+// then replays), each watch here resumes from the revision after the last event it delivered, as
+// clientv3 does, so a reconnect is invisible to the watcher: no gap, no duplicate. The stream is
+// etcd-grpc.ts's, on the store's one connection.
+import { decodeWatchResponse, encodeWatchCancel, encodeWatchCreate, type WatchEvent, type WatchResponse } from './etcd-kv-codec.js';
+import type { EtcdGrpc, GrpcStream } from './etcd-grpc.js';
 
 export interface RawWatchHandlers {
   /** The events of one response, in revision order (never empty). */
-  onEvents(events: IEvent[]): void;
+  onEvents(events: WatchEvent[]): void;
   /** History the watch still needs is compacted: etcd's compact revision. The watch is over. */
   onCompacted(compactRevision: number): void;
   /** etcd ended the watch for another reason. The watch is over. */
@@ -33,8 +35,7 @@ const MIN_BACKOFF_MS = 50;
 const MAX_BACKOFF_MS = 2_000;
 
 export class EtcdWatchMux {
-  private stream: IDuplexStream<IWatchRequest, IWatchResponse> | undefined;
-  private connecting = false;
+  private stream: GrpcStream | undefined;
   private readonly subs = new Map<number, Sub>();
   /** Ids of this stream's create requests not answered yet: etcd answers them in order, and a refused
    * one carries watch id -1, so the order is what tells whose it is. */
@@ -43,11 +44,8 @@ export class EtcdWatchMux {
   private backoffMs = MIN_BACKOFF_MS;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
-  /** Streams this side ended on purpose: their errors are not breakage. */
-  private readonly dropped = new WeakSet<object>();
-
   constructor(
-    private readonly client: WatchClient,
+    private readonly grpc: EtcdGrpc,
     /** Called when the stream breaks (diagnostics and tests). */
     private readonly onDisconnect?: (err: Error) => void,
   ) {}
@@ -78,48 +76,35 @@ export class EtcdWatchMux {
     if (!sub.open) return;
     sub.open = false;
     this.subs.delete(sub.id);
-    this.stream?.write({ cancel_request: { watch_id: sub.id } });
+    this.stream?.write(encodeWatchCancel(sub.id));
     if (this.subs.size === 0) this.dropStream();
   }
 
-  private create(stream: IDuplexStream<IWatchRequest, IWatchResponse>, sub: Sub): void {
+  private create(stream: GrpcStream, sub: Sub): void {
     this.creating.push(sub.id);
-    stream.write({
-      create_request: { key: sub.key, range_end: sub.rangeEnd, start_revision: sub.next, prev_kv: true, watch_id: sub.id },
-    });
+    stream.write(encodeWatchCreate({ key: sub.key, range_end: sub.rangeEnd, start_revision: sub.next, watch_id: sub.id }));
   }
 
   private connect(): void {
-    if (this.connecting || this.stream || this.closed || this.subs.size === 0) return;
-    this.connecting = true;
-    this.client.watch().then(
-      (stream) => {
-        this.connecting = false;
-        if (this.closed || this.subs.size === 0) {
-          stream.cancel();
-          return;
-        }
-        this.stream = stream;
-        this.creating = [];
-        let broken = false;
-        const broke = (err: Error) => {
-          if (broken || this.dropped.has(stream)) return;
-          broken = true;
+    if (this.stream || this.closed || this.subs.size === 0) return;
+    let stream: GrpcStream;
+    try {
+      // A replaced stream's late answers are dropped: the new stream replays from each watch's `next`.
+      stream = this.grpc.stream(
+        '/etcdserverpb.Watch/Watch',
+        (msg) => this.stream === stream && this.handle(decodeWatchResponse(msg)),
+        (err) => {
           if (this.stream === stream) this.stream = undefined;
-          stream.cancel();
-          if (!this.closed) this.retry(err);
-        };
-        // A replaced stream's late answers are dropped: the new stream replays from each watch's `next`.
-        stream.on('data', (res) => this.stream === stream && this.handle(res));
-        stream.on('error', broke);
-        stream.on('end', () => broke(new Error('etcd watch stream ended')));
-        for (const sub of this.subs.values()) this.create(stream, sub);
-      },
-      (err: Error) => {
-        this.connecting = false;
-        this.retry(err);
-      },
-    );
+          if (!this.closed) this.retry(err ?? new Error('etcd watch stream ended'));
+        },
+      );
+    } catch (err) {
+      this.retry(err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
+    this.stream = stream;
+    this.creating = [];
+    for (const sub of this.subs.values()) this.create(stream, sub);
   }
 
   private retry(err: Error): void {
@@ -135,18 +120,11 @@ export class EtcdWatchMux {
     const s = this.stream;
     this.stream = undefined;
     this.creating = [];
-    if (!s) return;
-    this.dropped.add(s);
-    try {
-      s.end();
-    } catch {
-      // Already broken.
-    }
-    s.cancel();
+    s?.close();
   }
 
-  private handle(res: IWatchResponse): void {
-    const id = res.created ? this.creating.shift() : Number(res.watch_id);
+  private handle(res: WatchResponse): void {
+    const id = res.created ? this.creating.shift() : res.watch_id;
     const sub = id === undefined ? undefined : this.subs.get(id);
     if (!sub || !sub.open) return;
     if (res.created) {
@@ -161,16 +139,16 @@ export class EtcdWatchMux {
       // A response never repeats events, but one after a resume may start before `next` if the
       // previous stream's last response arrived after the resume was requested: skip those.
       const from = sub.next;
-      const fresh = res.events.filter((e) => Number(e.kv.mod_revision) >= from);
+      const fresh = res.events.filter((e) => e.kv.mod_revision >= from);
       if (fresh.length > 0) {
-        sub.next = Number(fresh[fresh.length - 1]!.kv.mod_revision) + 1;
+        sub.next = fresh[fresh.length - 1]!.kv.mod_revision + 1;
         sub.onEvents(fresh);
       }
     }
     if (!res.canceled || !sub.open) return;
     sub.open = false;
     this.subs.delete(sub.id);
-    const compactRevision = Number(res.compact_revision);
+    const compactRevision = res.compact_revision;
     if (compactRevision > 0) sub.onCompacted(compactRevision);
     else sub.onCanceled(res.cancel_reason || 'watch canceled by etcd');
   }
