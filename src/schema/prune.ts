@@ -10,7 +10,7 @@
 import { type FieldError, invalid } from '../api/field-error.js';
 import { type StructuralNode, fieldSchema } from './compile-structural.js';
 import { coerceObjectMeta, isCanonicalObjectMeta } from './prune-objectmeta.js';
-import { CodeGenerator } from './codegen.js';
+import { CodeGenerator, nameSwitchCode } from './codegen.js';
 
 type JSONObject = Record<string, unknown>;
 
@@ -140,11 +140,12 @@ function coerceEmbedded(o: JSONObject, st: PruneState): void {
 // the keys removes the unknown ones (none when unknown fields are preserved), then each property
 // is read by name. Since pruned paths are sorted afterwards and only one property's subtree can
 // report an error, visiting properties in schema order instead of data order changes nothing.
-// Other nodes dispatch on each key: property names as switch cases, or a table for many properties.
+// Other nodes dispatch on each key: property names as switch cases (for many, a switch on their length and
+// characters first, see nameSwitchCode).
 
 const lit = (x: string): string => JSON.stringify(x);
 
-/** Above this many properties, a Map lookup picks the case instead of a chain of string compares. */
+/** Above this many properties, a switch on the name's length and characters picks the case instead of a chain of string compares. */
 const SWITCH_MAX = 8;
 
 /** Property names that exist on Object.prototype need an own-property check to be read by name. */
@@ -214,7 +215,7 @@ function genPrune(g: PruneGenerator, s: StructuralNode, root: boolean, skip: boo
   const props = [...(s.properties ?? [])].filter(([k]) => !(keepMeta && KEPT.includes(k)));
   const byName =
     g.byName && s.additionalProperties === undefined && kept.length + props.length <= SWITCH_MAX && props.filter(([, p]) => g.mayFail(p)).length <= 1;
-  const objectCode = byName ? pruneByName(g, kept, props, preserve) : pruneByKey(g, s, kept, props, preserve, fn);
+  const objectCode = byName ? pruneByName(g, kept, props, preserve) : pruneByKey(g, s, kept, props, preserve);
 
   let items = '';
   if (preserve) {
@@ -252,14 +253,13 @@ function pruneByName(g: PruneGenerator, kept: Array<[string, StructuralNode | nu
   return lines.join('\n');
 }
 
-/** Each key of the object dispatched: a switch on property names, or a table for many properties. */
+/** Each key of the object dispatched: a switch on property names (on their length and characters first for many). */
 function pruneByKey(
   g: PruneGenerator,
   s: StructuralNode,
   kept: Array<[string, StructuralNode | null]>,
   props: Array<[string, StructuralNode]>,
   preserve: boolean,
-  fn: string,
 ): string {
   const cases: Array<[string, string]> = kept.map(([k, ks]) => [k, keptFieldCode(g, ks, 'k')]);
   let otherwise: string;
@@ -276,18 +276,11 @@ function pruneByKey(
     for (const [k, p] of props) cases.push([k, fieldCode(p, SEG_PROP, child(g, p), 'k')]);
     dispatch = `switch (k) {\n${cases.map(([k, c]) => `case ${lit(k)}: { ${c} break; }`).join('\n')}\ndefault: { ${otherwise} }\n}`;
   } else {
-    // Many properties: a table (index by name; child function and null rule by index) keeps the
-    // generated function small enough for the optimizing compiler.
-    const index = g.constant(new Map(props.map(([k], i) => [k, i])));
-    const fns = `[${props.map(([, p]) => child(g, p)).join(', ')}]`;
-    const tableFns = `T${fn}`;
-    const tableNulls = g.constant(props.map(([, p]) => nullPrunable(p)));
-    g.prologue.push(`const ${tableFns} = ${fns};`);
+    // Many properties: a switch on the name finds the property's code (see nameSwitchCode); unknown keys fall through.
+    const fns = props.map(([, p]) => child(g, p));
     const meta = cases.length > 0 ? `switch (k) {\n${cases.map(([k, c]) => `case ${lit(k)}: { ${c} continue; }`).join('\n')}\n}\n` : '';
-    dispatch = `${meta}const i = ${index}.get(k);
-if (i === undefined) { ${otherwise} }
-else if (v === null) { if (${tableNulls}[i] && st.nulls) delete x[k]; }
-else if (typeof v === "object") { st.segs[d] = k; st.kinds[d] = ${SEG_PROP}; st.depth = d + 1; ${tableFns}[i](v, st); st.depth = d; }`;
+    const found = (i: number): string => `${fieldCode(props[i]![1], SEG_PROP, fns[i]!, 'k')} continue;`;
+    dispatch = `${meta}${nameSwitchCode(props.map(([k]) => k), 'k', found)}\n${otherwise}`;
   }
   return `const d = st.depth;\nfor (const k in x) { const v = x[k];\n${dispatch}\n}`;
 }

@@ -13,7 +13,7 @@
 import { effectiveFormat, formatChecker } from './formats.js';
 import { goFloat, goJSON } from './value-go.js';
 import { type Check, type JSONSchemaProps, SEG_INDEX, SEG_KEY, SEG_RAW, type ValidationState, compilePattern, helpers } from './value-validate.js';
-import { CodeGenerator } from './codegen.js';
+import { CodeGenerator, nameSwitchCode } from './codegen.js';
 
 const isSchema = (v: unknown): v is JSONSchemaProps => typeof v === 'object' && v !== null && !Array.isArray(v);
 // A schema's numbers are float64s in Go (JSONSchemaProps): an int64 literal there (a bigint) rounds.
@@ -25,7 +25,7 @@ const join = (parts: string[]): string => parts.filter((p) => p !== '').join('\n
 /** Property names that exist on Object.prototype need an own-property check. */
 const PROTO_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype).concat(['__proto__']));
 
-/** Above this many properties, an object's keys drive the walk (a Map lookup each). */
+/** Above this many properties, an object's keys drive the walk (a switch on each name). */
 const INLINE_PROPERTIES_MAX = 16;
 
 /**
@@ -142,16 +142,16 @@ function pureTypeAnyOf(branches: unknown, counted: boolean): { test: string; mc:
   return { test, mc: counted ? tests.map(([t, c]) => `if (${t}) st.mc += ${c};`).join(' else ') : '' };
 }
 
-/** basicCommonValidator: strings are looked up in a set of the string entries, null matches nothing. */
+/** basicCommonValidator: strings are looked up among the string entries (a switch), null matches nothing. */
 function genEnum(n: Node): void {
   if (!Array.isArray(n.s.enum) || n.s.enum.length === 0) return;
   const values = n.s.enum as unknown[];
   const vals = n.g.constant(values);
   const strs = n.g.constant(values.map((e) => (typeof e === 'string' ? e : goJSON(e))));
-  const set = n.g.constant(new Set(values.filter((e) => typeof e === 'string')));
+  const strings = [...new Set(values.filter((e): e is string => typeof e === 'string'))];
   const fail = `H.enumFail(st, v, ${vals}, ${strs});`;
   n.enumGeneric = `if (!H.enumAny(v, ${vals})) ${fail}`;
-  n.enumString = `if (!${set}.has(v)) ${fail}`;
+  n.enumString = `{ let ok = false; ${nameSwitchCode(strings, 'v', () => 'ok = true;')} if (!ok) ${fail} }`;
   n.enumNull = fail;
 }
 
@@ -295,13 +295,11 @@ function objectBody(n: Node): string[] {
   }
   const suffix = (k: string): string => lit(n.atRoot ? k : '.' + k);
   if (props.length > INLINE_PROPERTIES_MAX) {
-    // Few of many properties are usually set: walk the object's keys, look each one up.
-    const index = g.constant(new Map(props.map(([k], i) => [k, i])));
-    const fns = `P${n.fn}`;
-    const suffixes = g.constant(props.map(([k]) => (n.atRoot ? k : '.' + k)));
-    g.prologue.push(`const ${fns} = [${props.map(([, p]) => node(g, p as JSONSchemaProps, false, n.counted)).join(', ')}];`);
+    // Few of many properties are usually set: walk the object's keys, each found by a switch on the name.
+    const fns = props.map(([, p]) => node(g, p as JSONSchemaProps, false, n.counted));
+    const found = (i: number): string => `st.segs[d] = ${suffix(props[i]![0])}; ${fns[i]}(x, st);`;
     body.push(
-      `{ const d = st.depth; st.kinds[d] = ${SEG_RAW}; st.depth = d + 1; for (const k in v) { const i = ${index}.get(k); if (i === undefined) continue; st.segs[d] = ${suffixes}[i]; ${fns}[i](v[k], st); } st.depth = d; }`,
+      `{ const d = st.depth; st.kinds[d] = ${SEG_RAW}; st.depth = d + 1; for (const k in v) { const x = v[k]; ${nameSwitchCode(props.map(([k]) => k), 'k', found)} } st.depth = d; }`,
     );
   } else if (props.length > 0) {
     // The segment's kind and the depth are set once: children restore the depth they were called
