@@ -79,8 +79,9 @@ export class EtcdGrpc {
         return await this.unary(session, path, frame, opts.deadline);
       } catch (err) {
         if (!(err instanceof BrokenCall)) throw err;
-        // A stream reset alone leaves the connection to the calls still on it; a broken one is let go of.
-        if (session.closed || session.destroyed) this.drop(session);
+        // A stream reset alone leaves the connection to the calls still on it, and one closing after etcd's
+        // GOAWAY finishes the calls etcd still answers (that handler moved on already); a broken one is let go of.
+        if (session.destroyed) this.drop(session);
         lastError = err;
         if (!err.unsent && !opts.idempotent) throw err;
       }
