@@ -22,7 +22,7 @@ export interface GrpcTls {
   key?: Buffer;
 }
 
-/** An etcd answer other than OK (its gRPC status code and message), or a broken connection. */
+/** An etcd answer other than OK (its gRPC status code and message), or a broken connection. The store prefixes "etcd: ". */
 export class GrpcError extends Error {
   constructor(
     readonly code: number,
@@ -73,7 +73,7 @@ export class EtcdGrpc {
   async call(path: string, frame: Buffer, opts: CallOptions = {}): Promise<Buffer> {
     let lastError: GrpcError | undefined;
     for (let attempt = 0; attempt < this.endpoints.length; attempt++) {
-      if (this.closed) throw new GrpcError(UNAVAILABLE, 'the etcd client is closed');
+      if (this.closed) throw new GrpcError(UNAVAILABLE, 'the client is closed');
       const session = this.connection();
       try {
         return await this.unary(session, path, frame, opts.deadline);
@@ -94,7 +94,7 @@ export class EtcdGrpc {
    * the stream ends for any reason other than `close()`: with the error, or undefined for an OK status.
    */
   stream(path: string, onMessage: (msg: Buffer) => void, onEnd: (err: GrpcError | undefined) => void): GrpcStream {
-    if (this.closed) throw new GrpcError(UNAVAILABLE, 'the etcd client is closed');
+    if (this.closed) throw new GrpcError(UNAVAILABLE, 'the client is closed');
     const session = this.connection();
     let closing = false;
     const stream = this.open(session, path, undefined, onMessage, (err) => {
@@ -185,7 +185,7 @@ export class EtcdGrpc {
           clearTimeout(timer);
           if (timedOut) reject(new GrpcError(DEADLINE_EXCEEDED, 'deadline exceeded'));
           else if (err) reject(err);
-          else if (answer === undefined) reject(new GrpcError(INTERNAL, 'etcd: an OK answer without a message'));
+          else if (answer === undefined) reject(new GrpcError(INTERNAL, 'an OK answer without a message'));
           else resolve(answer);
         },
       );
@@ -241,7 +241,7 @@ export class EtcdGrpc {
       stream = session.request(headers);
     } catch (err) {
       // The session is already closing or destroyed: nothing was sent. Reported asynchronously, as any end.
-      const broken = new BrokenCall(`etcd connection: ${message(err)}`, true);
+      const broken = new BrokenCall(`connection: ${message(err)}`, true);
       queueMicrotask(() => finish(broken));
       return undefined;
     }
@@ -258,7 +258,7 @@ export class EtcdGrpc {
     stream.on('response', (h) => {
       const httpStatus = h[':status'];
       if (httpStatus !== 200) {
-        finish(new GrpcError(UNAVAILABLE, `etcd answered HTTP ${String(httpStatus)}`));
+        finish(new GrpcError(UNAVAILABLE, `answered HTTP ${String(httpStatus)}`));
         stream!.close(http2.constants.NGHTTP2_CANCEL);
         return;
       }
@@ -269,7 +269,7 @@ export class EtcdGrpc {
       let buf = pending === undefined ? chunk : Buffer.concat([pending, chunk]);
       while (buf.length >= 5) {
         if (buf[0] !== 0) {
-          finish(new GrpcError(INTERNAL, 'etcd: a compressed or malformed message'));
+          finish(new GrpcError(INTERNAL, 'a compressed or malformed message'));
           stream!.close(http2.constants.NGHTTP2_CANCEL);
           return;
         }
@@ -283,15 +283,15 @@ export class EtcdGrpc {
     });
     stream.on('end', () => {
       // No status: the stream was cut (the connection went), not answered.
-      if (status === undefined) finish(new BrokenCall('etcd connection: the answer ended without a gRPC status', unsent()));
+      if (status === undefined) finish(new BrokenCall('connection: the answer ended without a gRPC status', unsent()));
       else if (status !== '0') finish(new GrpcError(Number(status), statusMessage || `gRPC status ${status}`));
-      else if (pending !== undefined) finish(new GrpcError(INTERNAL, 'etcd: the answer ended inside a message'));
+      else if (pending !== undefined) finish(new GrpcError(INTERNAL, 'the answer ended inside a message'));
       else finish(undefined);
     });
-    stream.on('error', (err) => finish(new BrokenCall(`etcd connection: ${message(err)}`, unsent())));
+    stream.on('error', (err) => finish(new BrokenCall(`connection: ${message(err)}`, unsent())));
     // After an answer too (done by then: no error built, which would cost a stack trace per call).
     stream.on('close', () => {
-      if (!done) finish(new BrokenCall(`etcd connection closed (${stream!.rstCode ?? 0})`, unsent()));
+      if (!done) finish(new BrokenCall(`connection: the call was closed (HTTP/2 code ${stream!.rstCode ?? 0})`, unsent()));
     });
     return stream;
   }

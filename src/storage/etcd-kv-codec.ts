@@ -226,10 +226,6 @@ class Reader {
     readonly end: number,
   ) {}
 
-  get more(): boolean {
-    return this.pos < this.end;
-  }
-
   varint(): number {
     let n = 0;
     let scale = 1;
@@ -257,7 +253,15 @@ class Reader {
     return this.buf.subarray(r.pos, r.end);
   }
 
-  skip(wire: number): void {
+  /** Each field of the message in turn: `read` takes the ones it knows (returns true); the others are passed over. */
+  fields(read: (tag: number) => boolean): void {
+    while (this.pos < this.end) {
+      const tag = this.varint();
+      if (!read(tag)) this.passOver(tag & 7);
+    }
+  }
+
+  private passOver(wire: number): void {
     if (wire === VARINT) this.varint();
     else if (wire === BYTES) this.sub();
     else if (wire === 1) this.pos += 8;
@@ -266,131 +270,122 @@ class Reader {
   }
 }
 
+/** A field's tag: its number and wire type, as the wire has them. */
+const tagOf = (field: number, wire: number): number => (field << 3) + wire;
+
 /** ResponseHeader.revision (field 3). */
 function readHeaderRevision(r: Reader): number {
   let revision = 0;
-  while (r.more) {
-    const tag = r.varint();
-    if (tag === (3 << 3) + VARINT) revision = r.varint();
-    else r.skip(tag & 7);
-  }
+  r.fields((tag) => tag === tagOf(3, VARINT) && ((revision = r.varint()), true));
   return revision;
-}
-
-function readKv(r: Reader): EtcdKv {
-  const kv: EtcdKv = { key: EMPTY, value: EMPTY, create_revision: 0, mod_revision: 0, version: 0 };
-  while (r.more) {
-    const tag = r.varint();
-    switch (tag) {
-      case (1 << 3) + BYTES:
-        kv.key = r.bytes();
-        break;
-      case (2 << 3) + VARINT:
-        kv.create_revision = r.varint();
-        break;
-      case (3 << 3) + VARINT:
-        kv.mod_revision = r.varint();
-        break;
-      case (4 << 3) + VARINT:
-        kv.version = r.varint();
-        break;
-      case (5 << 3) + BYTES:
-        kv.value = r.bytes();
-        break;
-      default:
-        r.skip(tag & 7);
-    }
-  }
-  return kv;
 }
 
 const EMPTY = Buffer.alloc(0);
 
+const emptyKv = (): EtcdKv => ({ key: EMPTY, value: EMPTY, create_revision: 0, mod_revision: 0, version: 0 });
+
+function readKv(r: Reader): EtcdKv {
+  const kv = emptyKv();
+  r.fields((tag) => {
+    switch (tag) {
+      case tagOf(1, BYTES):
+        kv.key = r.bytes();
+        return true;
+      case tagOf(2, VARINT):
+        kv.create_revision = r.varint();
+        return true;
+      case tagOf(3, VARINT):
+        kv.mod_revision = r.varint();
+        return true;
+      case tagOf(4, VARINT):
+        kv.version = r.varint();
+        return true;
+      case tagOf(5, BYTES):
+        kv.value = r.bytes();
+        return true;
+    }
+    return false;
+  });
+  return kv;
+}
+
 function readRange(r: Reader): RangeResponse {
   const res: RangeResponse = { revision: 0, kvs: [], more: false, count: 0 };
-  while (r.more) {
-    const tag = r.varint();
+  r.fields((tag) => {
     switch (tag) {
-      case (1 << 3) + BYTES:
+      case tagOf(1, BYTES):
         res.revision = readHeaderRevision(r.sub());
-        break;
-      case (2 << 3) + BYTES:
+        return true;
+      case tagOf(2, BYTES):
         res.kvs.push(readKv(r.sub()));
-        break;
-      case (3 << 3) + VARINT:
+        return true;
+      case tagOf(3, VARINT):
         res.more = r.varint() !== 0;
-        break;
-      case (4 << 3) + VARINT:
+        return true;
+      case tagOf(4, VARINT):
         res.count = r.varint();
-        break;
-      default:
-        r.skip(tag & 7);
+        return true;
     }
-  }
+    return false;
+  });
   return res;
 }
 
+const readerOf = (msg: Buffer): Reader => new Reader(msg, 0, msg.length);
+
 /** A RangeResponse message (without gRPC's prefix). */
 export function decodeRange(msg: Buffer): RangeResponse {
-  return readRange(new Reader(msg, 0, msg.length));
+  return readRange(readerOf(msg));
 }
 
 function readPut(r: Reader): { prev_kv?: EtcdKv } {
   const res: { prev_kv?: EtcdKv } = {};
-  while (r.more) {
-    const tag = r.varint();
-    if (tag === (2 << 3) + BYTES) res.prev_kv = readKv(r.sub());
-    else r.skip(tag & 7);
-  }
+  r.fields((tag) => tag === tagOf(2, BYTES) && ((res.prev_kv = readKv(r.sub())), true));
   return res;
 }
 
 function readDelete(r: Reader): { deleted: number; prev_kvs: EtcdKv[] } {
   const res = { deleted: 0, prev_kvs: [] as EtcdKv[] };
-  while (r.more) {
-    const tag = r.varint();
-    if (tag === (2 << 3) + VARINT) res.deleted = r.varint();
-    else if (tag === (3 << 3) + BYTES) res.prev_kvs.push(readKv(r.sub()));
-    else r.skip(tag & 7);
-  }
+  r.fields((tag) => {
+    if (tag === tagOf(2, VARINT)) res.deleted = r.varint();
+    else if (tag === tagOf(3, BYTES)) res.prev_kvs.push(readKv(r.sub()));
+    else return false;
+    return true;
+  });
   return res;
 }
 
 function readResponseOp(r: Reader): ResponseOp {
   const op: ResponseOp = {};
-  while (r.more) {
-    const tag = r.varint();
-    if (tag === (1 << 3) + BYTES) op.range = readRange(r.sub());
-    else if (tag === (2 << 3) + BYTES) op.put = readPut(r.sub());
-    else if (tag === (3 << 3) + BYTES) op.delete = readDelete(r.sub());
-    else r.skip(tag & 7);
-  }
+  r.fields((tag) => {
+    if (tag === tagOf(1, BYTES)) op.range = readRange(r.sub());
+    else if (tag === tagOf(2, BYTES)) op.put = readPut(r.sub());
+    else if (tag === tagOf(3, BYTES)) op.delete = readDelete(r.sub());
+    else return false;
+    return true;
+  });
   return op;
 }
 
 /** A TxnResponse message (without gRPC's prefix). */
 export function decodeTxn(msg: Buffer): TxnResponse {
-  const r = new Reader(msg, 0, msg.length);
+  const r = readerOf(msg);
   const res: TxnResponse = { revision: 0, succeeded: false, responses: [] };
-  while (r.more) {
-    const tag = r.varint();
-    if (tag === (1 << 3) + BYTES) res.revision = readHeaderRevision(r.sub());
-    else if (tag === (2 << 3) + VARINT) res.succeeded = r.varint() !== 0;
-    else if (tag === (3 << 3) + BYTES) res.responses.push(readResponseOp(r.sub()));
-    else r.skip(tag & 7);
-  }
+  r.fields((tag) => {
+    if (tag === tagOf(1, BYTES)) res.revision = readHeaderRevision(r.sub());
+    else if (tag === tagOf(2, VARINT)) res.succeeded = r.varint() !== 0;
+    else if (tag === tagOf(3, BYTES)) res.responses.push(readResponseOp(r.sub()));
+    else return false;
+    return true;
+  });
   return res;
 }
 
 /** A CompactionResponse's header revision. */
 export function decodeCompaction(msg: Buffer): number {
-  const r = new Reader(msg, 0, msg.length);
+  const r = readerOf(msg);
   let revision = 0;
-  while (r.more) {
-    const tag = r.varint();
-    if (tag === (1 << 3) + BYTES) revision = readHeaderRevision(r.sub());
-    else r.skip(tag & 7);
-  }
+  r.fields((tag) => tag === tagOf(1, BYTES) && ((revision = readHeaderRevision(r.sub())), true));
   return revision;
 }
 
@@ -431,45 +426,43 @@ export interface WatchResponse {
 }
 
 function readEvent(r: Reader): WatchEvent {
-  const e: WatchEvent = { type: 'put', kv: readKv(new Reader(EMPTY, 0, 0)) };
-  while (r.more) {
-    const tag = r.varint();
-    if (tag === (1 << 3) + VARINT) e.type = r.varint() === 1 ? 'delete' : 'put';
-    else if (tag === (2 << 3) + BYTES) e.kv = readKv(r.sub());
-    else if (tag === (3 << 3) + BYTES) e.prev_kv = readKv(r.sub());
-    else r.skip(tag & 7);
-  }
+  const e: WatchEvent = { type: 'put', kv: emptyKv() };
+  r.fields((tag) => {
+    if (tag === tagOf(1, VARINT)) e.type = r.varint() === 1 ? 'delete' : 'put';
+    else if (tag === tagOf(2, BYTES)) e.kv = readKv(r.sub());
+    else if (tag === tagOf(3, BYTES)) e.prev_kv = readKv(r.sub());
+    else return false;
+    return true;
+  });
   return e;
 }
 
 /** A WatchResponse message (without gRPC's prefix). */
 export function decodeWatchResponse(msg: Buffer): WatchResponse {
-  const r = new Reader(msg, 0, msg.length);
+  const r = readerOf(msg);
   const res: WatchResponse = { watch_id: 0, created: false, canceled: false, compact_revision: 0, cancel_reason: '', events: [] };
-  while (r.more) {
-    const tag = r.varint();
+  r.fields((tag) => {
     switch (tag) {
-      case (2 << 3) + VARINT:
+      case tagOf(2, VARINT):
         res.watch_id = r.varint();
-        break;
-      case (3 << 3) + VARINT:
+        return true;
+      case tagOf(3, VARINT):
         res.created = r.varint() !== 0;
-        break;
-      case (4 << 3) + VARINT:
+        return true;
+      case tagOf(4, VARINT):
         res.canceled = r.varint() !== 0;
-        break;
-      case (5 << 3) + VARINT:
+        return true;
+      case tagOf(5, VARINT):
         res.compact_revision = r.varint();
-        break;
-      case (6 << 3) + BYTES:
+        return true;
+      case tagOf(6, BYTES):
         res.cancel_reason = r.bytes().toString('utf8');
-        break;
-      case (11 << 3) + BYTES:
+        return true;
+      case tagOf(11, BYTES):
         res.events.push(readEvent(r.sub()));
-        break;
-      default:
-        r.skip(tag & 7);
+        return true;
     }
-  }
+    return false;
+  });
   return res;
 }
